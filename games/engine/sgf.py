@@ -1,0 +1,377 @@
+"""A reader and writer for the generic SGF (FF[4]) tree.
+
+This layer knows the syntax only: collections, game trees, nodes, properties
+and text values.  What the properties mean for a Go game is ``record``'s job.
+
+The reader is built for hostile input.  It never recurses (a file of
+100,000 ``(`` cannot exhaust the stack), and it stops with an ``SgfError``
+on input over ``max_bytes`` (1 MB), over ``max_nodes`` (20,000) nodes, or
+with game trees nested deeper than ``max_depth`` (1,000).  Every error
+names the line and column (1-based, columns counted in characters), and
+the property when there is one.
+
+Text handling:
+
+* Bytes are decoded with the charset of the ``CA`` property, found in the
+  raw bytes before decoding (charset names are ASCII, so this works for any
+  ASCII-compatible encoding); without ``CA`` the file must be UTF-8 (a BOM
+  is dropped).  Latin-1 is used only when ``CA`` names it.  An unknown
+  charset, or bytes the charset cannot decode, is an ``SgfError``.
+* Values are unescaped: ``\\x`` is ``x`` for any character ``x`` (so ``\\]``
+  and ``\\\\``), and a backslash before a line break (a soft line break) is
+  removed with the break.  Nothing else is changed: whitespace conversion
+  of the SGF Text and SimpleText types is left to the caller, and ``\\:``
+  in a composed value is read as a plain ``:``.
+* Property identifiers are uppercase letters.  FF[3] files may mix in
+  lowercase letters (``AddBlack``); they are dropped (``AB``), as FF[4]
+  asks readers to do.  A property repeated in one node has its values
+  joined in order.
+* Text before the first ``(;`` and after the last game tree is ignored
+  (mail headers, trailing newlines).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+MAX_BYTES = 1_000_000
+MAX_NODES = 20_000
+MAX_DEPTH = 1_000
+
+_WS = re.compile(r"\s*")
+_START = re.compile(r"\(\s*;")
+_IDENT = re.compile(r"[A-Za-z]+")
+_VALUE = re.compile(r"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
+_ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.DOTALL)
+_CA_RAW = re.compile(rb"(?<![A-Za-z])CA\s*\[([^\]\\]{0,64})\]")
+_MAX_IDENT = 32
+_UPPER_IDENT = re.compile(r"[A-Z]+")
+
+
+class SgfError(ValueError):
+    """A file that cannot be read as SGF, or a property value that makes no sense.
+
+    ``line`` and ``column`` are 1-based (``None`` when the error is about the
+    whole input, such as its size); ``property`` is the identifier involved,
+    or ``None``.  ``str(error)`` reads like
+    ``"line 3, column 14, property SZ: size 40 is out of range (2-25)"``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        property: str | None = None,
+    ) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        self.property = property
+        where = []
+        if line is not None:
+            where.append(f"line {line}")
+        if column is not None:
+            where.append(f"column {column}")
+        if property is not None:
+            where.append(f"property {property}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+@dataclass(eq=False)
+class Node:
+    """One node: properties in file order, each with its list of text values.
+
+    ``locations`` maps each identifier to the (line, column) where it first
+    appears; nodes built in code have none and errors then name no place.
+    """
+
+    properties: dict[str, list[str]] = field(default_factory=dict)
+    line: int | None = None
+    column: int | None = None
+    locations: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def get(self, ident: str) -> str | None:
+        """The first value of ``ident``, or ``None`` if the node lacks it."""
+        values = self.properties.get(ident)
+        return values[0] if values else None
+
+    def values(self, ident: str) -> list[str]:
+        return self.properties.get(ident, [])
+
+    def __contains__(self, ident: object) -> bool:
+        return ident in self.properties
+
+    def set(self, ident: str, *values: str) -> None:
+        self.properties[ident] = list(values)
+
+    def error(self, ident: str | None, message: str) -> SgfError:
+        """An ``SgfError`` placed at ``ident`` (or at the node itself)."""
+        line, column = self.line, self.column
+        if ident is not None and ident in self.locations:
+            line, column = self.locations[ident]
+        return SgfError(message, line=line, column=column, property=ident)
+
+    def __eq__(self, other: object) -> bool:  # locations do not count
+        return isinstance(other, Node) and self.properties == other.properties
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class GameTree:
+    """A sequence of nodes followed by the variations that branch from its end."""
+
+    nodes: list[Node] = field(default_factory=list)
+    children: list[GameTree] = field(default_factory=list)
+
+    def main_line(self) -> list[Node]:
+        """The nodes of the first variation at every branch, root first."""
+        out: list[Node] = []
+        tree: GameTree | None = self
+        while tree is not None:
+            out.extend(tree.nodes)
+            tree = tree.children[0] if tree.children else None
+        return out
+
+    def walk(self) -> Iterator[GameTree]:
+        """Every game tree below and including this one, depth first, iteratively."""
+        stack = [self]
+        while stack:
+            tree = stack.pop()
+            yield tree
+            stack.extend(reversed(tree.children))
+
+    def __eq__(self, other: object) -> bool:
+        # Iterative, so comparing two deep trees cannot exhaust the stack.
+        if not isinstance(other, GameTree):
+            return NotImplemented
+        pairs = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a.nodes != b.nodes or len(a.children) != len(b.children):
+                return False
+            pairs.extend(zip(a.children, b.children, strict=True))
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def decode(data: bytes | str, *, max_bytes: int = MAX_BYTES) -> str:
+    """Bytes to text per the ``CA`` property (see the module docstring)."""
+    if isinstance(data, str):
+        if len(data) > max_bytes or len(data.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise SgfError(f"the file is larger than {max_bytes:,} bytes")
+        return data
+    if len(data) > max_bytes:
+        raise SgfError(f"the file is larger than {max_bytes:,} bytes")
+    m = _CA_RAW.search(data)
+    charset = m.group(1).decode("ascii", "replace").strip() if m else ""
+    if not charset:
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            line, column = _byte_position(data, e.start)
+            raise SgfError(
+                "the file is not UTF-8 and has no CA property naming its charset",
+                line=line,
+                column=column,
+            ) from None
+    assert m is not None  # a charset was found
+    line, column = _byte_position(data, m.start(1))
+    try:
+        text = data.decode(charset)
+    except LookupError:
+        raise SgfError(
+            f"unknown charset {charset!r}", line=line, column=column, property="CA"
+        ) from None
+    except UnicodeDecodeError as e:
+        line, column = _byte_position(data, e.start)
+        raise SgfError(
+            f"the file cannot be decoded as {charset} (the CA property): {e.reason}",
+            line=line,
+            column=column,
+        ) from None
+    except (UnicodeError, ValueError) as e:  # codecs raise their own ValueErrors
+        raise SgfError(
+            f"the file cannot be decoded as {charset}: {e}",
+            line=line,
+            column=column,
+            property="CA",
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def parse(
+    data: bytes | str,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_nodes: int = MAX_NODES,
+    max_depth: int = MAX_DEPTH,
+) -> list[GameTree]:
+    """Read an SGF collection: one ``GameTree`` per game in the file."""
+    text = decode(data, max_bytes=max_bytes)
+    return _Reader(text, max_nodes, max_depth).read()
+
+
+class _Reader:
+    def __init__(self, text: str, max_nodes: int, max_depth: int) -> None:
+        self.text = text
+        self.max_nodes = max_nodes
+        self.max_depth = max_depth
+        self.newlines = [i for i, c in enumerate(text) if c == "\n"]
+
+    def where(self, pos: int) -> tuple[int, int]:
+        n = bisect.bisect_left(self.newlines, pos)
+        start = self.newlines[n - 1] + 1 if n else 0
+        return n + 1, pos - start + 1
+
+    def fail(self, pos: int, message: str, ident: str | None = None) -> SgfError:
+        line, column = self.where(pos)
+        return SgfError(message, line=line, column=column, property=ident)
+
+    def read(self) -> list[GameTree]:
+        text, n = self.text, len(self.text)
+        start = _START.search(text)
+        if start is None:
+            raise SgfError("no SGF game tree found: the file has no '(;'")
+        pos = start.start()
+        roots: list[GameTree] = []
+        stack: list[GameTree] = []
+        nodes = 0
+        while True:
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if pos >= n:
+                if stack:
+                    raise self.fail(
+                        pos, f"unexpected end of file: {len(stack)} game tree(s) not closed"
+                    )
+                break
+            c = text[pos]
+            if not stack and c != "(":
+                break  # trailing text after the last game tree
+            if c == "(":
+                if stack and not stack[-1].nodes:
+                    raise self.fail(pos, "a game tree must start with a node (';')")
+                if len(stack) >= self.max_depth:
+                    raise self.fail(pos, f"game trees are nested deeper than {self.max_depth}")
+                tree = GameTree()
+                (stack[-1].children if stack else roots).append(tree)
+                stack.append(tree)
+                pos += 1
+            elif c == ")":
+                if not stack[-1].nodes:
+                    raise self.fail(pos, "empty game tree '()'")
+                stack.pop()
+                pos += 1
+            elif c == ";":
+                tree = stack[-1]
+                if tree.children:
+                    raise self.fail(pos, "a node cannot follow a variation in the same game tree")
+                nodes += 1
+                if nodes > self.max_nodes:
+                    raise self.fail(pos, f"the file has more than {self.max_nodes:,} nodes")
+                node = Node()
+                node.line, node.column = self.where(pos)
+                pos = self.read_properties(node, pos + 1)
+                tree.nodes.append(node)
+            else:
+                if not stack[-1].nodes:
+                    raise self.fail(pos, f"expected ';' to start a node, found {c!r}")
+                raise self.fail(pos, f"unexpected {c!r}: expected a property, ';', '(' or ')'")
+        return roots
+
+    def read_properties(self, node: Node, pos: int) -> int:
+        text = self.text
+        while True:
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            m = _IDENT.match(text, pos)
+            if m is None:
+                return pos
+            raw = m.group()
+            ident = "".join(ch for ch in raw if ch.isupper())
+            shown = raw[:_MAX_IDENT]
+            if not ident:
+                raise self.fail(pos, f"property identifier {shown!r} has no uppercase letter")
+            if len(raw) > _MAX_IDENT:
+                raise self.fail(pos, f"property identifier {shown!r}... is too long")
+            at = pos
+            pos = _WS.match(text, m.end()).end()  # type: ignore[union-attr]
+            values: list[str] = []
+            while pos < len(text) and text[pos] == "[":
+                v = _VALUE.match(text, pos)
+                if v is None:
+                    raise self.fail(pos, "property value is not closed with ']'", ident)
+                values.append(_ESCAPE.sub(_unescape, v.group(1)))
+                pos = _WS.match(text, v.end()).end()  # type: ignore[union-attr]
+            if not values:
+                raise self.fail(at, "property has no value ('[...]')", ident)
+            if ident in node.properties:
+                node.properties[ident].extend(values)
+            else:
+                node.properties[ident] = values
+                node.locations[ident] = self.where(at)
+
+
+def _unescape(m: re.Match[str]) -> str:
+    ch = m.group(1)
+    return "" if ch in ("\r\n", "\n\r", "\n", "\r") else ch
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def escape(value: str) -> str:
+    """Escape a value for ``[...]``: backslashes and closing brackets."""
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def serialise(collection: list[GameTree] | GameTree) -> str:
+    """Write game trees back as SGF text, one node per line (iteratively).
+
+    ``parse(serialise(trees)) == trees`` for any trees whose identifiers are
+    uppercase letters and which have at least one node per game tree.
+    """
+    trees = [collection] if isinstance(collection, GameTree) else collection
+    out: list[str] = []
+    # Work items: a tree to open, or the string ")" to close one.
+    work: list[GameTree | str] = []
+    for tree in reversed(trees):
+        work.extend([")\n", tree])
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        if not item.nodes:
+            raise ValueError("cannot write an empty game tree")
+        out.append("(")
+        for node in item.nodes:
+            out.append(";" + "".join(_write_property(k, v) for k, v in node.properties.items()))
+            out.append("\n")
+        for child in reversed(item.children):
+            work.extend([")", child])
+    return "".join(out)
+
+
+def _write_property(ident: str, values: list[str]) -> str:
+    if not _UPPER_IDENT.fullmatch(ident):
+        raise ValueError(f"bad SGF property identifier {ident!r}")
+    if not values:
+        raise ValueError(f"property {ident} has no value")
+    return ident + "".join(f"[{escape(v)}]" for v in values)
