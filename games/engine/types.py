@@ -78,7 +78,8 @@ class GameRecord:
     ``komi`` is ``None`` when the record does not give it.  ``info`` holds
     the root's game-info properties (PB, PW, RE, RU, DT, ...) as text.
     ``territory_black`` / ``territory_white`` are the final node's TB/TW
-    markup, used to read dead stones.
+    markup, used to read dead stones.  ``warnings`` are the reader's notes
+    on quirks it corrected (``record.parse_record``).
     """
 
     size: int = 19
@@ -90,6 +91,9 @@ class GameRecord:
     info: dict[str, str] = field(default_factory=dict)
     territory_black: frozenset[Point] = frozenset()
     territory_white: frozenset[Point] = frozenset()
+    # Things the reader noticed and worked around (Fox komi, HA[1], KM[0]
+    # with a half-point RE, ...): shown to the referee, never fatal.
+    warnings: tuple[str, ...] = ()
 
     @property
     def moves(self) -> tuple[Move, ...]:
