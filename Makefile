@@ -1,0 +1,57 @@
+# goref: two commands do everything on a fresh machine.
+#   make run   install, migrate, load demo data, start the web server and a Celery worker
+#   make test  ruff, mypy and the whole pytest suite
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test venv lint typecheck pytest migrate demo worker bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed: install Python 3.11"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: venv
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py ensure_admin
+
+# The web server in the foreground and a real Celery worker beside it; Ctrl-C stops both.
+run: demo
+	@mkdir -p var
+	@echo "Starting a Celery worker (log: var/worker.log) and the web server on http://$(HOST):$(PORT)/"
+	@$(BIN)/celery -A config worker --loglevel=INFO --concurrency=2 > var/worker.log 2>&1 & \
+	  worker=$$!; trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT INT TERM; \
+	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+worker: venv
+	$(BIN)/celery -A config worker --loglevel=INFO
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check games/engine ratings/ranks.py
+
+typecheck: venv
+	$(BIN)/mypy .
+
+pytest: venv
+	$(BIN)/python -m pytest
+
+test: lint typecheck pytest
+
+bench: venv
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,285 @@
+"""Tournaments, players, rounds, games and result submissions.
+
+Invariants the database can hold are constraints here (a player cannot play
+himself, one game per pairing per round, komi in half points); the rest is
+enforced by the service functions in ``games.services``, which are the only
+code that writes these rows.  A game whose result is locked (confirmed by
+both players, or finalised by a director) is never changed again: seed 001,
+"once the game is finished and the result confirmed by both players nothing
+can change the result".
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Greatest, Least, Round
+
+from games.engine.result import Reason, Result
+from games.engine.rules import PRESETS
+from games.engine.types import Color
+from ratings.ranks import RANK_CHOICES, Rank
+
+RULES_CHOICES = [(name, name) for name in PRESETS]
+
+
+def _half_points(field: str, name: str) -> models.CheckConstraint:
+    """``field`` is a whole number of half points (6.5 yes, 6.3 no)."""
+    return models.CheckConstraint(
+        condition=Q(**{field: Round(F(field) * 2) / 2}),
+        name=name,
+        violation_error_message="Komi must be a whole number of half points, such as 6.5 or 7.",
+    )
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100)
+    # EGD club codes are up to four characters (formats.md §4).
+    code = models.CharField(max_length=4, blank=True)
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "country"], name="club_unique_name_country")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    family_name = models.CharField(max_length=80)
+    given_name = models.CharField(max_length=80, blank=True)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL)
+    country = models.CharField(
+        max_length=2,
+        blank=True,
+        validators=[RegexValidator(r"^[A-Z]{2}$", "Use a two-letter country code such as NZ.")],
+    )
+    egd_pin = models.CharField(
+        "EGD PIN",
+        max_length=8,
+        null=True,
+        blank=True,
+        unique=True,
+        validators=[RegexValidator(r"^\d{8}$", "An EGD PIN has exactly 8 digits.")],
+    )
+    aga_id = models.CharField("AGA id", max_length=10, null=True, blank=True, unique=True)
+    nzgs_id = models.CharField("NZGS id", max_length=10, null=True, blank=True, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
+    declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["family_name", "given_name", "id"]
+        indexes = [models.Index(fields=["family_name", "given_name"])]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.family_name} {self.given_name}".strip()
+
+    @property
+    def rank(self) -> Rank:
+        return Rank(self.declared_rank)
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=200)
+    start_date = models.DateField()
+    end_date = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+    rules = models.CharField(max_length=20, choices=RULES_CHOICES, default="japanese")
+    board_size = models.PositiveSmallIntegerField(
+        default=19, validators=[MinValueValidator(2), MaxValueValidator(25)]
+    )
+    komi = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("6.5"))
+    time_control = models.CharField(max_length=100, blank=True)
+    rated = models.BooleanField(default=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
+    )
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=F("start_date")),
+                name="tournament_ends_after_it_starts",
+                violation_error_message="The end date cannot be before the start date.",
+            ),
+            models.CheckConstraint(
+                condition=Q(board_size__gte=2, board_size__lte=25),
+                name="tournament_board_size_2_to_25",
+            ),
+            _half_points("komi", "tournament_komi_half_points"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — round {self.number}"
+
+
+class GameState(models.TextChoices):
+    SCHEDULED = "scheduled", "scheduled"
+    SUBMITTED = "submitted", "submitted"
+    CONFIRMED = "confirmed", "confirmed"
+    DISPUTED = "disputed", "disputed"
+    FINAL = "final", "final"
+
+
+# Confirmed by both players, or finalised by a director: the result can never change.
+LOCKED_STATES = frozenset({GameState.CONFIRMED, GameState.FINAL})
+
+
+class ResultReason(models.TextChoices):
+    SCORE = "score", "score"
+    RESIGNATION = "resignation", "resignation"
+    TIME = "time", "time"
+    FORFEIT = "forfeit", "forfeit"
+    DRAW = "draw", "draw"
+    VOID = "void", "void"
+
+
+class Winner(models.TextChoices):
+    BLACK = "B", "Black"
+    WHITE = "W", "White"
+
+
+class Game(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
+    handicap = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(25)])
+    komi = models.DecimalField(max_digits=4, decimal_places=1)
+    rules = models.CharField(max_length=20, choices=RULES_CHOICES)
+    # The SGF record as submitted (text), and what the engine said about it.
+    sgf = models.TextField(blank=True)
+    sgf_warnings = models.JSONField(default=list, blank=True)
+    # Dead stones in letters-and-numbers form ("D4"), as agreed or marked.
+    dead_stones = models.JSONField(default=list, blank=True)
+    result_winner = models.CharField(max_length=1, choices=Winner.choices, blank=True)
+    result_margin = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
+    result_reason = models.CharField(max_length=12, choices=ResultReason.choices, blank=True)
+    state = models.CharField(
+        max_length=10, choices=GameState.choices, default=GameState.SCHEDULED, db_index=True
+    )
+    locked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round__number", "table", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(black=F("white")),
+                name="game_player_cannot_play_himself",
+                violation_error_message="A player cannot play himself.",
+            ),
+            models.UniqueConstraint(
+                Least("black", "white"),
+                Greatest("black", "white"),
+                "round",
+                name="game_one_per_pairing_per_round",
+                violation_error_message="These two players already have a game in this round.",
+            ),
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=Q(table__isnull=False),
+                name="game_one_per_table_per_round",
+                violation_error_message="That table already has a game in this round.",
+            ),
+            _half_points("komi", "game_komi_half_points"),
+            models.CheckConstraint(
+                condition=Q(result_margin__isnull=True) | Q(result_margin__gt=0),
+                name="game_margin_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.black} (B) – {self.white} (W), round {self.round.number}"
+
+    @property
+    def is_locked(self) -> bool:
+        return self.state in LOCKED_STATES
+
+    @property
+    def result(self) -> Result | None:
+        """The recorded result as an engine value, or ``None`` if none is recorded."""
+        if not self.result_reason:
+            return None
+        winner = Color.from_letter(self.result_winner) if self.result_winner else None
+        return Result(winner, Reason(self.result_reason), self.result_margin)
+
+    @property
+    def result_display(self) -> str:
+        result = self.result
+        return result.to_sgf() if result is not None else ""
+
+
+class SubmissionKind(models.TextChoices):
+    SUBMIT = "submit", "submitted by a player"
+    CONFIRM = "confirm", "confirmed by the opponent"
+    CONTEST = "contest", "contested by the opponent"
+    DIRECTOR = "director", "entered by a director"
+    FINALISE = "finalise", "finalised by a director"
+
+
+class ResultSubmission(models.Model):
+    """Every claim made about a game's result, in order: who, when, what."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="submissions")
+    kind = models.CharField(max_length=10, choices=SubmissionKind.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The player on whose behalf it was made; null for a director's entry.
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result = models.CharField(max_length=20, blank=True, help_text="SGF RE string")
+    sgf = models.TextField(blank=True)
+    dead_stones = models.JSONField(default=list, blank=True)
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.result} ({self.game_id})"

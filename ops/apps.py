@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class OpsConfig(AppConfig):
+    """Running goref: background job progress, worker heartbeats, health."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ops"

@@ -1,0 +1,77 @@
+"""``GET /healthz``: the state of the database, the broker and the workers, as JSON.
+
+Answers 200 when the database is reachable (the web process can serve), and
+503 when it is not; the broker and workers are reported but do not make the
+page fail, because a submission is stored even while the broker is down and
+queued later by the sweep.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from ops.worker import HEARTBEAT_SECONDS
+
+WORKER_STALE_AFTER = timedelta(seconds=HEARTBEAT_SECONDS * 4)
+
+
+def _check_database() -> dict[str, Any]:
+    started = time.monotonic()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        return {"ok": False, "error": str(exc)[:200]}
+    return {"ok": True, "vendor": connection.vendor, "ms": round(1000 * (time.monotonic() - started), 1)}
+
+
+def _check_broker() -> dict[str, Any]:
+    from config.celery import app
+
+    started = time.monotonic()
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=1)
+            transport = conn.transport_cls
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        return {"ok": False, "error": str(exc)[:200]}
+    return {
+        "ok": True,
+        "transport": str(transport),
+        "ms": round(1000 * (time.monotonic() - started), 1),
+    }
+
+
+def _check_workers() -> dict[str, Any]:
+    from ops.models import WorkerHeartbeat
+
+    try:
+        cutoff = timezone.now() - WORKER_STALE_AFTER
+        alive = list(
+            WorkerHeartbeat.objects.filter(last_seen__gte=cutoff).values_list("hostname", flat=True)
+        )
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        return {"ok": False, "error": str(exc)[:200]}
+    return {"ok": bool(alive), "alive": len(alive), "hostnames": alive}
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    database = _check_database()
+    body: dict[str, Any] = {
+        "database": database,
+        "broker": _check_broker(),
+        "workers": _check_workers() if database["ok"] else {"ok": False, "error": "no database"},
+    }
+    body["ok"] = database["ok"]
+    return JsonResponse(body, status=200 if database["ok"] else 503)

@@ -1,0 +1,145 @@
+"""Shared fixtures: integration services (real PostgreSQL, Redis, Celery worker).
+
+Integration tests are marked ``integration`` and need ``DATABASE_URL`` (PostgreSQL)
+and ``REDIS_URL``.  Locally they skip with a reason when those are not set;
+in CI (``GOREF_REQUIRE_INTEGRATION=1``, set by ``.ci/run``) a missing service
+fails the test instead, so they are never skipped silently.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+# Personas (director, referee, players, outsider) and factories, shared by every app's tests.
+pytest_plugins = ["tests.personas"]
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRE_INTEGRATION = os.environ.get("GOREF_REQUIRE_INTEGRATION") == "1"
+
+
+def _missing(reason: str) -> None:
+    if REQUIRE_INTEGRATION:
+        pytest.fail(f"integration service missing in CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def postgres(settings) -> None:  # type: ignore[no-untyped-def]
+    """The test runs on a real PostgreSQL database."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        _missing("DATABASE_URL does not point at PostgreSQL")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        _missing("REDIS_URL is not set")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        _missing(f"Redis at {url} does not answer: {exc}")
+    return url
+
+
+def database_url_for_test_db() -> str:
+    """A DATABASE_URL naming the test database pytest-django created, for subprocesses."""
+    from django.db import connection
+
+    cfg = connection.settings_dict
+    user = cfg.get("USER") or ""
+    password = cfg.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = cfg.get("HOST") or "127.0.0.1"
+    port = cfg.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{cfg['NAME']}"
+
+
+class Worker:
+    """A real ``celery worker`` process bound to the test database and broker."""
+
+    def __init__(self, env: dict[str, str], concurrency: int, log: Path) -> None:
+        self.log = log
+        self._fh = log.open("wb")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "config", "worker",
+                "--loglevel=INFO", f"--concurrency={concurrency}",
+                "--without-mingle", "--without-gossip", "--pool=prefork",
+                f"--hostname=test-{os.getpid()}-{time.monotonic_ns()}@%h",
+            ],
+            cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"worker exited early:\n{self.log.read_text()[-3000:]}")
+            if b"ready." in self.log.read_bytes():
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"worker not ready after {timeout}s:\n{self.log.read_text()[-3000:]}")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Kill the whole process group (the main process and its pool children)."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._fh.close()
+
+
+@pytest.fixture
+def start_worker(
+    postgres: None, redis_url: str, transactional_db: None, tmp_path: Path
+) -> Iterator[Callable[..., Worker]]:
+    """Start real Celery worker processes on the test PostgreSQL database and Redis.
+
+    Tests using it run with ``transactional_db`` so the worker sees committed rows.
+    """
+    workers: list[Worker] = []
+    env = dict(os.environ)
+    env["DATABASE_URL"] = database_url_for_test_db()
+    env["REDIS_URL"] = redis_url
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+
+    def start(*, concurrency: int = 1, broker_url: str | None = None) -> Worker:
+        worker_env = dict(env)
+        if broker_url:
+            worker_env["REDIS_URL"] = broker_url
+        worker = Worker(worker_env, concurrency, tmp_path / f"worker-{len(workers)}.log")
+        workers.append(worker)
+        worker.wait_ready()
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 30.0, interval: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()

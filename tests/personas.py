@@ -1,0 +1,1 @@
+"""Named personas for tests (filled in by the foundation work)."""
