@@ -1,0 +1,344 @@
+"""SGF game records: from an SGF file to a ``GameRecord`` and back.
+
+Reading (``parse_record``) takes the first game of the file and its main
+line (the first variation at every branch).  What it does with each
+property, and where that comes from:
+
+* ``GM`` other than 1 is not Go: an error.  ``SZ`` must be square and
+  2-25 (``SZ[19:19]`` is accepted, ``SZ[19:13]`` is an error); no ``SZ``
+  means 19.
+* ``B``/``W``: a move.  ``B[]`` is a pass, and ``B[tt]`` too on boards up
+  to 19x19 (rules.md (c)).  A node with both ``B`` and ``W`` is an error,
+  as is a point off the board (the error names line, column, property).
+* ``AB``/``AW``/``AE`` (plain or compressed ``aa:cc`` lists): on the root
+  they are ``record.setup`` (handicap stones included); later they become a
+  ``Setup`` item in ``record.actions``, before the node's move if any.
+* ``TB``/``TW`` on the final node of the main line: ``territory_black`` /
+  ``territory_white`` (CGoban marks dead stones this way).
+* ``KM`` quirks (rules.md (c)), each noted in ``record.warnings``:
+  Fox records (``AP[foxwq]``) scale komi (375/750 -> 7.5, 325/650 -> 6.5,
+  275/550 -> 5.5, 350/700 -> 7); a quarter komi such as GoGoD's Chinese
+  3.75 is doubled (komi is otherwise always whole or half points, so any
+  quarter value is read this way, whatever the RU); ``KM[0]`` with a
+  half-point ``RE`` means the real komi is missing, so ``komi`` is ``None``.
+  A komi that is still not a whole or half point is an error.
+* ``HA[1]`` is not a real handicap (sgfmill rejects it): read as handicap 0
+  with Black first and, when no ``KM`` is given, komi 0.  A ``KM`` that the
+  file does give is kept.
+* ``PL`` on the root is ``first_player``.
+* Game information (``PB PW BR WR RE RU DT EV RO PC TM OT GC ...``), the
+  root comment ``C``, ``AP`` and ``CA`` are kept as text in ``record.info``.
+  ``RE`` is a claim, kept as written; it is only read to check KM[0].
+* Everything else (marks, comments on moves, ``KO``, ``MN``, ...) is ignored.
+
+Writing (``write_record``) follows rules.md (c): FF[4] and GM[1] with SZ,
+KM, HA, RU, RE, PB/PW, BR/WR, DT, handicap stones in AB on the root, passes
+as ``B[]``, and TB/TW on the final node.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from . import sgf
+from .coords import CoordinateError, expand_sgf_points, is_sgf_pass, point_to_sgf, sgf_to_point
+from .result import Reason, Result, ResultError
+from .sgf import Node, SgfError
+from .types import MAX_SIZE, MIN_SIZE, Color, GameRecord, Move, Point, Setup
+
+# Root properties kept as text in ``GameRecord.info``.
+INFO_PROPERTIES = (
+    "PB", "PW", "BR", "WR", "BT", "WT", "RE", "RU", "DT", "EV", "RO", "PC", "TM", "OT",
+    "GC", "GN", "AN", "CP", "SO", "US", "ON", "C", "AP", "CA",
+)  # fmt: skip
+# Written by ``write_record`` in this order after the fixed properties.
+_WRITE_FIRST = ("RU", "RE", "PB", "PW", "BR", "WR", "DT")
+_NOT_WRITTEN = frozenset({"AP", "CA"})  # describe the original file, not ours
+
+# rules.md (c): Fox (AP[foxwq]) writes komi scaled.
+FOX_KOMI = {
+    Decimal(375): Decimal("7.5"),
+    Decimal(750): Decimal("7.5"),
+    Decimal(325): Decimal("6.5"),
+    Decimal(650): Decimal("6.5"),
+    Decimal(275): Decimal("5.5"),
+    Decimal(550): Decimal("5.5"),
+    Decimal(350): Decimal(7),
+    Decimal(700): Decimal(7),
+}
+_MAX_RAW_KOMI = 1000  # above Fox's 750; keeps absurd exponents out of the arithmetic
+
+
+def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRecord:
+    """Read the first game of an SGF file.  Raises ``SgfError`` (a ValueError)."""
+    trees = sgf.parse(data, max_bytes=max_bytes)
+    warnings: list[str] = []
+    if len(trees) > 1:
+        warnings.append(f"the file holds {len(trees)} games; only the first is read")
+    nodes = trees[0].main_line()
+    root = nodes[0]
+
+    gm = root.get("GM")
+    if gm is not None and gm.strip() != "1":
+        raise root.error("GM", f"GM[{gm}] is not a game of Go (GM[1])")
+    size = _read_size(root)
+    info = {k: root.values(k)[0] for k in INFO_PROPERTIES if k in root}
+    komi = _read_komi(root, warnings)
+    handicap = _read_handicap(root, size)
+    first_player = _read_player(root)
+    if handicap == 1:
+        handicap = 0
+        if first_player is None:
+            first_player = Color.BLACK
+        if "KM" not in root:
+            komi = Decimal(0)
+        warnings.append(
+            "HA[1] is not a real handicap: read as no handicap stones, Black first, "
+            f"komi {_fmt(komi) if komi is not None else 'unknown'}"
+        )
+
+    setup = _read_setup(root, size)
+    if handicap >= 2 and setup.black and len(setup.black) != handicap:
+        warnings.append(f"HA[{handicap}] but the root places {len(setup.black)} black stones")
+    actions: list[Move | Setup] = []
+    root_move = _read_move(root, size)
+    if root_move is not None:
+        actions.append(root_move)
+    for node in nodes[1:]:
+        node_setup = _read_setup(node, size)
+        if node_setup:
+            actions.append(node_setup)
+        move = _read_move(node, size)
+        if move is not None:
+            actions.append(move)
+
+    last = nodes[-1]
+    return GameRecord(
+        size=size,
+        komi=komi,
+        handicap=handicap,
+        setup=setup,
+        actions=tuple(actions),
+        first_player=first_player,
+        info=info,
+        territory_black=frozenset(_read_points(last, "TB", size)),
+        territory_white=frozenset(_read_points(last, "TW", size)),
+        warnings=tuple(warnings),
+    )
+
+
+def _read_size(root: Node) -> int:
+    raw = root.get("SZ")
+    if raw is None:
+        return 19
+    text = raw.strip()
+    if ":" in text:
+        cols, _, rows = text.partition(":")
+        if cols.strip() != rows.strip():
+            raise root.error("SZ", f"rectangular boards (SZ[{text}]) are not supported")
+        text = cols.strip()
+    if not text.isascii() or not text.isdigit():
+        raise root.error("SZ", f"size {raw!r} is not a number")
+    size = int(text)
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise root.error("SZ", f"size {size} is out of range ({MIN_SIZE}-{MAX_SIZE})")
+    return size
+
+
+def _read_komi(root: Node, warnings: list[str]) -> Decimal | None:
+    raw = root.get("KM")
+    if raw is None or not raw.strip():
+        return None
+    try:
+        komi = Decimal(raw.strip())
+    except InvalidOperation:
+        raise root.error("KM", f"komi {raw!r} is not a number") from None
+    if not komi.is_finite() or abs(komi) > _MAX_RAW_KOMI:
+        raise root.error("KM", f"komi {raw!r} is out of range")
+    app = (root.get("AP") or "").strip().lower()
+    if app.startswith("foxwq") and komi in FOX_KOMI:
+        warnings.append(f"Fox record: KM[{raw}] read as komi {_fmt(FOX_KOMI[komi])}")
+        komi = FOX_KOMI[komi]
+    elif not _is_half_points(komi) and _is_half_points(komi * 2):
+        warnings.append(f"quarter komi KM[{raw}] (GoGoD Chinese) doubled to {_fmt(komi * 2)}")
+        komi = komi * 2
+    if not _is_half_points(komi):
+        raise root.error("KM", f"komi {raw} is not a whole or half point")
+    if komi == 0:
+        re_text = root.get("RE")
+        if re_text is not None and _is_half_point_result(re_text):
+            warnings.append(
+                f"KM[{raw}] with result {re_text.strip()}: the real komi is missing "
+                "from the record, so it is treated as unknown"
+            )
+            return None
+    return _normal(komi)
+
+
+def _is_half_point_result(text: str) -> bool:
+    try:
+        result = Result.parse(text)
+    except ResultError:
+        return False
+    return (
+        result.reason is Reason.SCORE
+        and result.margin is not None
+        and result.margin != result.margin.to_integral_value()
+    )
+
+
+def _read_handicap(root: Node, size: int) -> int:
+    raw = root.get("HA")
+    if raw is None or not raw.strip():
+        return 0
+    text = raw.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 3:
+        raise root.error("HA", f"handicap {raw!r} is not a number of stones")
+    handicap = int(text)
+    if handicap >= size * size:
+        raise root.error("HA", f"handicap {handicap} does not fit on a {size}x{size} board")
+    return handicap
+
+
+def _read_player(root: Node) -> Color | None:
+    raw = root.get("PL")
+    if raw is None:
+        return None
+    try:
+        return Color.from_letter(raw.strip())
+    except ValueError:
+        raise root.error("PL", f"player {raw!r} is not B or W") from None
+
+
+def _read_points(node: Node, ident: str, size: int) -> set[Point]:
+    points: set[Point] = set()
+    for value in node.values(ident):
+        value = value.strip()
+        if not value:  # TB[] and AE[] are written for "none"
+            continue
+        try:
+            points.update(expand_sgf_points(value, size))
+        except CoordinateError as e:
+            raise node.error(ident, str(e)) from None
+    return points
+
+
+def _read_setup(node: Node, size: int) -> Setup:
+    if "AB" not in node and "AW" not in node and "AE" not in node:
+        return Setup()
+    black = _read_points(node, "AB", size)
+    white = _read_points(node, "AW", size)
+    empty = _read_points(node, "AE", size)
+    for ident, a, b in (("AW", black, white), ("AE", black, empty), ("AE", white, empty)):
+        both = a & b
+        if both:
+            shown = ", ".join(sorted(point_to_sgf(p) for p in both))
+            raise node.error(ident, f"point {shown} is set up twice in one node")
+    return Setup(black=frozenset(black), white=frozenset(white), empty=frozenset(empty))
+
+
+def _read_move(node: Node, size: int) -> Move | None:
+    has_b, has_w = "B" in node, "W" in node
+    if has_b and has_w:
+        raise node.error("W", "a node cannot hold both a black (B) and a white (W) move")
+    if not (has_b or has_w):
+        return None
+    ident = "B" if has_b else "W"
+    values = node.values(ident)
+    if len(values) != 1:
+        raise node.error(ident, f"a move has one point, not {len(values)}")
+    value = values[0].strip()
+    if is_sgf_pass(value, size):
+        return Move(Color.from_letter(ident), None)
+    try:
+        point = sgf_to_point(value, size)
+    except CoordinateError as e:
+        raise node.error(ident, str(e)) from None
+    return Move(Color.from_letter(ident), point)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_record(
+    record: GameRecord,
+    *,
+    result: str | Result | None = None,
+    rules: str | None = None,
+    application: str = "goref",
+) -> str:
+    """Write ``record`` as an FF[4] SGF file (UTF-8 text, ``CA[UTF-8]``).
+
+    ``result`` and ``rules`` replace ``info["RE"]`` / ``info["RU"]`` when
+    given (a ``Result`` is written with ``to_sgf()``).  Warnings are not
+    written: they describe how the original file was read.
+    """
+    info = dict(record.info)
+    if result is not None:
+        info["RE"] = result.to_sgf() if isinstance(result, Result) else result
+    if rules is not None:
+        info["RU"] = rules
+
+    root = Node()
+    root.set("FF", "4")
+    root.set("GM", "1")
+    root.set("CA", "UTF-8")
+    root.set("AP", application)
+    root.set("SZ", str(record.size))
+    if record.komi is not None:
+        root.set("KM", _fmt(record.komi))
+    root.set("HA", str(record.handicap))
+    for key in _WRITE_FIRST:
+        if key in info:
+            root.set(key, info[key])
+    for key, value in info.items():
+        if key not in _WRITE_FIRST and key not in _NOT_WRITTEN and key not in root:
+            root.set(key, value)
+    if record.first_player is not None:
+        root.set("PL", record.first_player.letter)
+    _write_setup(root, record.setup)
+
+    nodes = [root]
+    for action in record.actions:
+        node = Node()
+        if isinstance(action, Move):
+            value = "" if action.point is None else point_to_sgf(action.point)
+            node.set(action.color.letter, value)
+        else:
+            _write_setup(node, action)
+        nodes.append(node)
+    last = nodes[-1]
+    if record.territory_black:
+        last.set("TB", *_sgf_points(record.territory_black))
+    if record.territory_white:
+        last.set("TW", *_sgf_points(record.territory_white))
+    return sgf.serialise(sgf.GameTree(nodes=nodes))
+
+
+def _write_setup(node: Node, setup: Setup) -> None:
+    for ident, points in (("AB", setup.black), ("AW", setup.white), ("AE", setup.empty)):
+        if points:
+            node.set(ident, *_sgf_points(points))
+
+
+def _sgf_points(points: frozenset[Point]) -> list[str]:
+    return sorted(point_to_sgf(p) for p in points)
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+def _is_half_points(d: Decimal) -> bool:
+    return (d * 2) == (d * 2).to_integral_value()
+
+
+def _normal(d: Decimal) -> Decimal:
+    """7.50 -> 7.5 and 7.0 -> 7: one form per value."""
+    return Decimal(int(d)) if d == d.to_integral_value() else d.normalize()
+
+
+def _fmt(d: Decimal) -> str:
+    return str(int(d)) if d == d.to_integral_value() else format(d.normalize(), "f")
+
+
+__all__ = ["FOX_KOMI", "INFO_PROPERTIES", "SgfError", "parse_record", "write_record"]
