@@ -92,6 +92,7 @@ if DATABASE_URL:
     except ValueError as exc:
         raise ConfigError(f"DATABASE_URL is malformed: {exc}") from None
 else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
     _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "goref.sqlite3")}
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web, worker) share the file: wait for locks instead of failing.
@@ -125,6 +126,9 @@ if REDIS_URL:
 else:
     # Embedded broker: Kombu's file-system transport, no server needed.
     _broker_dir = VAR_DIR / "broker"
+    # Kombu's file-system transport does not create its folders.
+    for _sub in ("queue", "processed"):
+        (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),

@@ -1,0 +1,87 @@
+"""The settings module boots with zero configuration and refuses malformed values."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STRONG_KEY = "k3y-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP"
+
+
+def run_manage(*args: str, env_extra: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}
+    }
+    env["GOREF_VAR_DIR"] = str(tmp_path)
+    env.update(env_extra)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_it_boots_with_no_configuration_at_all(tmp_path: Path) -> None:
+    done = run_manage("check", env_extra={}, tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG='maybe' is not a boolean"),
+        ({"DEBUG": "0"}, "SECRET_KEY must be set when DEBUG is off"),
+        ({"DEBUG": "0", "SECRET_KEY": "short"}, "SECRET_KEY is too weak"),
+        ({"DEBUG": "0", "SECRET_KEY": STRONG_KEY}, "ALLOWED_HOSTS must be set"),
+        ({"DATABASE_URL": "mysql//nope"}, "DATABASE_URL='mysql//nope' is not a valid URL"),
+        ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL='http://127.0.0.1:6379' is not a valid URL"),
+        ({"ALLOWED_HOSTS": "a,,b"}, "ALLOWED_HOSTS='a,,b' has an empty entry"),
+        ({"CELERY_TASK_TIME_LIMIT": "ten"}, "CELERY_TASK_TIME_LIMIT='ten' is not an integer"),
+        (
+            {"CELERY_TASK_TIME_LIMIT": "4000", "CELERY_VISIBILITY_TIMEOUT": "3600"},
+            "must be below CELERY_VISIBILITY_TIMEOUT",
+        ),
+    ],
+)
+def test_a_malformed_setting_stops_start_up_with_its_name(
+    tmp_path: Path, env: dict[str, str], message: str
+) -> None:
+    done = run_manage("check", env_extra=env, tmp_path=tmp_path)
+    assert done.returncode != 0
+    assert message in done.stderr
+
+
+def test_check_deploy_is_clean_under_production_settings(tmp_path: Path) -> None:
+    done = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env_extra={"DEBUG": "0", "SECRET_KEY": STRONG_KEY, "ALLOWED_HOSTS": "goref.example.org"},
+        tmp_path=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_without_redis_the_broker_is_the_embedded_file_system_transport(settings) -> None:  # type: ignore[no-untyped-def]
+    from django.conf import settings as live
+
+    if live.REDIS_URL:
+        assert live.CELERY_BROKER_URL == live.REDIS_URL
+        assert live.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > live.CELERY_TASK_TIME_LIMIT
+    else:
+        assert live.CELERY_BROKER_URL == "filesystem://"
+    # Never eager mode: tasks always go through a broker to a worker process.
+    assert not getattr(live, "CELERY_TASK_ALWAYS_EAGER", False)
