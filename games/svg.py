@@ -1,0 +1,143 @@
+"""A Go board drawn as an SVG string: the final position on the game page.
+
+Pure function, standard library and the engine only.  Orientation as in the
+engine (``games.engine.types``): points are ``(x, y)`` zero-based from the
+top-left corner; the labels follow rules.md (c): columns ``A``-``T``
+without ``I``, row 1 at the bottom (Black's side).
+
+Nothing a user typed reaches this module as text: it draws points and
+colours.  Every label still goes through ``xml.sax.saxutils.escape`` so a
+later caller who adds one (a title, a player name) cannot break the markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from xml.sax.saxutils import escape, quoteattr
+
+from games.engine.coords import GTP_COLUMNS
+from games.engine.handicap import fixed_points, max_fixed_stones
+from games.engine.types import MAX_SIZE, MIN_SIZE, Color, Point
+
+CELL = 24  # pixels between two lines
+STONE_R = CELL * 0.47
+HOSHI_R = CELL * 0.1
+
+
+def star_points(size: int) -> tuple[Point, ...]:
+    """The hoshi: the points of the largest fixed handicap (ratings.md 5).
+
+    That table is exactly the star points of 9x9, 13x13 and 19x19 (3-3 plus
+    tengen on 9x9, 4-4 / sides / tengen on the larger boards); boards under
+    7x7 have none.
+    """
+    most = max_fixed_stones(size)
+    return fixed_points(size, most) if most >= 2 else ()
+
+
+def _num(v: float) -> str:
+    """Short, locale-free numbers: 12.0 -> "12", 11.28 -> "11.28"."""
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+def board_svg(
+    size: int,
+    stones: Mapping[Point, Color],
+    *,
+    last_move: Point | None = None,
+    dead: Iterable[Point] = (),
+    coordinates: bool = True,
+) -> str:
+    """Draw a ``size`` x ``size`` board with ``stones`` on it.
+
+    ``last_move`` gets a ring on its stone (class ``last-move``); each point
+    of ``dead`` gets a cross (class ``dead``).  Points off the board raise
+    ``ValueError``: a caller with a bad position should not get a silently
+    wrong picture.
+    """
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"board size {size} is out of range ({MIN_SIZE}-{MAX_SIZE})")
+
+    def check(p: Point, what: str) -> None:
+        x, y = p
+        if not (0 <= x < size and 0 <= y < size):
+            raise ValueError(f"{what} {p!r} is not on a {size}x{size} board")
+
+    margin = CELL * (1.25 if coordinates else 0.75)
+    span = CELL * (size - 1)
+    total = span + 2 * margin
+
+    def cx(x: int) -> float:
+        return margin + x * CELL
+
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(total)} {_num(total)}" '
+        f'width="{_num(total)}" height="{_num(total)}" role="img" '
+        f"aria-label={quoteattr(f'{size}x{size} Go board, {len(stones)} stones')} "
+        'class="goban">',
+        f'<rect class="wood" x="0" y="0" width="{_num(total)}" height="{_num(total)}" '
+        'fill="#dcb35c"/>',
+        '<g class="grid" stroke="#000" stroke-width="1">',
+    ]
+    for i in range(size):
+        c = _num(cx(i))
+        out.append(f'<line x1="{c}" y1="{_num(margin)}" x2="{c}" y2="{_num(margin + span)}"/>')
+        out.append(f'<line x1="{_num(margin)}" y1="{c}" x2="{_num(margin + span)}" y2="{c}"/>')
+    out.append("</g>")
+
+    out.append('<g class="hoshi" fill="#000">')
+    for x, y in star_points(size):
+        out.append(f'<circle cx="{_num(cx(x))}" cy="{_num(cx(y))}" r="{_num(HOSHI_R)}"/>')
+    out.append("</g>")
+
+    if coordinates:
+        out.append(
+            '<g class="coordinates" font-family="sans-serif" font-size="11" fill="#000" '
+            'text-anchor="middle" dominant-baseline="central">'
+        )
+        for i in range(size):
+            letter = escape(GTP_COLUMNS[i])
+            number = escape(str(size - i))  # row 1 at the bottom
+            c = _num(cx(i))
+            for edge in (margin * 0.4, total - margin * 0.4):
+                e = _num(edge)
+                out.append(f'<text class="col" x="{c}" y="{e}">{letter}</text>')
+                out.append(f'<text class="row" x="{e}" y="{c}">{number}</text>')
+        out.append("</g>")
+
+    out.append('<g class="stones">')
+    for p, color in sorted(stones.items()):
+        check(p, "stone")
+        fill, stroke = ("#000", "#000") if color is Color.BLACK else ("#fff", "#000")
+        name = "black" if color is Color.BLACK else "white"
+        out.append(
+            f'<circle class="stone {name}" cx="{_num(cx(p[0]))}" cy="{_num(cx(p[1]))}" '
+            f'r="{_num(STONE_R)}" fill="{fill}" stroke="{stroke}" stroke-width="1"/>'
+        )
+    out.append("</g>")
+
+    if last_move is not None:
+        check(last_move, "last move")
+        on = stones.get(last_move)
+        ring = "#fff" if on is Color.BLACK else "#c00" if on is None else "#000"
+        out.append(
+            f'<circle class="last-move" cx="{_num(cx(last_move[0]))}" '
+            f'cy="{_num(cx(last_move[1]))}" r="{_num(STONE_R * 0.5)}" fill="none" '
+            f'stroke="{ring}" stroke-width="2"/>'
+        )
+
+    dead_points = sorted(set(dead))
+    if dead_points:
+        out.append('<g class="dead" stroke="#c00" stroke-width="2.5" stroke-linecap="round">')
+        d = STONE_R * 0.55
+        for p in dead_points:
+            check(p, "dead stone")
+            x, y = cx(p[0]), cx(p[1])
+            out.append(
+                f'<path class="dead-mark" d="M{_num(x - d)} {_num(y - d)}L{_num(x + d)} '
+                f"{_num(y + d)}M{_num(x + d)} {_num(y - d)}L{_num(x - d)} {_num(y + d)}\"/>"
+            )
+        out.append("</g>")
+
+    out.append("</svg>")
+    return "".join(out)
