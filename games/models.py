@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least, Round
+from django.db.models.lookups import Exact
 
 from games.engine.result import Reason, Result
 from games.engine.rules import PRESETS
@@ -30,7 +31,7 @@ RULES_CHOICES = [(name, name) for name in PRESETS]
 def _half_points(field: str, name: str) -> models.CheckConstraint:
     """``field`` is a whole number of half points (6.5 yes, 6.3 no)."""
     return models.CheckConstraint(
-        condition=Q(**{field: Round(F(field) * 2) / 2}),
+        condition=Exact(F(field) * 2, Round(F(field) * 2)),
         name=name,
         violation_error_message="Komi must be a whole number of half points, such as 6.5 or 7.",
     )
