@@ -17,7 +17,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Greatest, Least, Round
+from django.db.models.functions import Greatest, Least
+from django.db.models.functions import Round as RoundFn  # the model Round shadows the name
 from django.db.models.lookups import Exact
 
 from games.engine.result import Reason, Result
@@ -31,7 +32,7 @@ RULES_CHOICES = [(name, name) for name in PRESETS]
 def _half_points(field: str, name: str) -> models.CheckConstraint:
     """``field`` is a whole number of half points (6.5 yes, 6.3 no)."""
     return models.CheckConstraint(
-        condition=Exact(F(field) * 2, Round(F(field) * 2)),
+        condition=Exact(F(field) * 2, RoundFn(F(field) * 2)),
         name=name,
         violation_error_message="Komi must be a whole number of half points, such as 6.5 or 7.",
     )
@@ -197,6 +198,12 @@ class Game(models.Model):
     result_winner = models.CharField(max_length=1, choices=Winner.choices, blank=True)
     result_margin = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
     result_reason = models.CharField(max_length=12, choices=ResultReason.choices, blank=True)
+    # The player whose claim the current result is; null when a director entered
+    # it (or there is no result yet).  Confirming and contesting are the other
+    # player's moves, so the services need to know whose claim it is.
+    result_submitted_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     state = models.CharField(
         max_length=10, choices=GameState.choices, default=GameState.SCHEDULED, db_index=True
     )
@@ -229,6 +236,18 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(result_margin__isnull=True) | Q(result_margin__gt=0),
                 name="game_margin_positive",
+            ),
+            # A locked game always says when it was locked, and only a locked game does.
+            models.CheckConstraint(
+                condition=(
+                    Q(state__in=[GameState.CONFIRMED, GameState.FINAL], locked_at__isnull=False)
+                    | (
+                        ~Q(state__in=[GameState.CONFIRMED, GameState.FINAL])
+                        & Q(locked_at__isnull=True)
+                    )
+                ),
+                name="game_locked_at_iff_locked",
+                violation_error_message="A game has a lock time exactly when its result is locked.",
             ),
         ]
 
@@ -281,6 +300,7 @@ class ResultSubmission(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["game", "kind"])]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.result} ({self.game_id})"
