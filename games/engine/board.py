@@ -1,0 +1,558 @@
+"""The board: stones, chains, liberties, captures, Zobrist hashing, ko and superko.
+
+Built for speed in pure Python.  Points are kept as flat indices
+``y * size + x``; neighbour tables, bit masks and Zobrist keys are computed
+once per board size and cached.  Chains are incremental: every stone knows
+its chain's head, every head keeps the chain's stone list, its liberties as
+an int bit set and the xor of its stones' Zobrist keys.  A play touches only
+the four neighbours, merges chains (the smaller into the larger) and, on a
+capture, gives the freed points back as liberties to the capturer's chains.
+No flood fill is done per move.
+
+The board also remembers the positions it has been through (position hash,
+and hash with the player to move) so it can answer superko questions, and
+the simple-ko point left by the last move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from .coords import point_to_gtp
+from .rules import KoRule
+from .types import MAX_SIZE, MIN_SIZE, Color, Point, Setup
+
+# Result codes of Board._check (kept as ints on the hot path).
+LEGAL = 0
+OCCUPIED = 1
+SUICIDE = 2
+KO = 3
+SUPERKO = 4
+REASONS = {OCCUPIED: "occupied", SUICIDE: "suicide", KO: "ko", SUPERKO: "superko"}
+
+_KO_CODE = {KoRule.SIMPLE: 0, KoRule.POSITIONAL: 1, KoRule.SITUATIONAL: 2}
+
+_STONE_CHARS = {"x": 1, "X": 1, "#": 1, "b": 1, "B": 1, "o": 2, "O": 2, "w": 2, "W": 2}
+_EMPTY_CHARS = {".", "+", "-"}
+
+
+class IllegalMove(ValueError):
+    """A move the board cannot make; ``reason`` is one of ``REASONS``' values."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class _Tables:
+    """Per-size constants: neighbours, bits, Zobrist keys."""
+
+    __slots__ = ("bit", "neigh", "npoints", "side_key", "size", "zkey")
+
+    def __init__(self, size: int) -> None:
+        n = size * size
+        self.size = size
+        self.npoints = n
+        neigh: list[tuple[int, ...]] = []
+        for i in range(n):
+            x, y = i % size, i // size
+            nb = []
+            if y > 0:
+                nb.append(i - size)
+            if x > 0:
+                nb.append(i - 1)
+            if x < size - 1:
+                nb.append(i + 1)
+            if y < size - 1:
+                nb.append(i + size)
+            neigh.append(tuple(nb))
+        self.neigh: tuple[tuple[int, ...], ...] = tuple(neigh)
+        self.bit: tuple[int, ...] = tuple(1 << i for i in range(n))
+        # Deterministic 64-bit keys, seeded by size: the same position always
+        # has the same hash, across processes.
+        rng = random.Random(0x60EF + size)
+        black = [rng.getrandbits(64) for _ in range(n)]
+        white = [rng.getrandbits(64) for _ in range(n)]
+        self.zkey: tuple[tuple[int, ...], ...] = ((), tuple(black), tuple(white))
+        # Situational keys: xor this in when White is to move.
+        self.side_key: tuple[int, int, int] = (0, 0, rng.getrandbits(64))
+
+
+@cache
+def tables(size: int) -> _Tables:
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"board size {size} is out of range {MIN_SIZE}..{MAX_SIZE}")
+    return _Tables(size)
+
+
+def point_label(point: Point, size: int) -> str:
+    """Letters and numbers (``D4``): GTP columns without I, row 1 at the bottom."""
+    return point_to_gtp(point, size)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What a play did: the opponent stones it captured, or its own stones removed."""
+
+    captured: frozenset[Point]
+    suicide: bool = False
+
+
+class Board:
+    """A square Go board of size 2..25 with incremental chains and Zobrist hashing."""
+
+    __slots__ = (
+        "_cells",
+        "_chash",
+        "_head",
+        "_libs",
+        "_seen_pos",
+        "_seen_sit",
+        "_stones",
+        "_t",
+        "hash",
+        "ko_color",
+        "ko_point",
+        "last_captured",
+        "size",
+    )
+
+    def __init__(self, size: int = 19) -> None:
+        t = tables(size)
+        n = t.npoints
+        self.size = size
+        self._t = t
+        self._cells: list[int] = [0] * n
+        self._head: list[int] = [-1] * n
+        self._stones: list[list[int] | None] = [None] * n
+        self._libs: list[int] = [0] * n
+        self._chash: list[int] = [0] * n
+        self.hash = 0
+        # The point the ``ko_color`` player may not retake at once (-1: none).
+        self.ko_point = -1
+        self.ko_color = 0
+        # Stones removed by the last play (index lists, one per chain).
+        self.last_captured: list[list[int]] = []
+        # Positions seen: board hashes, and board hashes keyed by player to move.
+        self._seen_pos: set[int] = set()
+        self._seen_sit: set[int] = set()
+
+    # ----------------------------------------------------------------- building
+
+    @classmethod
+    def from_ascii(cls, text: str) -> Board:
+        """A board from rows drawn top first (``x``/``X``/``#`` Black, ``o``/``O`` White,
+        ``.``/``+`` empty; whitespace between points optional).  Chains with
+        no liberty in the drawing are an error."""
+        rows: list[list[int]] = []
+        for line in text.strip().splitlines():
+            cells = []
+            for ch in line:
+                if ch.isspace():
+                    continue
+                if ch in _STONE_CHARS:
+                    cells.append(_STONE_CHARS[ch])
+                elif ch in _EMPTY_CHARS:
+                    cells.append(0)
+                else:
+                    raise ValueError(f"unexpected character {ch!r} in board drawing")
+            if cells:
+                rows.append(cells)
+        size = len(rows)
+        if any(len(r) != size for r in rows):
+            raise ValueError(f"board drawing is not square: {[len(r) for r in rows]} x {size}")
+        board = cls(size)
+        black = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 1)
+        white = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 2)
+        board.place_setup(Setup(black=black, white=white))
+        for p in board.stones():
+            if board.liberties(p) == 0:
+                raise ValueError(f"chain at {point_label(p, size)} has no liberty in the drawing")
+        return board
+
+    def place_setup(self, setup: Setup) -> None:
+        """Apply AB/AW/AE: the chains are rebuilt; ko and history are not reset."""
+        size = self.size
+        cells = self._cells
+        for group, color in ((setup.black, 1), (setup.white, 2), (setup.empty, 0)):
+            for x, y in group:
+                if not (0 <= x < size and 0 <= y < size):
+                    raise ValueError(f"setup point {(x, y)} is off a {size}x{size} board")
+                cells[y * size + x] = color
+        self._rebuild()
+        self.ko_point = -1
+
+    def _rebuild(self) -> None:
+        t = self._t
+        n = t.npoints
+        cells = self._cells
+        neigh = t.neigh
+        bit = t.bit
+        zkey = t.zkey
+        head = [-1] * n
+        stones: list[list[int] | None] = [None] * n
+        libs = [0] * n
+        chash = [0] * n
+        h_all = 0
+        for i in range(n):
+            c = cells[i]
+            if not c or head[i] >= 0:
+                continue
+            members = [i]
+            head[i] = i
+            lib = 0
+            hh = 0
+            k = 0
+            while k < len(members):
+                s = members[k]
+                k += 1
+                hh ^= zkey[c][s]
+                for m in neigh[s]:
+                    cm = cells[m]
+                    if cm == 0:
+                        lib |= bit[m]
+                    elif cm == c and head[m] < 0:
+                        head[m] = i
+                        members.append(m)
+            stones[i] = members
+            libs[i] = lib
+            chash[i] = hh
+            h_all ^= hh
+        self._head, self._stones, self._libs, self._chash = head, stones, libs, chash
+        self.hash = h_all
+
+    def copy(self) -> Board:
+        b = Board.__new__(Board)
+        b.size = self.size
+        b._t = self._t
+        b._cells = self._cells[:]
+        b._head = self._head[:]
+        b._stones = [None if s is None else s[:] for s in self._stones]
+        b._libs = self._libs[:]
+        b._chash = self._chash[:]
+        b.hash = self.hash
+        b.ko_point = self.ko_point
+        b.ko_color = self.ko_color
+        b.last_captured = []
+        b._seen_pos = set(self._seen_pos)
+        b._seen_sit = set(self._seen_sit)
+        return b
+
+    # ------------------------------------------------------------------ reading
+
+    def _index(self, point: Point) -> int:
+        x, y = point
+        size = self.size
+        if not (0 <= x < size and 0 <= y < size):
+            raise ValueError(f"point {point} is off a {size}x{size} board")
+        return y * size + x
+
+    def _point(self, i: int) -> Point:
+        return (i % self.size, i // self.size)
+
+    def get(self, point: Point) -> Color | None:
+        c = self._cells[self._index(point)]
+        return Color(c) if c else None
+
+    def stones(self) -> dict[Point, Color]:
+        size = self.size
+        return {
+            (i % size, i // size): Color(c) for i, c in enumerate(self._cells) if c
+        }
+
+    def chain(self, point: Point) -> frozenset[Point]:
+        i = self._index(point)
+        h = self._head[i]
+        if h < 0:
+            return frozenset()
+        members = self._stones[h]
+        assert members is not None
+        return frozenset(self._point(s) for s in members)
+
+    def liberties(self, point: Point) -> int:
+        """The number of liberties of the chain at ``point`` (0 for an empty point)."""
+        h = self._head[self._index(point)]
+        return self._libs[h].bit_count() if h >= 0 else 0
+
+    def to_ascii(self) -> str:
+        chars = ".xo"
+        size = self.size
+        cells = self._cells
+        return "\n".join(
+            "".join(chars[cells[y * size + x]] for x in range(size)) for y in range(size)
+        )
+
+    def __repr__(self) -> str:
+        return f"Board.from_ascii({self.to_ascii()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.size == other.size and self._cells == other._cells
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def cells(self) -> list[int]:
+        """A copy of the flat cell array (0 empty, 1 Black, 2 White), index ``y*size+x``."""
+        return self._cells[:]
+
+    # ------------------------------------------------------------------ history
+
+    def record_position(self, to_move: Color | int) -> None:
+        """Remember the current position (for superko) with ``to_move`` to play."""
+        h = self.hash
+        self._seen_pos.add(h)
+        self._seen_sit.add(h ^ self._t.side_key[int(to_move)])
+
+    def seen(self, to_move: Color | int | None = None) -> bool:
+        """Has the current board occurred before (with ``to_move`` to play, if given)?"""
+        if to_move is None:
+            return self.hash in self._seen_pos
+        return (self.hash ^ self._t.side_key[int(to_move)]) in self._seen_sit
+
+    # ----------------------------------------------------------------- legality
+
+    def _check(self, i: int, color: int, ko: int, suicide_legal: bool) -> int:
+        """Is playing ``color`` at index ``i`` legal?  Does not mutate.
+
+        ``ko`` is 0 simple, 1 positional, 2 situational.  The simple-ko
+        retake is reported as KO under every ko rule (superko includes it).
+        """
+        cells = self._cells
+        if cells[i]:
+            return OCCUPIED
+        if i == self.ko_point and color == self.ko_color:
+            return KO
+        t = self._t
+        bit = t.bit[i]
+        head = self._head
+        libs = self._libs
+        has_lib = False
+        caps: list[int] = []
+        own: list[int] = []
+        for n in t.neigh[i]:
+            c = cells[n]
+            if not c:
+                has_lib = True
+            elif c == color:
+                h = head[n]
+                if libs[h] != bit:
+                    has_lib = True
+                if h not in own:
+                    own.append(h)
+            else:
+                h = head[n]
+                if libs[h] == bit and h not in caps:
+                    caps.append(h)
+        suicide = not caps and not has_lib
+        if suicide and not suicide_legal:
+            return SUICIDE
+        if ko == 0:
+            return LEGAL
+        chash = self._chash
+        nh = self.hash
+        if suicide:
+            for h in own:
+                nh ^= chash[h]
+        else:
+            nh ^= t.zkey[color][i]
+            for h in caps:
+                nh ^= chash[h]
+        if ko == 1:
+            return SUPERKO if nh in self._seen_pos else LEGAL
+        return SUPERKO if (nh ^ t.side_key[3 - color]) in self._seen_sit else LEGAL
+
+    def check(
+        self,
+        point: Point,
+        color: Color,
+        *,
+        ko: KoRule = KoRule.SIMPLE,
+        suicide: bool = False,
+    ) -> str | None:
+        """Why ``color`` may not play at ``point`` now (``None`` if it may).
+
+        One of ``"occupied"``, ``"suicide"``, ``"ko"``, ``"superko"``.  Superko
+        is judged against the positions recorded with ``record_position``.
+        """
+        code = self._check(self._index(point), int(color), _KO_CODE[ko], suicide)
+        return REASONS.get(code)
+
+    def illegal_points(
+        self, color: Color, *, ko: KoRule = KoRule.SIMPLE, suicide: bool = False
+    ) -> dict[Point, str]:
+        """Every empty point ``color`` may not play now, with the reason."""
+        out: dict[Point, str] = {}
+        code_ko = _KO_CODE[ko]
+        for i, c in enumerate(self._cells):
+            if not c:
+                code = self._check(i, int(color), code_ko, suicide)
+                if code:
+                    out[self._point(i)] = REASONS[code]
+        return out
+
+    # ------------------------------------------------------------------- moving
+
+    def _place(self, i: int, color: int) -> int:
+        """Put a ``color`` stone on empty index ``i``; capture; remove a suicide.
+
+        Returns the number of opponent stones captured, or minus the number of
+        own stones removed by a suicide.  Sets the simple-ko point.  Does not
+        record history.  The caller has checked that ``i`` is empty.
+        """
+        t = self._t
+        cells = self._cells
+        head = self._head
+        libs = self._libs
+        stones = self._stones
+        chash = self._chash
+        bits = t.bit
+        bit = bits[i]
+        key = t.zkey[color][i]
+        cells[i] = color
+        self.hash ^= key
+        mylibs = 0
+        own: list[int] = []
+        caps: list[int] = []
+        for n in t.neigh[i]:
+            c = cells[n]
+            if not c:
+                mylibs |= bits[n]
+                continue
+            h = head[n]
+            lb = libs[h]
+            if lb & bit:
+                lb ^= bit
+                libs[h] = lb
+            if c == color:
+                if h not in own:
+                    own.append(h)
+            elif not lb and h not in caps:
+                caps.append(h)
+        # Merge the new stone with its own neighbours, into the largest chain.
+        if not own:
+            base = i
+            head[i] = i
+            members = [i]
+            stones[i] = members
+            libs[i] = mylibs
+            chash[i] = key
+        else:
+            base = own[0]
+            first = stones[base]
+            assert first is not None
+            members = first
+            if len(own) > 1:
+                for h in own:
+                    m = stones[h]
+                    assert m is not None
+                    if len(m) > len(members):
+                        base, members = h, m
+                lb = libs[base] | mylibs
+                hh = chash[base] ^ key
+                for h in own:
+                    if h == base:
+                        continue
+                    m = stones[h]
+                    assert m is not None
+                    for s in m:
+                        head[s] = base
+                    members.extend(m)
+                    lb |= libs[h]
+                    hh ^= chash[h]
+                    stones[h] = None
+                libs[base] = lb
+                chash[base] = hh
+            else:
+                libs[base] |= mylibs
+                chash[base] ^= key
+            members.append(i)
+            head[i] = base
+        self.ko_point = -1
+        if caps:
+            neigh = t.neigh
+            removed: list[list[int]] = []
+            count = 0
+            hsh = self.hash
+            for h in caps:
+                m = stones[h]
+                assert m is not None
+                hsh ^= chash[h]
+                for s in m:
+                    cells[s] = 0
+                    head[s] = -1
+                for s in m:
+                    sb = bits[s]
+                    for n in neigh[s]:
+                        if cells[n]:
+                            libs[head[n]] |= sb
+                stones[h] = None
+                count += len(m)
+                removed.append(m)
+            self.hash = hsh
+            self.last_captured = removed
+            if count == 1 and len(members) == 1 and libs[base] == bits[removed[0][0]]:
+                self.ko_point = removed[0][0]
+                self.ko_color = 3 - color
+            return count
+        if libs[base]:
+            if self.last_captured:
+                self.last_captured = []
+            return 0
+        # Suicide: the played stone's chain has no liberty and captured nothing.
+        neigh = t.neigh
+        self.hash ^= chash[base]
+        for s in members:
+            cells[s] = 0
+            head[s] = -1
+        for s in members:
+            sb = bits[s]
+            for n in neigh[s]:
+                if cells[n]:
+                    libs[head[n]] |= sb
+        stones[base] = None
+        self.last_captured = [members]
+        return -len(members)
+
+    def play(
+        self,
+        point: Point,
+        color: Color,
+        *,
+        ko: KoRule | None = None,
+        suicide: bool = True,
+        to_move_after: Color | None = None,
+    ) -> Played:
+        """Play ``color`` at ``point`` and record the new position.
+
+        Raises ``IllegalMove`` if the point is occupied, if the move is a
+        suicide and ``suicide`` is false, or (when ``ko`` is given) if the ko
+        rule forbids it.  A legal suicide removes the player's own chain.
+        """
+        i = self._index(point)
+        code = self._check(i, int(color), _KO_CODE[ko] if ko else 0, suicide)
+        if code == KO and ko is None:
+            code = LEGAL
+        if code:
+            reason = REASONS[code]
+            raise IllegalMove(
+                reason, f"{color.name.lower()} {point_label(point, self.size)}: {reason}"
+            )
+        n = self._place(i, int(color))
+        captured = frozenset(self._point(s) for m in self.last_captured for s in m)
+        self.record_position(to_move_after or color.opponent)
+        return Played(captured, suicide=n < 0)
+
+    def pass_move(self, color: Color) -> None:
+        """A pass: clears the ko point and records the position with the opponent to move."""
+        self.ko_point = -1
+        self.record_position(color.opponent)
+
+    def remove(self, points: Iterable[Point]) -> None:
+        """Take stones off (dead-stone removal); chains are rebuilt."""
+        for p in points:
+            self._cells[self._index(p)] = 0
+        self._rebuild()

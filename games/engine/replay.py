@@ -1,0 +1,227 @@
+"""Replaying a game record under a ruleset: legality of every move, captures, passes.
+
+The start position is the root setup (AB/AW/AE).  The first player is the
+record's PL if given, else White when the record is a handicap game (HA >= 2)
+with Black setup stones, else Black.  Passes count as moves, so NZ free
+placement (Black plays the handicap stones while White passes) is ordinary
+alternation.
+
+Strict replay stops before the first illegal move.  Tolerant replay records
+every violation and carries on: an occupied point is skipped (the turn still
+passes), a suicide, ko or superko move is played anyway (a suicide removes
+the player's own chain), and a move by the wrong colour is accepted as given.
+
+Under first-capture rules (seed 004) the game is over at the first capture:
+replay stops there and ``moves_after_end`` counts the moves the record still
+has.  Those moves are not checked and are not violations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import _KO_CODE, OCCUPIED, REASONS, Board
+from .coords import point_to_gtp
+from .rules import Rules, Scoring
+from .types import Color, GameRecord, Move, Point, Setup
+
+VIOLATION_REASONS = ("occupied", "suicide", "ko", "superko", "wrong-turn")
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An illegal move: ``number`` is 1-based over moves (passes count)."""
+
+    number: int
+    color: Color
+    point: Point | None
+    reason: str
+    size: int = 19
+
+    def describe(self) -> str:
+        """E.g. ``"move 37, White K10: superko"``."""
+        where = "pass" if self.point is None else point_to_gtp(self.point, self.size)
+        return f"move {self.number}, {self.color.name.title()} {where}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class FirstCapture:
+    """The move that decided a first-capture game, and who won by it.
+
+    A self-capture (suicide) gives the win to the opponent (seed 004).
+    """
+
+    number: int
+    winner: Color
+    self_capture: bool = False
+
+
+@dataclass(slots=True)
+class Replay:
+    board: Board
+    rules: Rules
+    record: GameRecord
+    moves_played: int = 0
+    violations: list[Violation] = field(default_factory=list)
+    prisoners: dict[Color, int] = field(default_factory=dict)
+    first_pass: Color | None = None
+    first_pass_of_final_sequence: Color | None = None
+    ended_by_passes: bool = False
+    last_move: Move | None = None
+    to_move: Color = Color.BLACK
+    handicap: int = 0
+    first_capture: FirstCapture | None = None
+    moves_after_end: int = 0
+
+    @property
+    def first_illegal(self) -> Violation | None:
+        return self.violations[0] if self.violations else None
+
+    @property
+    def white_passed_first(self) -> bool:
+        return self.first_pass is Color.WHITE
+
+    def illegal_points(self, color: Color | None = None) -> dict[Point, str]:
+        """Empty points the player to move (or ``color``) may not play, for ko or superko.
+
+        Suicide points are not listed: they are illegal whatever the history.
+        """
+        who = self.to_move if color is None else color
+        return {
+            p: why
+            for p, why in self.board.illegal_points(
+                who, ko=self.rules.ko, suicide=self.rules.suicide
+            ).items()
+            if why in ("ko", "superko")
+        }
+
+    def legal_points(self, color: Color | None = None) -> set[Point]:
+        """Empty points the player to move (or ``color``) may play now."""
+        who = self.to_move if color is None else color
+        bad = self.board.illegal_points(who, ko=self.rules.ko, suicide=self.rules.suicide)
+        size = self.board.size
+        cells = self.board.cells()
+        return {
+            (i % size, i // size) for i, c in enumerate(cells) if not c
+        } - set(bad)
+
+
+def first_player(record: GameRecord) -> Color:
+    if record.first_player is not None:
+        return record.first_player
+    if record.handicap >= 2 and record.setup.black:
+        return Color.WHITE
+    return Color.BLACK
+
+
+def replay(
+    record: GameRecord,
+    rules: Rules,
+    *,
+    strict: bool = True,
+    stop_after: int | None = None,
+) -> Replay:
+    """Replay ``record``'s main line under ``rules`` (see the module docstring).
+
+    ``stop_after`` stops after that many moves (passes count).
+    """
+    size = record.size
+    board = Board(size)
+    if record.setup:
+        board.place_setup(record.setup)
+    to_move = int(first_player(record))
+    board.record_position(to_move)
+
+    ko = _KO_CODE[rules.ko]
+    suicide_legal = rules.suicide
+    first_capture_rules = rules.scoring is Scoring.FIRST_CAPTURE
+    check = board._check
+    place = board._place
+    seen_pos = board._seen_pos
+    seen_sit = board._seen_sit
+    side_key = board._t.side_key
+    prisoners = [0, 0, 0]
+    violations: list[Violation] = []
+    number = 0
+    first_pass = 0
+    pass_run = 0
+    run_start = 0
+    last_move: Move | None = None
+    first_capture: FirstCapture | None = None
+    actions = record.actions
+    limit = len(actions) if stop_after is None else stop_after
+    k = 0
+    for k, action in enumerate(actions):  # noqa: B007  (k is read after the loop)
+        if action.__class__ is not Move:
+            assert isinstance(action, Setup)
+            board.place_setup(action)
+            board.record_position(to_move)
+            continue
+        assert isinstance(action, Move)
+        if number >= limit:
+            break
+        color = int(action.color)
+        point = action.point
+        if color != to_move:
+            violations.append(Violation(number + 1, action.color, point, "wrong-turn", size))
+            if strict:
+                break
+        number += 1
+        if point is None:
+            board.ko_point = -1
+            if not first_pass:
+                first_pass = color
+            if not pass_run:
+                run_start = color
+            pass_run += 1
+        else:
+            x, y = point
+            if not (0 <= x < size and 0 <= y < size):
+                raise ValueError(f"move {number}: {point} is off a {size}x{size} board")
+            i = y * size + x
+            code = check(i, color, ko, suicide_legal)
+            if code:
+                violations.append(Violation(number, action.color, point, REASONS[code], size))
+                if strict:
+                    number -= 1
+                    break
+            pass_run = 0
+            if code == OCCUPIED:  # tolerant: skip the stone, the turn still passes
+                board.ko_point = -1
+                n = 0
+            else:
+                n = place(i, color)
+            if n:
+                if n > 0:
+                    prisoners[color] += n
+                else:
+                    prisoners[3 - color] -= n
+                if first_capture_rules and first_capture is None:
+                    winner = color if n > 0 else 3 - color
+                    first_capture = FirstCapture(number, Color(winner), n < 0)
+        last_move = action
+        to_move = 3 - color
+        h = board.hash
+        seen_pos.add(h)
+        seen_sit.add(h ^ side_key[to_move])
+        if first_capture is not None:
+            break
+    moves_after_end = 0
+    if first_capture is not None:
+        moves_after_end = sum(1 for a in actions[k + 1 :] if isinstance(a, Move))
+    return Replay(
+        board=board,
+        rules=rules,
+        record=record,
+        moves_played=number,
+        violations=violations,
+        prisoners={Color.BLACK: prisoners[1], Color.WHITE: prisoners[2]},
+        first_pass=Color(first_pass) if first_pass else None,
+        first_pass_of_final_sequence=Color(run_start) if pass_run else None,
+        ended_by_passes=pass_run >= 2,
+        last_move=last_move,
+        to_move=Color(to_move),
+        handicap=record.handicap,
+        first_capture=first_capture,
+        moves_after_end=moves_after_end,
+    )
