@@ -1,0 +1,247 @@
+"""SGF game records: main line, setup, territory markup, komi quirks, writing."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from games.engine.coords import parse_points, sgf_to_point
+from games.engine.record import parse_record, write_record
+from games.engine.result import Result
+from games.engine.sgf import SgfError
+from games.engine.types import Color, GameRecord, Move, Setup
+
+FIXTURES = Path(__file__).parent / "fixtures"
+# rules.md (d)9, Black first, before the closing B pass, W cf, B pass, W pass.
+GNUGO_MOVES = [
+    "ee", "cg", "eg", "gg", "ge", "eh", "fh", "fg", "dh", "ce", "hf", "gc", "ec", "cc",
+    "fb", "ch", "db", "cb", "ef", "da", "ea", "ca", "ci", "bi", "di", "bh", "dd", "cd",
+    "dg", "dc", "cf", "bf", "de", "eb", "fc", "fa", "gb", "ga", "ha", "ea", "hb", "df",
+]  # fmt: skip
+
+
+def read(name: str) -> GameRecord:
+    return parse_record((FIXTURES / name).read_bytes())
+
+
+def test_the_gnugo_game_reads_as_its_rules_md_move_list() -> None:
+    record = read("gnugo_9x9_seed2.sgf")
+    assert record.size == 9
+    assert record.komi == Decimal("7.5")
+    assert len(record.moves) == 46
+    points = [m.point for m in record.moves]
+    assert points[:42] == [sgf_to_point(m, 9) for m in GNUGO_MOVES]
+    assert [m.color for m in record.moves[:2]] == [Color.BLACK, Color.WHITE]
+    # B pass, W cf, B pass, W pass (rules.md (d)9)
+    assert points[42:] == [None, (2, 5), None, None]
+    assert record.info["RE"] == "B+5.5"
+    assert record.warnings == ()
+
+
+def test_cgoban_territory_markup_on_the_final_node_becomes_territory() -> None:
+    record = read("cgoban_9x9_territory.sgf")
+    assert record.komi == Decimal("7.5")  # written KM[7.50]
+    assert len(record.territory_black) == 29
+    assert len(record.territory_white) == 16
+    dead_white = set(parse_points("gc fg gg eh", 9))
+    assert dead_white <= record.territory_black
+    assert record.info["WR"] == "3d" and record.info["OT"] == "5x30 byo-yomi"
+
+
+def test_markup_before_the_final_node_is_not_territory() -> None:
+    record = parse_record("(;SZ[9];B[ee]TB[aa];W[cc])")
+    assert record.territory_black == frozenset()
+
+
+def test_compressed_point_lists_expand_in_setup_and_territory() -> None:
+    record = parse_record("(;SZ[9]AB[aa:bb]AW[ii];B[ee]TB[gg:hh][ce]TW[aa:ab])")
+    assert record.setup.black == {(0, 0), (1, 0), (0, 1), (1, 1)}
+    assert record.territory_black == {(6, 6), (7, 6), (6, 7), (7, 7), (2, 4)}
+    assert record.territory_white == {(0, 0), (0, 1)}
+
+
+def test_the_main_line_is_the_first_variation_at_each_branch() -> None:
+    record = parse_record("(;SZ[9];B[ee](;W[cc](;B[gg])(;B[gc]))(;W[gc]))")
+    assert [m.point for m in record.moves] == [(4, 4), (2, 2), (6, 6)]
+
+
+def test_both_pass_forms_are_passes_up_to_19_and_tt_is_a_point_above() -> None:
+    small = parse_record("(;SZ[19];B[];W[tt])")
+    assert [m.point for m in small.moves] == [None, None]
+    big = parse_record("(;SZ[21];B[];W[tt])")
+    assert [m.point for m in big.moves] == [None, (19, 19)]
+
+
+def test_mid_game_setup_becomes_a_setup_action_before_the_nodes_move() -> None:
+    record = parse_record("(;SZ[9];B[ee];AW[aa]AE[ee];W[cc])")
+    assert record.actions == (
+        Move(Color.BLACK, (4, 4)),
+        Setup(white=frozenset({(0, 0)}), empty=frozenset({(4, 4)})),
+        Move(Color.WHITE, (2, 2)),
+    )
+
+
+def test_handicap_stones_are_the_root_setup() -> None:
+    record = parse_record("(;SZ[19]HA[2]KM[0.5]AB[dp][pd];W[pp])")
+    assert record.handicap == 2
+    assert record.setup.black == set(parse_points("D4 Q16", 19))
+    assert record.moves[0] == Move(Color.WHITE, (15, 15))
+
+
+def test_pl_on_the_root_is_the_first_player() -> None:
+    assert parse_record("(;PL[W])").first_player is Color.WHITE
+    assert parse_record("(;)").first_player is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "komi"),
+    [("375", "7.5"), ("750", "7.5"), ("325", "6.5"), ("650", "6.5"), ("275", "5.5"),
+     ("550", "5.5"), ("350", "7"), ("700", "7")],
+)  # fmt: skip
+def test_fox_scaled_komi_is_read_as_real_komi(raw: str, komi: str) -> None:
+    record = parse_record(f"(;AP[foxwq]KM[{raw}])")
+    assert record.komi == Decimal(komi)
+    assert any("Fox" in w for w in record.warnings)
+
+
+def test_fox_komi_scaling_needs_the_fox_application() -> None:
+    with pytest.raises(SgfError, match="out of range"):
+        parse_record("(;KM[3750])")
+    assert parse_record("(;AP[foxwq:1.0]KM[6.5])").komi == Decimal("6.5")
+
+
+def test_a_gogod_quarter_komi_is_doubled() -> None:
+    record = parse_record("(;RU[Chinese]KM[3.75])")
+    assert record.komi == Decimal("7.5")
+    assert any("quarter komi" in w for w in record.warnings)
+
+
+def test_komi_zero_with_a_half_point_result_means_unknown_komi() -> None:
+    record = parse_record("(;KM[0]RE[W+6.5])")
+    assert record.komi is None
+    assert any("komi is missing" in w for w in record.warnings)
+    assert parse_record("(;KM[0]RE[W+6])").komi == 0
+    assert parse_record("(;KM[0]RE[W+R])").komi == 0
+
+
+def test_ha_1_is_no_handicap_with_black_first_and_no_komi() -> None:
+    record = parse_record("(;HA[1];B[dd])")
+    assert record.handicap == 0
+    assert record.first_player is Color.BLACK
+    assert record.komi == 0
+    assert any("HA[1]" in w for w in record.warnings)
+
+
+def test_ha_1_keeps_a_komi_the_file_gives() -> None:
+    assert parse_record("(;HA[1]KM[0.5])").komi == Decimal("0.5")
+
+
+def test_a_missing_komi_is_none_and_a_missing_size_is_19() -> None:
+    record = parse_record("(;B[dd])")
+    assert record.komi is None and record.size == 19
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "prop", "words"),
+    [
+        ("(;GM[2])", 1, 3, "GM", "not a game of Go"),
+        ("(;SZ[19:13])", 1, 3, "SZ", "rectangular"),
+        ("(;FF[4]\n  SZ[40])", 2, 3, "SZ", "size 40 is out of range \\(2-25\\)"),
+        ("(;SZ[x])", 1, 3, "SZ", "not a number"),
+        ("(;SZ[9];B[jj])", 1, 9, "B", "'jj' is not on a 9x9 board"),
+        ("(;SZ[9]\n;B[aa]W[bb])", 2, 7, "W", "both"),
+        ("(;SZ[9];B[aa][bb])", 1, 9, "B", "one point"),
+        ("(;SZ[9]AB[aa:zz])", 1, 8, "AB", "not on a 9x9 board"),
+        ("(;SZ[9]AB[aa]AW[aa])", 1, 14, "AW", "set up twice"),
+        ("(;SZ[9];W[ee]TW[jj])", 1, 14, "TW", "not on a 9x9"),
+        ("(;KM[six])", 1, 3, "KM", "not a number"),
+        ("(;KM[6.4])", 1, 3, "KM", "not a whole or half point"),
+        ("(;KM[NaN])", 1, 3, "KM", "out of range"),
+        ("(;HA[-2])", 1, 3, "HA", "not a number of stones"),
+        ("(;SZ[9]HA[81])", 1, 8, "HA", "does not fit"),
+        ("(;PL[X])", 1, 3, "PL", "not B or W"),
+    ],
+)
+def test_each_record_error_names_line_column_and_property(
+    text: str, line: int, column: int, prop: str, words: str
+) -> None:
+    with pytest.raises(SgfError, match=words) as err:
+        parse_record(text)
+    assert (err.value.line, err.value.column, err.value.property) == (line, column, prop)
+
+
+def test_only_the_first_game_of_a_collection_is_read_with_a_warning() -> None:
+    record = parse_record("(;SZ[9])(;SZ[13])")
+    assert record.size == 9
+    assert record.warnings == ("the file holds 2 games; only the first is read",)
+
+
+def test_max_bytes_is_passed_to_the_reader() -> None:
+    with pytest.raises(SgfError, match="larger than 10 bytes"):
+        parse_record("(;SZ[9];B[ee])", max_bytes=10)
+
+
+def without_file_notes(record: GameRecord) -> dict[str, object]:
+    info = {k: v for k, v in record.info.items() if k not in ("AP", "CA")}
+    return {
+        "size": record.size, "komi": record.komi, "handicap": record.handicap,
+        "setup": record.setup, "actions": record.actions, "first": record.first_player,
+        "info": info, "tb": record.territory_black, "tw": record.territory_white,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["gnugo_9x9_seed2.sgf", "cgoban_9x9_territory.sgf", "superko_sending_two_returning_one.sgf",
+     "simple_ko_retake.sgf"],
+)  # fmt: skip
+def test_fixtures_round_trip_through_the_writer(name: str) -> None:
+    record = read(name)
+    again = parse_record(write_record(record))
+    assert without_file_notes(again) == without_file_notes(record)
+
+
+def test_a_built_record_round_trips_with_setup_passes_and_territory() -> None:
+    record = GameRecord(
+        size=13,
+        komi=Decimal("-2.5"),
+        handicap=2,
+        setup=Setup(black=frozenset(parse_points("K10 D4", 13))),
+        actions=(
+            Move(Color.WHITE, (2, 2)),
+            Setup(empty=frozenset({(2, 2)}), white=frozenset({(5, 5)})),
+            Move(Color.BLACK, None),
+            Move(Color.WHITE, None),
+        ),
+        first_player=Color.WHITE,
+        info={"PB": "Ann ]\\ [x]", "PW": "Bo", "C": "two\nlines"},
+        territory_black=frozenset({(0, 0)}),
+        territory_white=frozenset({(12, 12)}),
+    )
+    assert without_file_notes(parse_record(write_record(record))) == without_file_notes(record)
+
+
+def test_the_writer_puts_ff_gm_and_game_info_on_the_root() -> None:
+    record = parse_record(
+        "(;SZ[9]KM[7]HA[0]RU[wga]PB[b]PW[w]BR[1k]WR[2d]DT[2023-04-01]EV[Cup]AP[foxwq];B[ee])"
+    )
+    text = write_record(record, result=Result.parse("B+3"))
+    root = text.split(";")[1]
+    for prop in ["FF[4]", "GM[1]", "SZ[9]", "KM[7]", "HA[0]", "RU[wga]", "RE[B+3]", "PB[b]",
+                 "PW[w]", "BR[1k]", "WR[2d]", "DT[2023-04-01]", "EV[Cup]"]:  # fmt: skip
+        assert prop in root
+    assert "foxwq" not in text
+    assert ";B[ee]" in text
+
+
+def test_the_writer_can_replace_result_and_rules() -> None:
+    record = parse_record("(;RE[W+R]RU[Japanese])")
+    text = write_record(record, result="B+T", rules="chinese")
+    assert "RE[B+T]" in text and "RU[chinese]" in text and "W+R" not in text
+
+
+def test_the_writer_writes_passes_as_empty_values() -> None:
+    record = parse_record("(;SZ[19];B[tt];W[])")
+    assert ";B[]" in write_record(record) and "tt" not in write_record(record)

@@ -1,0 +1,180 @@
+"""The generic SGF tree: parsing, escaping, limits, errors, writing."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.engine.sgf import GameTree, Node, SgfError, escape, parse, serialise
+
+
+def one_node(text: str) -> Node:
+    return parse(text)[0].nodes[0]
+
+
+def test_it_reads_a_collection_of_game_trees_with_variations() -> None:
+    trees = parse("(;FF[4]SZ[9];B[ee](;W[cc];B[gg])(;W[gc]))(;SZ[13])")
+    assert len(trees) == 2
+    first = trees[0]
+    assert [n.properties for n in first.nodes] == [{"FF": ["4"], "SZ": ["9"]}, {"B": ["ee"]}]
+    assert len(first.children) == 2
+    assert [n.get("W") or n.get("B") for n in first.main_line()[2:]] == ["cc", "gg"]
+    assert trees[1].nodes[0].get("SZ") == "13"
+
+
+def test_a_property_may_have_several_values() -> None:
+    assert one_node("(;AB[aa][bb]\n  [cc])").values("AB") == ["aa", "bb", "cc"]
+
+
+def test_escaped_brackets_and_backslashes_are_unescaped() -> None:
+    assert one_node(r"(;C[a \] b \\ c \x])").get("C") == r"a ] b \ c x"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r", "\n\r"])
+def test_a_soft_line_break_is_removed(newline: str) -> None:
+    assert one_node(f"(;C[one \\{newline}line])").get("C") == "one line"
+
+
+def test_hard_line_breaks_are_kept() -> None:
+    assert one_node("(;C[one\ntwo])").get("C") == "one\ntwo"
+
+
+def test_whitespace_between_tokens_and_junk_around_the_collection_are_ignored() -> None:
+    trees = parse("From: someone\n\n ( ; SZ [9] ; B [ee] )\n\nsignature")
+    assert trees[0].main_line()[1].get("B") == "ee"
+
+
+def test_old_style_lowercase_letters_in_identifiers_are_dropped() -> None:
+    assert one_node("(;AddBlack[aa]Comment[x])").properties == {"AB": ["aa"], "C": ["x"]}
+
+
+def test_a_repeated_property_joins_its_values() -> None:
+    assert one_node("(;AB[aa]C[x]AB[bb])").values("AB") == ["aa", "bb"]
+
+
+def test_bytes_are_utf8_by_default_and_a_bom_is_dropped() -> None:
+    assert one_node("\ufeff(;PB[Gō Seigen])".encode()).get("PB") == "Gō Seigen"
+
+
+def test_bytes_are_decoded_with_the_ca_charset() -> None:
+    assert one_node("(;CA[ISO-8859-1]PB[José])".encode("latin-1")).get("PB") == "José"
+    assert one_node("(;CA[GB2312]PB[聂卫平])".encode("gb2312")).get("PB") == "聂卫平"
+
+
+def test_latin1_bytes_without_ca_are_an_error() -> None:
+    with pytest.raises(SgfError, match="not UTF-8") as err:
+        parse("(;\nPB[José])".encode("latin-1"))
+    assert (err.value.line, err.value.column) == (2, 7)
+
+
+def test_an_unknown_charset_is_an_error_naming_ca() -> None:
+    with pytest.raises(SgfError, match="unknown charset 'klingon'") as err:
+        parse(b"(;CA[klingon]C[x])")
+    assert err.value.property == "CA"
+
+
+def test_bytes_the_named_charset_cannot_decode_are_an_error() -> None:
+    with pytest.raises(SgfError, match="cannot be decoded as utf-8"):
+        parse(b"(;CA[utf-8]C[\xff])")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "prop", "words"),
+    [
+        ("(;SZ[9]\n;B[ee", 2, 3, "B", "not closed"),
+        ("(;SZ[9];B[ee]", 1, 14, None, "end of file"),
+        ("(;SZ[9]\n  ;B)", 2, 4, "B", "no value"),
+        ("(;SZ[9];b[ee])", 1, 9, None, "no uppercase"),
+        ("(;B[aa](;W[bb]);B[cc])", 1, 16, None, "cannot follow a variation"),
+        ("(;B[aa]\n (W[bb]))", 2, 3, None, "expected ';'"),
+        ("(;B[aa]()", 1, 9, None, "empty game tree"),
+        ("(;B[aa] ?)", 1, 9, None, "unexpected '?'"),
+    ],
+)
+def test_each_syntax_error_names_line_column_and_property(
+    text: str, line: int, column: int, prop: str | None, words: str
+) -> None:
+    with pytest.raises(SgfError, match=words) as err:
+        parse(text)
+    assert (err.value.line, err.value.column, err.value.property) == (line, column, prop)
+    assert str(err.value).startswith(f"line {line}, column {column}")
+
+
+def test_text_without_a_game_tree_is_an_error() -> None:
+    for text in ["", "hello", "()", "(B[aa])"]:
+        with pytest.raises(SgfError, match="no SGF game tree"):
+            parse(text)
+
+
+def test_the_error_message_reads_line_column_property() -> None:
+    err = SgfError("size 40 is out of range (2-25)", line=3, column=14, property="SZ")
+    assert str(err) == "line 3, column 14, property SZ: size 40 is out of range (2-25)"
+    assert isinstance(err, ValueError)
+
+
+def quickly(text: str | bytes, words: str, **limits: int) -> SgfError:
+    start = time.perf_counter()
+    with pytest.raises(SgfError, match=words) as err:
+        parse(text, **limits)
+    assert time.perf_counter() - start < 2
+    return err.value
+
+
+def test_input_over_one_megabyte_is_refused() -> None:
+    quickly(b"(;C[" + b"x" * 1_000_000 + b"])", "larger than 1,000,000 bytes")
+    quickly("(;C[" + "é" * 500_000 + "])", "larger than 1,000,000 bytes")
+
+
+def test_more_than_twenty_thousand_nodes_are_refused() -> None:
+    quickly("(" + ";B[aa]" * 20_001 + ")", "more than 20,000 nodes")
+
+
+def test_deep_nesting_is_refused_without_recursion() -> None:
+    quickly("(;" * 100_000, "nested deeper than 1000")
+    quickly("(" * 100_000, "no SGF game tree")
+    quickly("(;B[aa]" + "(" * 100_000, "must start with a node")
+    quickly("(;" * 50 + ")" * 50, "nested deeper than 10", max_depth=10)
+
+
+def test_a_thousand_nested_variations_still_parse_and_write() -> None:
+    text = "(;B[aa]" * 1000 + ")" * 1000
+    trees = parse(text)
+    depth = sum(1 for _ in trees[0].walk())
+    assert depth == 1000
+    assert parse(serialise(trees)) == trees
+
+
+def test_a_long_unterminated_value_fails_quickly() -> None:
+    quickly("(;C[" + "\\]" * 300_000, "not closed")
+
+
+def test_escape_doubles_backslashes_and_escapes_closing_brackets() -> None:
+    assert escape(r"a]b\c") == r"a\]b\\c"
+
+
+@pytest.mark.parametrize(
+    "value", ["", "plain", "a ] b", "back\\slash", "trailing\\", "line\nbreak", "\\\n", "[x]"]
+)
+def test_values_round_trip_through_the_writer(value: str) -> None:
+    tree = GameTree(nodes=[Node({"C": [value], "AB": ["aa", "bb"]})])
+    assert parse(serialise(tree)) == [tree]
+
+
+def test_a_collection_with_variations_round_trips() -> None:
+    text = "(;FF[4]GM[1]SZ[9];B[ee](;W[cc](;B[gg])(;B[gc]))(;W[gc]))(;SZ[13]C[two])"
+    trees = parse(text)
+    assert parse(serialise(trees)) == trees
+
+
+def test_the_writer_refuses_empty_trees_and_bad_identifiers() -> None:
+    with pytest.raises(ValueError, match="empty game tree"):
+        serialise(GameTree())
+    with pytest.raises(ValueError, match="identifier"):
+        serialise(GameTree(nodes=[Node({"b": ["aa"]})]))
+
+
+def test_node_errors_point_at_the_property() -> None:
+    node = parse("(;SZ[9]\n  KM[x])")[0].nodes[0]
+    err = node.error("KM", "komi 'x' is not a number")
+    assert (err.line, err.column, err.property) == (2, 3, "KM")
