@@ -1,0 +1,364 @@
+"""Counting a finished game under a ruleset (rules.md (a) and (b)).
+
+Decisions where the sources are silent (documented in the report and here):
+
+* ``margin`` is always Black minus White (negative when White wins); the
+  ``result`` carries the winner and a positive margin.
+* Tromp-taylor (``remove_dead=False``) counts every stone: a non-empty dead
+  list is rejected with ``DeadStoneError`` rather than silently ignored.
+* Handicap 1 (HA[1]) is not a handicap: no handicap komi, no compensation.
+* Territory counting with the seki rule (japanese) follows KataGo's
+  "non-dame-touching" rule: the stones and one-colour regions of a colour,
+  taken as connected areas, count territory only if the area touches no
+  neutral point.  So seki eyes count nothing, and neutral points must be
+  filled (or the stones beside them marked) before a territory count.
+* Fill-in (wmsg): every neutral point left at the end is taken as a shared
+  seki point, credited half to each side (seed 003, procedure 6).
+* First capture with no capture in the game: a draw ("the source names no
+  winner when nothing is captured").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from .board import Board
+from .coords import point_to_gtp
+from .fillin import FillIn, _num, fill_in
+from .result import Reason, Result
+from .rules import Rules, Scoring
+from .types import Color, Point
+
+if TYPE_CHECKING:
+    from .replay import Replay
+
+__all__ = [
+    "DeadStoneError",
+    "FillIn",
+    "Score",
+    "dead_from_markup",
+    "margin_from_counts",
+    "score",
+    "score_position",
+]
+
+
+class DeadStoneError(ValueError):
+    """A dead-stone list that cannot be applied (empty point, part of a chain, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A count.  Areas are Decimals (half points under fill-in seki sharing)."""
+
+    rules: str
+    komi: Decimal
+    result: Result
+    winner: Color | None
+    margin: Decimal | None  # B - W; None for a first-capture game
+    black_area: Decimal
+    white_area: Decimal
+    black_territory: int
+    white_territory: int
+    black_prisoners: int
+    white_prisoners: int
+    black_stones: int
+    white_stones: int
+    dame: int
+    seki_points: int
+    white_passed_first: bool
+    first_pass_of_final_sequence: Color | None = None
+    fill_in: FillIn | None = None
+    compensation: int = 0
+    handicap: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: numbers are ints, or floats for half points; colours "B"/"W"."""
+        fp = self.first_pass_of_final_sequence
+        return {
+            "rules": self.rules,
+            "komi": _num(self.komi),
+            "result": self.result.to_sgf(),
+            "winner": self.winner.letter if self.winner else None,
+            "margin": None if self.margin is None else _num(self.margin),
+            "black_area": _num(self.black_area),
+            "white_area": _num(self.white_area),
+            "black_territory": self.black_territory,
+            "white_territory": self.white_territory,
+            "black_prisoners": self.black_prisoners,
+            "white_prisoners": self.white_prisoners,
+            "black_stones": self.black_stones,
+            "white_stones": self.white_stones,
+            "dame": self.dame,
+            "seki_points": self.seki_points,
+            "white_passed_first": self.white_passed_first,
+            "first_pass_of_final_sequence": fp.letter if fp else None,
+            "handicap": self.handicap,
+            "compensation": self.compensation,
+            "fill_in": self.fill_in.to_dict() if self.fill_in else None,
+        }
+
+
+def dead_from_markup(
+    board: Board, territory_black: Iterable[Point], territory_white: Iterable[Point]
+) -> set[Point]:
+    """Dead stones as CGoban/Sabaki/OGS export them: a White stone under a TB
+    mark or a Black stone under a TW mark."""
+    dead: set[Point] = set()
+    for points, victim in ((territory_black, Color.WHITE), (territory_white, Color.BLACK)):
+        for p in points:
+            if board.get(p) is victim:
+                dead.add(p)
+    return dead
+
+
+def margin_from_counts(
+    rules: Rules,
+    *,
+    black_territory: Decimal | int,
+    white_territory: Decimal | int,
+    black_stones: int = 0,
+    white_stones: int = 0,
+    black_prisoners: int = 0,
+    white_prisoners: int = 0,
+    komi: Decimal,
+    handicap: int = 0,
+    white_passed_first: bool = False,
+) -> Decimal:
+    """B - W from the counts, by the ruleset's scoring (rules.md (a)).
+
+    Area (and fill-in): stones + territory.  Territory: territory +
+    prisoners.  WGA: territory + stones + prisoners (seed 000).  Then komi,
+    handicap compensation and, under wmsg, the first-pass point go to White.
+    """
+    bt, wt = Decimal(black_territory), Decimal(white_territory)
+    scoring = rules.scoring
+    if scoring is Scoring.TERRITORY:
+        b, w = bt + black_prisoners, wt + white_prisoners
+    elif scoring is Scoring.WGA:
+        b = bt + black_stones + black_prisoners
+        w = wt + white_stones + white_prisoners
+    else:
+        b, w = bt + black_stones, wt + white_stones
+    margin = b - w - Decimal(komi) - rules.compensation_for(handicap)
+    if rules.white_pass_point and white_passed_first:
+        margin -= 1
+    return margin
+
+
+def _validate_dead(board: Board, dead: set[Point]) -> None:
+    size = board.size
+    for p in sorted(dead, key=lambda q: (q[1], q[0])):
+        x, y = p
+        if not (0 <= x < size and 0 <= y < size):
+            raise DeadStoneError(f"dead stone {p} is off a {size}x{size} board")
+        if board.get(p) is None:
+            raise DeadStoneError(f"dead stone at {point_to_gtp(p, size)}: the point is empty")
+        missing = board.chain(p) - dead
+        if missing:
+            first = min(missing, key=lambda q: (q[1], q[0]))
+            raise DeadStoneError(
+                f"dead stone at {point_to_gtp(p, size)}: its chain also has "
+                f"{point_to_gtp(first, size)}, which is not marked dead"
+            )
+
+
+def _regions(cells: list[int], neigh: tuple[tuple[int, ...], ...]) -> tuple[list[int], list[int]]:
+    """Owner of every empty point (1 Black, 2 White, 0 neutral) and region sizes by owner.
+
+    Returns ``(owner, counts)`` where ``owner[i]`` is -1 for a stone and
+    ``counts`` is ``[neutral, black, white]`` empty points.
+    """
+    n = len(cells)
+    owner = [-1] * n
+    counts = [0, 0, 0]
+    for i in range(n):
+        if cells[i] or owner[i] >= 0:
+            continue
+        owner[i] = 4  # visiting
+        region = [i]
+        border = 0
+        k = 0
+        while k < len(region):
+            p = region[k]
+            k += 1
+            for q in neigh[p]:
+                c = cells[q]
+                if c:
+                    border |= c
+                elif owner[q] < 0:
+                    owner[q] = 4
+                    region.append(q)
+        own = border if border != 3 else 0
+        for p in region:
+            owner[p] = own
+        counts[own] += len(region)
+    return owner, counts
+
+
+def _seki_excluded(
+    cells: list[int], owner: list[int], neigh: tuple[tuple[int, ...], ...]
+) -> list[int]:
+    """Territory lost to the seki rule, ``[0, black, white]``.
+
+    KataGo's non-dame-touching rule: take each colour's stones and one-colour
+    regions as connected areas; an area any point of which is next to a
+    neutral empty point counts no territory.
+    """
+    n = len(cells)
+    colour = [cells[i] or owner[i] for i in range(n)]  # 0 = neutral empty
+    seen = [False] * n
+    lost = [0, 0, 0]
+    for i in range(n):
+        c = colour[i]
+        if not c or seen[i]:
+            continue
+        seen[i] = True
+        area = [i]
+        touches = False
+        k = 0
+        while k < len(area):
+            p = area[k]
+            k += 1
+            for q in neigh[p]:
+                cq = colour[q]
+                if cq == c:
+                    if not seen[q]:
+                        seen[q] = True
+                        area.append(q)
+                elif cq == 0:
+                    touches = True
+        if touches:
+            lost[c] += sum(1 for p in area if not cells[p])
+    return lost
+
+
+def score_position(
+    board: Board,
+    rules: Rules,
+    *,
+    dead: Iterable[Point] = (),
+    komi: Decimal | None = None,
+    handicap: int = 0,
+    prisoners: Mapping[Color, int] | None = None,
+    white_passed_first: bool = False,
+    first_pass_of_final_sequence: Color | None = None,
+    first_capture_winner: Color | None = None,
+) -> Score:
+    """Count ``board`` under ``rules`` after removing ``dead`` stones.
+
+    ``prisoners`` are stones captured during play BY each colour; dead
+    stones removed here are added to them.  ``komi=None`` takes
+    ``rules.komi_for(handicap)``.  ``first_capture_winner`` is only read
+    under first-capture rules (None: nobody captured, a draw).
+    """
+    dead_set = set(dead)
+    size = board.size
+    if dead_set and not rules.remove_dead:
+        names = ", ".join(point_to_gtp(p, size) for p in sorted(dead_set))
+        raise DeadStoneError(
+            f"{rules.name} counts every stone on the board; dead stones must be captured "
+            f"before the two passes (got {names})"
+        )
+    bp = prisoners.get(Color.BLACK, 0) if prisoners else 0
+    wp = prisoners.get(Color.WHITE, 0) if prisoners else 0
+    if dead_set:
+        _validate_dead(board, dead_set)
+        for p in dead_set:
+            if board.get(p) is Color.BLACK:
+                wp += 1
+            else:
+                bp += 1
+        board = board.copy()
+        board.remove(dead_set)
+    if komi is None:
+        komi = rules.komi_for(handicap)
+    komi = Decimal(komi)
+    cells = board.cells()
+    neigh = board._t.neigh
+    owner, counts = _regions(cells, neigh)
+    black_stones = cells.count(1)
+    white_stones = cells.count(2)
+    bt, wt = counts[1], counts[2]
+    dame = counts[0]
+    seki = 0
+    scoring = rules.scoring
+    if scoring is Scoring.TERRITORY and not rules.seki_territory:
+        lost = _seki_excluded(cells, owner, neigh)
+        bt -= lost[1]
+        wt -= lost[2]
+        seki = lost[1] + lost[2]
+    black_area = Decimal(black_stones + counts[1])
+    white_area = Decimal(white_stones + counts[2])
+    fill: FillIn | None = None
+    if scoring is Scoring.FILL_IN:
+        # Seed 003 procedure 6: shared seki points are filled equally; an odd
+        # one left over is worth half to each side.
+        half = Decimal(dame) / 2
+        black_area += half
+        white_area += half
+        seki = dame
+        fill = fill_in(size * size, black_area, white_area, komi, white_passed_first)
+    comp = rules.compensation_for(handicap)
+    margin: Decimal | None
+    if scoring is Scoring.FIRST_CAPTURE:
+        margin = None
+        if first_capture_winner is None:
+            result = Result(None, Reason.DRAW)
+        else:
+            result = Result(first_capture_winner, Reason.SCORE, None)
+    else:
+        margin = margin_from_counts(
+            rules,
+            black_territory=bt,
+            white_territory=wt,
+            black_stones=black_stones,
+            white_stones=white_stones,
+            black_prisoners=bp,
+            white_prisoners=wp,
+            komi=komi,
+            handicap=handicap,
+            white_passed_first=white_passed_first,
+        )
+        result = Result.from_margin(margin)
+    return Score(
+        rules=rules.name,
+        komi=komi,
+        result=result,
+        winner=result.winner,
+        margin=margin,
+        black_area=black_area,
+        white_area=white_area,
+        black_territory=bt,
+        white_territory=wt,
+        black_prisoners=bp,
+        white_prisoners=wp,
+        black_stones=black_stones,
+        white_stones=white_stones,
+        dame=dame,
+        seki_points=seki,
+        white_passed_first=white_passed_first,
+        first_pass_of_final_sequence=first_pass_of_final_sequence,
+        fill_in=fill,
+        compensation=comp,
+        handicap=handicap,
+    )
+
+
+def score(replay: Replay, *, dead: Iterable[Point] = (), komi: Decimal | None = None) -> Score:
+    """Count a replayed game: its final board, prisoners, passes and handicap."""
+    fc = replay.first_capture
+    return score_position(
+        replay.board,
+        replay.rules,
+        dead=dead,
+        komi=komi,
+        handicap=replay.handicap,
+        prisoners=replay.prisoners,
+        white_passed_first=replay.first_pass is Color.WHITE,
+        first_pass_of_final_sequence=replay.first_pass_of_final_sequence,
+        first_capture_winner=fc.winner if fc else None,
+    )
