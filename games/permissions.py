@@ -1,0 +1,113 @@
+"""Who may do what: role helpers shared by the API, the web pages and the services.
+
+Roles are per tournament: a *director* runs it (enters and finalises
+results), a *referee* rules on disputes, a *player* plays in it.  A superuser
+is every director.  Answers are plain booleans; the caller decides whether a
+"no" is a 403 (the user may see the object) or a 404 (he may not).
+
+The helpers accept anonymous users (``AnonymousUser`` or ``None``) and answer
+``False`` for them, so views can call them without checking login first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+
+from games.models import Game, Player, Tournament
+
+
+def _authenticated(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False))
+
+
+def is_superuser(user: Any) -> bool:
+    return _authenticated(user) and bool(user.is_superuser)
+
+
+def is_director(user: Any, tournament: Tournament) -> bool:
+    """The user directs ``tournament`` (or is a superuser)."""
+    if not _authenticated(user):
+        return False
+    if user.is_superuser:
+        return True
+    return tournament.directors.filter(pk=user.pk).exists()
+
+
+def is_referee(user: Any, tournament: Tournament) -> bool:
+    """The user referees ``tournament`` (or is a superuser)."""
+    if not _authenticated(user):
+        return False
+    if user.is_superuser:
+        return True
+    return tournament.referees.filter(pk=user.pk).exists()
+
+
+def is_any_director(user: Any) -> bool:
+    """Directs at least one tournament, or is staff: may create players."""
+    if not _authenticated(user):
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    return Tournament.objects.filter(directors=user).exists()
+
+
+def can_create_tournament(user: Any) -> bool:
+    """Staff, or holds the ``games.add_tournament`` permission."""
+    if not _authenticated(user):
+        return False
+    return bool(user.is_staff or user.has_perm("games.add_tournament"))
+
+
+def can_edit_player(user: Any, player: Player) -> bool:
+    """Players' details are kept by directors (of any tournament) and staff."""
+    return is_any_director(user)
+
+
+def player_for(user: Any) -> Player | None:
+    """The player profile linked to ``user``, or ``None``."""
+    if not _authenticated(user):
+        return None
+    try:
+        player: Player = user.player
+    except ObjectDoesNotExist:
+        return None
+    return player
+
+
+def is_participant(user: Any, game: Game) -> bool:
+    """The user plays in ``game`` (as Black or White)."""
+    player = player_for(user)
+    return player is not None and player.pk in (game.black_id, game.white_id)
+
+
+def opponent_of(player: Player, game: Game) -> Player:
+    """The other player of ``game``."""
+    return game.white if player.pk == game.black_id else game.black
+
+
+def can_see_submissions(user: Any, game: Game) -> bool:
+    """The claims about a game's result are for its players, directors and referees."""
+    if not _authenticated(user):
+        return False
+    return (
+        is_participant(user, game)
+        or is_director(user, game.tournament)
+        or is_referee(user, game.tournament)
+    )
+
+
+def can_enter_results(user: Any, game: Game) -> bool:
+    """Directors enter, correct and finalise any result of their tournament."""
+    return is_director(user, game.tournament)
+
+
+def can_submit_result(user: Any, game: Game) -> bool:
+    """Players submit (and confirm or contest) the results of their own games."""
+    return is_participant(user, game)
+
+
+def can_change_game(user: Any, game: Game) -> bool:
+    """Pairing details (players, table, handicap, komi) are the directors' business."""
+    return is_director(user, game.tournament)

@@ -1,0 +1,145 @@
+"""Games as pairings: who plays whom, in which round, with what handicap and komi."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+
+from games import permissions
+from games.models import Game, GameState, Player, Round, Tournament
+from games.services.common import UNSET, GameLockedError, Unset, require, validate_and_save
+from games.services.tournaments import as_komi, round_get_or_create, rules_named
+
+
+def _player(value: Player | int | str, field_name: str) -> Player:
+    if isinstance(value, Player):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValidationError({field_name: "Choose a player by id."})
+    try:
+        pk = int(value)
+    except ValueError:
+        raise ValidationError({field_name: f"{value!r} is not a player id."}) from None
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        raise ValidationError({field_name: f"There is no player with id {pk}."})
+    return player
+
+
+def _check_players_free(rnd: Round, black: Player, white: Player, *, exclude: int | None) -> None:
+    """A player has at most one game per round (the pairing constraint only covers the pair)."""
+    busy = Game.objects.filter(round=rnd).filter(
+        Q(black__in=[black, white]) | Q(white__in=[black, white])
+    )
+    if exclude is not None:
+        busy = busy.exclude(pk=exclude)
+    taken = {pk for game in busy for pk in (game.black_id, game.white_id)}
+    for field_name, player in (("black", black), ("white", white)):
+        if player.pk in taken:
+            raise ValidationError(
+                {field_name: f"{player} already has a game in round {rnd.number}."}
+            )
+
+
+def _handicap(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 25:
+        raise ValidationError({"handicap": "A handicap is a number of stones from 0 to 25."})
+    return value
+
+
+@transaction.atomic
+def game_create(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    round_number: int,
+    black: Player | int,
+    white: Player | int,
+    handicap: int = 0,
+    komi: Decimal | int | str | None = None,
+    table: int | None = None,
+    rules: str | None = None,
+) -> Game:
+    """Pair ``black`` and ``white`` in round ``round_number``.
+
+    Without ``komi``, the preset's komi for that handicap (``Rules.komi_for``).
+    """
+    if actor is not None:
+        require(permissions.is_director(actor, tournament), "Only its directors can pair games.")
+    preset = rules_named(rules if rules is not None else tournament.rules)
+    handicap = _handicap(handicap)
+    black_player = _player(black, "black")
+    white_player = _player(white, "white")
+    if black_player.pk == white_player.pk:
+        raise ValidationError({"white": "A player cannot play himself."})
+    rnd = round_get_or_create(actor=None, tournament=tournament, number=round_number)
+    # Lock the round row so two directors pairing the same player at once
+    # cannot both pass the "already has a game" check (PostgreSQL; SQLite's
+    # IMMEDIATE transactions already serialise writers).
+    Round.objects.select_for_update().filter(pk=rnd.pk).first()
+    _check_players_free(rnd, black_player, white_player, exclude=None)
+    game = Game(
+        tournament=tournament,
+        round=rnd,
+        table=table,
+        black=black_player,
+        white=white_player,
+        handicap=handicap,
+        komi=preset.komi_for(handicap) if komi is None else as_komi(komi),
+        rules=preset.name,
+    )
+    validate_and_save(game)
+    return game
+
+
+@transaction.atomic
+def game_update(
+    *,
+    actor: Any,
+    game: Game,
+    black: Player | int | Unset = UNSET,
+    white: Player | int | Unset = UNSET,
+    handicap: int | Unset = UNSET,
+    komi: Decimal | int | str | Unset = UNSET,
+    table: int | Unset | None = UNSET,
+    rules: str | Unset = UNSET,
+) -> Game:
+    """Change a pairing before a result is in (players, handicap, komi, table, rules)."""
+    if actor is not None:
+        require(permissions.can_change_game(actor, game), "Only its directors can change a game.")
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.is_locked:
+        raise GameLockedError()
+    changed: list[str] = []
+    if black is not UNSET or white is not UNSET:
+        if game.state != GameState.SCHEDULED:
+            raise ValidationError(
+                {"black": "The players cannot change once a result has been submitted."}
+            )
+        new_black = _player(black, "black") if black is not UNSET else game.black
+        new_white = _player(white, "white") if white is not UNSET else game.white
+        if new_black.pk == new_white.pk:
+            raise ValidationError({"white": "A player cannot play himself."})
+        Round.objects.select_for_update().filter(pk=game.round_id).first()
+        _check_players_free(game.round, new_black, new_white, exclude=game.pk)
+        game.black, game.white = new_black, new_white
+        changed += ["black", "white"]
+    if handicap is not UNSET:
+        game.handicap = _handicap(handicap)
+        changed.append("handicap")
+    if komi is not UNSET:
+        game.komi = as_komi(komi)
+        changed.append("komi")
+    if table is not UNSET:
+        game.table = table
+        changed.append("table")
+    if rules is not UNSET:
+        game.rules = rules_named(rules).name
+        changed.append("rules")
+    if changed:
+        validate_and_save(game, update_fields=[*changed, "updated_at"])
+    return game

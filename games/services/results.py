@@ -1,0 +1,372 @@
+"""Results: submitted by a player, confirmed or contested by the opponent, entered
+or corrected by a director, finalised.
+
+The life of a game (``GameState``)::
+
+    scheduled --submit--> submitted --confirm (opponent)--> confirmed  [locked]
+                              |  ^ \\--contest (opponent)--> disputed
+                              |  |                             |
+                              |  +--- enter (director) --------+
+                              +--finalise (director)--> final  [locked]
+
+A player may re-submit while the game is ``submitted`` by a player (his new
+claim replaces the old, and it is now the other player's to confirm).  Once
+a director has entered a result, only a director changes it.  A locked game
+(``LOCKED_STATES``) is never changed again, by anyone, on any path (seed
+001: "once the game is finished and the result confirmed by both players
+nothing can change the result"); every service raises ``GameLockedError``.
+
+Races: every state change locks the game row (``select_for_update``) inside
+the transaction and re-checks the state after the lock, so two simultaneous
+confirmations give one confirmed game and one refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from games import permissions
+from games.engine.result import Result
+from games.engine.rules import get_rules
+from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
+from games.services import records
+from games.services.common import GameLockedError, GameStateError, as_user, validate_and_save
+from referee.audit import audit_record
+
+_RESULT_FIELDS = [
+    "result_winner",
+    "result_margin",
+    "result_reason",
+    "result_submitted_by",
+    "sgf",
+    "sgf_warnings",
+    "dead_stones",
+    "state",
+    "updated_at",
+]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A result with what backs it, read and checked, ready to store."""
+
+    result: Result
+    sgf: str
+    warnings: list[str]
+    dead_stones: list[str]
+
+
+def read_evidence(
+    *,
+    game: Game,
+    result: object,
+    sgf: str | bytes | None,
+    dead_stones: list[str] | str | None,
+) -> Evidence:
+    """Check a result and its record and dead stones; nothing is written.
+
+    ``sgf=None`` (or blank) keeps the record already stored on the game, if any.
+    ``dead_stones=None`` takes them from the record's TB/TW markup (none without one).
+    """
+    parsed = records.parse_result(result)
+    size = game.tournament.board_size
+    rules = get_rules(game.rules)
+    dead = None if dead_stones is None else records.parse_dead_stones(dead_stones, board_size=size)
+    blank = sgf is None or (isinstance(sgf, str | bytes) and not sgf.strip())
+    text = game.sgf if blank else sgf
+    if not isinstance(text, str | bytes):
+        raise ValidationError({"sgf": "An SGF record is text (the contents of a .sgf file)."})
+    if not text:
+        if dead is None:
+            dead = []
+        if dead and not rules.remove_dead:
+            raise ValidationError(
+                {"dead_stones": f"Under {rules.name} rules every stone on the board counts."}
+            )
+        return Evidence(parsed, "", [], records.points_to_labels(dead, size))
+    read = records.read_record(
+        text,
+        board_size=size,
+        rules=rules,
+        komi=Decimal(game.komi),
+        handicap=game.handicap,
+        result=parsed,
+    )
+    if dead is None:
+        dead = records.dead_from_record(read)
+    records.check_dead_stones(dead, board=read.final_position, rules=rules)
+    return Evidence(parsed, read.text, read.warnings, records.points_to_labels(dead, size))
+
+
+def _lock(game: Game) -> Game:
+    """The game row, locked until the transaction ends, with its players and tournament."""
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("tournament", "round", "black", "white")
+        .get(pk=game.pk)
+    )
+
+
+def _refuse_if_locked(game: Game) -> None:
+    if game.is_locked:
+        raise GameLockedError()
+
+
+def _participant(actor: Any, game: Game) -> Player:
+    player = permissions.player_for(actor)
+    if player is None or player.pk not in (game.black_id, game.white_id):
+        raise PermissionDenied("Only the players of this game can submit, confirm or contest.")
+    return player
+
+
+def _require_director(actor: Any, game: Game) -> None:
+    if actor is not None and not permissions.can_enter_results(actor, game):
+        raise PermissionDenied("Only the tournament's directors can enter or finalise results.")
+
+
+def _store(game: Game, evidence: Evidence, *, state: GameState, by: Player | None) -> None:
+    result = evidence.result
+    game.result_winner = result.winner.letter if result.winner is not None else ""
+    game.result_margin = result.margin
+    game.result_reason = result.reason.value
+    game.result_submitted_by = by
+    game.sgf = evidence.sgf
+    game.sgf_warnings = evidence.warnings
+    game.dead_stones = evidence.dead_stones
+    game.state = state
+    validate_and_save(game, update_fields=_RESULT_FIELDS)
+
+
+def _submission(
+    game: Game,
+    kind: SubmissionKind,
+    *,
+    actor: Any,
+    player: Player | None,
+    evidence: Evidence | None = None,
+    comment: str = "",
+) -> ResultSubmission:
+    sub = ResultSubmission(
+        game=game,
+        kind=kind,
+        submitted_by=as_user(actor),
+        player=player,
+        result=evidence.result.to_sgf() if evidence else game.result_display,
+        sgf=evidence.sgf if evidence else "",
+        dead_stones=evidence.dead_stones if evidence else [],
+        comment=comment or "",
+    )
+    validate_and_save(sub, exclude=["submitted_by"])
+    return sub
+
+
+def _after_result_changed(game: Game) -> None:
+    """Work that follows a new result once it is committed.
+
+    Nothing is queued yet.  The re-scoring job (a later issue) is one line here:
+    ``transaction.on_commit(partial(rescore_game.delay, game.pk))`` -- the
+    submission is stored first, so a broker outage loses nothing (the sweep
+    picks it up).
+    """
+
+
+def _snapshot(game: Game) -> dict[str, Any]:
+    return {
+        "result": game.result_display or None,
+        "state": game.state,
+        "dead_stones": list(game.dead_stones),
+        "sgf_chars": len(game.sgf),
+    }
+
+
+# --------------------------------------------------------------------------- players
+
+
+def game_result_submit(
+    *,
+    actor: Any,
+    game: Game,
+    result: str,
+    sgf: str | bytes | None = None,
+    dead_stones: list[str] | str | None = None,
+    comment: str = "",
+) -> Game:
+    """A player submits the result of his own game (an SGF RE string), with an
+    optional record and dead stones.  A broken record is refused and nothing is
+    saved; a record with illegal moves is kept, with a warning per move."""
+    player = _participant(actor, game)
+    _refuse_if_locked(game)  # cheap early answer; re-checked under the lock
+    # Read the record before locking: parsing and replaying take the longest.
+    evidence = read_evidence(game=game, result=result, sgf=sgf, dead_stones=dead_stones)
+    with transaction.atomic():
+        game = _lock(game)
+        _refuse_if_locked(game)
+        if game.state == GameState.DISPUTED:
+            raise GameStateError("This result is disputed: a referee or a director will settle it.")
+        if game.state == GameState.SUBMITTED and game.result_submitted_by_id is None:
+            raise GameStateError("A director has entered this result: ask a director to change it.")
+        _store(game, evidence, state=GameState.SUBMITTED, by=player)
+        _submission(
+            game, SubmissionKind.SUBMIT, actor=actor, player=player, evidence=evidence,
+            comment=comment,
+        )  # fmt: skip
+        _after_result_changed(game)
+    return game
+
+
+def game_result_confirm(*, actor: Any, game: Game) -> Game:
+    """The opponent of the submitter confirms: the result is locked for good."""
+    _participant(actor, game)
+    with transaction.atomic():
+        game = _lock(game)
+        player = _participant(actor, game)
+        _refuse_if_locked(game)
+        _check_opponents_claim(game, player, "confirm")
+        game.state = GameState.CONFIRMED
+        game.locked_at = timezone.now()
+        validate_and_save(game, update_fields=["state", "locked_at", "updated_at"])
+        _submission(game, SubmissionKind.CONFIRM, actor=actor, player=player)
+    return game
+
+
+def game_result_contest(*, actor: Any, game: Game, reason: str = "") -> Game:
+    """The opponent of the submitter contests: the game is disputed until a ruling."""
+    _participant(actor, game)
+    with transaction.atomic():
+        game = _lock(game)
+        player = _participant(actor, game)
+        _refuse_if_locked(game)
+        _check_opponents_claim(game, player, "contest")
+        game.state = GameState.DISPUTED
+        validate_and_save(game, update_fields=["state", "updated_at"])
+        _submission(game, SubmissionKind.CONTEST, actor=actor, player=player, comment=reason)
+    return game
+
+
+def _check_opponents_claim(game: Game, player: Player, verb: str) -> None:
+    if game.state == GameState.DISPUTED:
+        raise GameStateError("This result is already disputed: a referee will settle it.")
+    if game.state != GameState.SUBMITTED:
+        raise GameStateError(f"There is no submitted result to {verb} yet.")
+    if game.result_submitted_by_id is None:
+        raise GameStateError(
+            f"A director entered this result; you cannot {verb} it here: ask a director."
+        )
+    if game.result_submitted_by_id == player.pk:
+        raise GameStateError(f"You submitted this result yourself: your opponent must {verb} it.")
+
+
+# --------------------------------------------------------------------------- directors
+
+
+def game_result_enter(
+    *,
+    actor: Any,
+    game: Game,
+    result: str,
+    sgf: str | bytes | None = None,
+    dead_stones: list[str] | str | None = None,
+    comment: str = "",
+) -> Game:
+    """A director enters or corrects a result (disputed games included) until it is locked."""
+    _require_director(actor, game)
+    _refuse_if_locked(game)
+    evidence = read_evidence(game=game, result=result, sgf=sgf, dead_stones=dead_stones)
+    with transaction.atomic():
+        game = _lock(game)
+        _refuse_if_locked(game)
+        old = _snapshot(game)
+        _store(game, evidence, state=GameState.SUBMITTED, by=None)
+        _submission(
+            game, SubmissionKind.DIRECTOR, actor=actor, player=None, evidence=evidence,
+            comment=comment,
+        )  # fmt: skip
+        audit_record(
+            actor=actor,
+            action="game.result_corrected" if old["result"] else "game.result_entered",
+            obj=game,
+            old=old,
+            new={**_snapshot(game), "comment": comment or ""},
+        )
+        _after_result_changed(game)
+    return game
+
+
+def game_finalise(*, actor: Any, game: Game) -> Game:
+    """A director makes the result final: locked for good."""
+    _require_director(actor, game)
+    with transaction.atomic():
+        game = _lock(game)
+        _refuse_if_locked(game)
+        if not game.result_reason:
+            raise GameStateError("This game has no result yet: enter one before finalising.")
+        old = _snapshot(game)
+        game.state = GameState.FINAL
+        game.locked_at = timezone.now()
+        validate_and_save(game, update_fields=["state", "locked_at", "updated_at"])
+        _submission(game, SubmissionKind.FINALISE, actor=actor, player=None)
+        audit_record(actor=actor, action="game.finalised", obj=game, old=old, new=_snapshot(game))
+    return game
+
+
+def round_results_enter(*, actor: Any, round: Round, results: list[tuple[int, str]]) -> list[Game]:
+    """Enter a round's results from a result sheet: all of them or none.
+
+    Every line is checked first and every error is reported at once, each
+    naming its line and game ("line 3, game 17: ...").
+    """
+    tournament = round.tournament
+    if actor is not None and not permissions.is_director(actor, tournament):
+        raise PermissionDenied("Only the tournament's directors can enter results.")
+    ids: list[int] = []
+    for item in results:
+        game_id = item[0] if isinstance(item, list | tuple) and len(item) == 2 else None
+        ids.append(game_id if isinstance(game_id, int) and not isinstance(game_id, bool) else -1)
+    games = {g.pk: g for g in Game.objects.filter(round=round, pk__in=ids).select_related(
+        "tournament", "round", "black", "white"
+    )}  # fmt: skip
+    errors: list[str] = []
+    seen: set[int] = set()
+    plan: list[tuple[Game, str]] = []
+    for line, (item, game_id) in enumerate(zip(results, ids, strict=True), start=1):
+        if game_id < 0:
+            errors.append(f"line {line}: expected a game id and a result, got {item!r}.")
+            continue
+        where = f"line {line}, game {game_id}"
+        found = games.get(game_id)
+        if found is None:
+            errors.append(f"{where}: there is no such game in round {round.number}.")
+            continue
+        if game_id in seen:
+            errors.append(f"{where}: the game appears twice on the sheet.")
+            continue
+        seen.add(game_id)
+        text = item[1]
+        try:
+            records.parse_result(text)
+        except ValidationError as e:
+            errors.append(f"{where}: {' '.join(e.messages)}")
+            continue
+        if found.is_locked:
+            errors.append(f"{where}: {GameLockedError().message}")
+            continue
+        plan.append((found, text))
+    if errors:
+        raise ValidationError({"results": errors})
+    entered: list[Game] = []
+    with transaction.atomic():
+        for found, text in plan:
+            try:
+                entered.append(game_result_enter(actor=actor, game=found, result=text))
+            except ValidationError as e:  # locked meanwhile: the whole sheet is refused
+                line = next(i for i, g in enumerate(ids, start=1) if g == found.pk)
+                raise ValidationError(
+                    {"results": [f"line {line}, game {found.pk}: {' '.join(e.messages)}"]}
+                ) from None
+    return entered

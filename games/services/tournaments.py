@@ -1,0 +1,153 @@
+"""Tournaments and their rounds."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from games import permissions
+from games.engine.rules import Rules, UnknownRules, get_rules
+from games.models import Round, Tournament
+from games.services.common import UNSET, Unset, require, validate_and_save
+
+
+def rules_named(name: object, *, field_name: str = "rules") -> Rules:
+    if not isinstance(name, str):
+        raise ValidationError({field_name: "Choose one of the rules presets."})
+    try:
+        return get_rules(name)
+    except UnknownRules as e:
+        raise ValidationError({field_name: f"{e}."}) from None
+
+
+def as_komi(value: Decimal | int | float | str, *, field_name: str = "komi") -> Decimal:
+    """Komi as a Decimal; floats go through ``str`` so 6.5 stays 6.5."""
+    if isinstance(value, bool):
+        raise ValidationError({field_name: "Komi is a number such as 6.5."})
+    try:
+        komi = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        raise ValidationError({field_name: "Komi is a number such as 6.5."}) from None
+    if not komi.is_finite():
+        raise ValidationError({field_name: "Komi is a number such as 6.5."})
+    if komi * 2 != (komi * 2).to_integral_value():
+        raise ValidationError(
+            {field_name: "Komi must be a whole number of half points, such as 6.5 or 7."}
+        )
+    return komi
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    actor: Any,
+    name: str,
+    start_date: dt.date,
+    end_date: dt.date,
+    rules: str,
+    board_size: int = 19,
+    komi: Decimal | int | str | None = None,
+    venue: str = "",
+    time_control: str = "",
+    rated: bool = True,
+) -> Tournament:
+    """Create a tournament; the actor becomes its first director.
+
+    Without ``komi`` the preset's even-game komi is used (rules.md, Presets).
+    """
+    if actor is not None:
+        require(
+            permissions.can_create_tournament(actor),
+            "Only staff or users allowed to add tournaments can create one.",
+        )
+    preset = rules_named(rules)
+    tournament = Tournament(
+        name=(name or "").strip(),
+        start_date=start_date,
+        end_date=end_date,
+        rules=preset.name,
+        board_size=board_size,
+        komi=preset.komi_for(0) if komi is None else as_komi(komi),
+        venue=venue,
+        time_control=time_control,
+        rated=rated,
+    )
+    validate_and_save(tournament)
+    if getattr(actor, "is_authenticated", False):
+        tournament.directors.add(actor)
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    name: str | Unset = UNSET,
+    start_date: dt.date | Unset = UNSET,
+    end_date: dt.date | Unset = UNSET,
+    rules: str | Unset = UNSET,
+    board_size: int | Unset = UNSET,
+    komi: Decimal | int | str | Unset = UNSET,
+    venue: str | Unset = UNSET,
+    time_control: str | Unset = UNSET,
+    rated: bool | Unset = UNSET,
+) -> Tournament:
+    """Change the given fields.  Games keep the rules and komi they were paired with."""
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament), "Only its directors can edit a tournament."
+        )
+    changed: list[str] = []
+    if rules is not UNSET:
+        tournament.rules = rules_named(rules).name
+        changed.append("rules")
+    if board_size is not UNSET:
+        if board_size != tournament.board_size and tournament.games.exclude(sgf="").exists():
+            raise ValidationError(
+                {"board_size": "Games of this tournament already have records on this board size."}
+            )
+        tournament.board_size = board_size
+        changed.append("board_size")
+    if komi is not UNSET:
+        tournament.komi = as_komi(komi)
+        changed.append("komi")
+    for field_name, value in (
+        ("name", name),
+        ("start_date", start_date),
+        ("end_date", end_date),
+        ("venue", venue),
+        ("time_control", time_control),
+        ("rated", rated),
+    ):
+        if value is not UNSET:
+            setattr(tournament, field_name, value.strip() if isinstance(value, str) else value)
+            changed.append(field_name)
+    if changed:
+        validate_and_save(tournament, update_fields=changed)
+    return tournament
+
+
+def round_get_or_create(*, actor: Any, tournament: Tournament, number: int) -> Round:
+    """The tournament's round ``number``, created on first use."""
+    if actor is not None:
+        require(permissions.is_director(actor, tournament), "Only its directors can add rounds.")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValidationError({"round_number": "A round number is a whole number from 1."})
+    if number > 32767:
+        raise ValidationError({"round_number": "That round number is too large."})
+    existing = Round.objects.filter(tournament=tournament, number=number).first()
+    if existing is not None:
+        return existing
+    try:
+        # A savepoint: a concurrent request may create the same round first.
+        with transaction.atomic():
+            rnd = Round(tournament=tournament, number=number)
+            validate_and_save(rnd)
+            return rnd
+    except IntegrityError:
+        return Round.objects.get(tournament=tournament, number=number)
