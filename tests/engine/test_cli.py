@@ -1,0 +1,174 @@
+"""``python -m games.engine`` in a subprocess: check, score, JSON and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parent / "fixtures"
+GNUGO = str(FIXTURES / "gnugo_9x9_seed2.sgf")
+CGOBAN = str(FIXTURES / "cgoban_9x9_territory.sgf")
+SUPERKO = str(FIXTURES / "superko_sending_two_returning_one.sgf")
+KO = str(FIXTURES / "simple_ko_retake.sgf")
+DEAD = "G7,F3,G3,E2"  # rules.md (d)9
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def run_json(*args: str) -> Any:
+    done = run(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess[str], status: int, words: str) -> None:
+    assert done.returncode == status, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: ")
+    assert words in lines[0]
+
+
+def test_check_says_a_legal_game_is_legal() -> None:
+    done = run("check", GNUGO, "--rules", "chinese")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"{GNUGO}: legal (46 moves)"
+
+
+def test_check_reports_the_superko_violation_under_positional_superko() -> None:
+    done = run("check", SUPERKO, "--rules", "chinese")
+    assert done.returncode == 1
+    assert "illegal: move 4, White B6: superko" in done.stdout
+
+
+def test_check_accepts_the_same_game_under_situational_superko() -> None:
+    assert run("check", SUPERKO, "--rules", "nz").returncode == 0
+
+
+def test_check_json_gives_number_colour_point_and_reason_per_file() -> None:
+    done = run("check", GNUGO, KO, "--rules", "japanese", "--json")
+    assert done.returncode == 1
+    legal, ko = json.loads(done.stdout)
+    assert legal["legal"] is True and legal["first_illegal"] is None
+    assert ko["legal"] is False
+    assert ko["first_illegal"] == {
+        "number": 2,
+        "color": "black",
+        "point": "A1",
+        "sgf": "ai",
+        "reason": "ko",
+        "description": "move 2, Black A1: ko",
+    }
+
+
+def test_check_goes_on_past_an_unreadable_file_and_exits_with_the_worst_status(
+    tmp_path: Path,
+) -> None:
+    missing = str(tmp_path / "missing.sgf")
+    done = run("check", missing, SUPERKO, GNUGO, "--rules", "chinese")
+    assert done.returncode == 3
+    assert "superko" in done.stdout and "legal (46 moves)" in done.stdout
+    assert_one_line_error(done, 3, "missing.sgf: cannot read")
+
+
+def test_score_json_is_the_score_dict_for_the_gnugo_game_under_chinese() -> None:
+    data = run_json("score", GNUGO, "--rules", "chinese", "--dead", DEAD)
+    for key in ["rules", "komi", "result", "winner", "margin", "black_area", "white_area",
+                "black_territory", "white_territory", "black_prisoners", "white_prisoners",
+                "dame", "white_passed_first"]:  # fmt: skip
+        assert key in data
+    assert data["result"] == "B+5.5"
+    assert (data["black_area"], data["white_area"], data["dame"]) == (47, 34, 0)
+    assert data["komi"] == 7.5 and data["winner"] == "B"
+
+
+def test_score_takes_dead_stones_from_tb_tw_markup_without_dead() -> None:
+    data = run_json("score", CGOBAN, "--rules", "chinese")
+    assert data["result"] == "B+5.5"
+
+
+def test_score_without_dead_or_markup_removes_nothing() -> None:
+    assert run_json("score", GNUGO, "--rules", "tromp-taylor")["result"] == "W+27.5"
+
+
+def test_score_wmsg_gives_a_fill_in_object() -> None:
+    data = run_json("score", GNUGO, "--rules", "wmsg", "--dead", "gc fg gg eh")
+    assert data["result"] == "B+6.5"
+    assert data["white_passed_first"] is False
+    assert isinstance(data["fill_in"], dict)
+
+
+def test_komi_overrides_the_preset() -> None:
+    data = run_json("score", GNUGO, "--rules", "chinese", "--dead", DEAD, "--komi", "0.5")
+    assert data["komi"] == 0.5
+    assert data["result"] == "B+12.5"
+
+
+def test_score_prints_readable_lines_without_json() -> None:
+    done = run("score", GNUGO, "--rules", "chinese", "--dead", DEAD)
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"{GNUGO}: B+5.5"
+    assert "  black_area: 47" in lines
+
+
+def test_score_refuses_a_game_with_an_illegal_move() -> None:
+    assert_one_line_error(run("score", SUPERKO, "--rules", "chinese"), 1, "move 4")
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "words"),
+    [
+        (["check", GNUGO, "--rules", "klingon"], 2, "unknown rules 'klingon'"),
+        (["score", GNUGO, "--rules", "chinese", "--dead", "Z99"], 2, "--dead: 'Z99'"),
+        (["score", GNUGO, "--rules", "chinese", "--dead", "A9"], 2, "dead stones:"),
+        (["score", GNUGO, "--rules", "chinese", "--komi", "six"], 2, "--komi: 'six'"),
+        (["score", GNUGO, "--rules", "chinese", "--komi", "6.3"], 2, "whole or half"),
+        (["score", GNUGO], 2, "--rules"),
+        (["frobnicate"], 2, "invalid choice"),
+        ([], 2, "required"),
+        (["score", "/nonexistent/game.sgf", "--rules", "chinese"], 3, "cannot read"),
+        (["score", str(FIXTURES), "--rules", "chinese"], 3, "cannot read"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_with_its_exit_status(
+    args: list[str], status: int, words: str
+) -> None:
+    assert_one_line_error(run(*args), status, words)
+
+
+def test_a_broken_sgf_file_names_line_and_column(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1]SZ[9]\n;B[ee];W[zz])")
+    assert_one_line_error(
+        run("score", str(bad), "--rules", "chinese"), 3, "line 2, column 8, property W"
+    )
+
+
+def test_binary_garbage_is_a_bad_file_not_a_crash(tmp_path: Path) -> None:
+    bad = tmp_path / "noise.sgf"
+    bad.write_bytes(bytes(range(256)) * 10)
+    assert_one_line_error(run("check", str(bad), "--rules", "chinese"), 3, "noise.sgf")
+
+
+def test_reader_warnings_go_to_stderr(tmp_path: Path) -> None:
+    fox = tmp_path / "fox.sgf"
+    fox.write_text("(;GM[1]SZ[9]AP[foxwq]KM[375];B[ee])")
+    done = run("check", str(fox), "--rules", "chinese")
+    assert done.returncode == 0
+    assert "warning: Fox record" in done.stderr
