@@ -112,16 +112,20 @@ def fixed_points(size: int, stones: int) -> tuple[Point, ...]:
     return tuple(corners + by_count[stones])
 
 
-def setup_for(placement: Placement | str, size: int, stones: int) -> HandicapPlan:
+def setup_for(placement: enum.Enum | str, size: int, stones: int) -> HandicapPlan:
     """How ``stones`` handicap stones are placed under ``placement``.
 
-    ``placement`` is a ``Placement`` or its value (``"fixed"``, ``"free"``,
-    ``"free-white-passes"``, ``"none"``).  Raises ``ValueError`` for an
+    ``placement`` is a ``Placement``, its value (``"fixed"``, ``"free"``,
+    ``"free-white-passes"``, ``"none"``) or a preset's ``rules.Placement``
+    (``Rules.placement``; its ``FREE`` has no White passes, so nz callers
+    pass ``"free-white-passes"`` until the presets say so).  Raises ``ValueError`` for an
     unknown placement, a negative count, a count that does not fit the
     board, and fixed counts the board has no points for.
     """
+    # Also takes another enum with the same values, such as ``rules.Placement``.
+    value = placement.value if isinstance(placement, enum.Enum) else placement
     try:
-        how = Placement(placement)
+        how = Placement(value)
     except ValueError:
         known = ", ".join(p.value for p in Placement)
         raise ValueError(f"unknown handicap placement {placement!r} (one of {known})") from None

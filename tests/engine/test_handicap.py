@@ -125,3 +125,11 @@ def test_bad_placement_requests_raise_value_errors() -> None:
         setup_for("none", 9, 2)
     with pytest.raises(ValueError, match="do not fit"):
         setup_for("free", 3, 9)
+
+
+def test_a_presets_placement_setting_is_accepted() -> None:
+    from games.engine.rules import get_rules
+
+    assert setup_for(get_rules("japanese").placement, 19, 3).points == fixed_points(19, 3)
+    assert setup_for(get_rules("chinese").placement, 19, 3).is_free
+    assert setup_for(get_rules("first-capture").placement, 9, 0).stones == 0
