@@ -3,3 +3,7 @@
 Standard library only: nothing here may import Django, DRF or Celery
 (``tests/engine/test_isolation.py`` checks it in a fresh interpreter).
 """
+
+# Bumped whenever a change to the engine can change a replay or a count, so
+# stored results can say which engine produced them.
+ENGINE_VERSION = "1"

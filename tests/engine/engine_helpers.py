@@ -1,0 +1,88 @@
+"""Shared helpers for the engine tests: records from GTP moves, random games."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from games.engine.board import Board
+from games.engine.types import Color, GameRecord, Move, Point, Setup
+
+COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+
+
+def pt(name: str, height: int) -> Point:
+    """A GTP point on a drawing ``height`` rows tall (row 1 at its bottom).
+
+    Points are (x, y) from the top-left, so a drawing may be padded with
+    empty rows at the bottom to make a square board without moving its points.
+    """
+    return (COLUMNS.index(name[0].upper()), height - int(name[1:]))
+
+
+def setup_from(board: Board) -> Setup:
+    stones = board.stones()
+    return Setup(
+        black=frozenset(p for p, c in stones.items() if c is Color.BLACK),
+        white=frozenset(p for p, c in stones.items() if c is Color.WHITE),
+    )
+
+
+def record(
+    drawing: str,
+    moves: str,
+    *,
+    height: int | None = None,
+    first: Color | None = None,
+    komi: Decimal | None = None,
+) -> GameRecord:
+    """A record from an ASCII start position and moves like ``"B A5 W A4 B pass"``."""
+    board = Board.from_ascii(drawing)
+    h = height or board.size
+    tokens = moves.split()
+    acts = []
+    for color, where in zip(tokens[::2], tokens[1::2], strict=True):
+        c = Color.from_letter(color)
+        acts.append(Move(c, None if where.lower() == "pass" else pt(where, h)))
+    return GameRecord(
+        size=board.size, komi=komi, setup=setup_from(board), actions=tuple(acts), first_player=first
+    )
+
+
+def random_moves(size: int, count: int, seed: int, *, suicide: bool = False) -> list[Move]:
+    """A random legal game (situational superko), avoiding filling own true eyes.
+
+    Passes when no move is left.  Deterministic for a seed.
+    """
+    rng = random.Random(seed)
+    board = Board(size)
+    board.record_position(1)
+    t = board._t
+    moves: list[Move] = []
+    color = 1
+    empties = set(range(size * size))
+    while len(moves) < count:
+        cand = sorted(empties)
+        rng.shuffle(cand)
+        for i in cand:
+            if board._check(i, color, 2, suicide):
+                continue
+            nb = t.neigh[i]
+            if all(
+                board._cells[n] == color and board._libs[board._head[n]] != t.bit[i] for n in nb
+            ):
+                continue  # an own eye: filling it is pointless
+            board._place(i, color)
+            empties.discard(i)
+            for m in board.last_captured:
+                empties.update(m)
+            moves.append(Move(Color(color), (i % size, i // size)))
+            break
+        else:
+            board.ko_point = -1
+            moves.append(Move(Color(color), None))
+        color = 3 - color
+        h = board.hash
+        board._seen_pos.add(h)
+        board._seen_sit.add(h ^ t.side_key[color])
+    return moves
