@@ -12,6 +12,7 @@ Pure module: standard library only.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import total_ordering
@@ -62,6 +63,40 @@ class Rank:
     @classmethod
     def dan(cls, n: int) -> Rank:
         return cls.parse(f"{n}d")
+
+    @classmethod
+    def from_gor(cls, gor: float) -> Rank:
+        """The EGF grade band a GoR falls in (ratings.md §1, "Grade from GoR").
+
+        ``k = floor((GoR - 2050) / 100)``; k >= 0 is (k+1) dan, otherwise (-k)
+        kyu, which on the signed ladder is simply ``index = k``.  Bands are
+        ±50 around the nominal value, so 2050 is "weak 1d".  Values beyond the
+        ladder are clamped to 30k / 9d (an amateur band: 2700 is 7d, never a
+        pro rank, and never the honorary 9p+).
+        """
+        if math.isnan(gor):
+            raise RankError("a GoR of NaN has no grade")
+        if math.isinf(gor):
+            return cls(MAX_INDEX if gor > 0 else MIN_INDEX)
+        k = math.floor((gor - 2050) / 100)
+        return cls(min(MAX_INDEX, max(MIN_INDEX, k)))
+
+    @property
+    def nominal_gor(self) -> int:
+        """The EGF starting GoR of this grade: n kyu = 2100 - 100n, n dan = 2100 + 100(n-1).
+
+        ratings.md §1 ("Grades").  The honorary 9p+ has no GoR (it is a title).
+        """
+        if self.is_honorary:
+            raise RankError("the honorary 9p+ is a title and has no nominal GoR")
+        return 2100 + 100 * self.index
+
+    @property
+    def ogs_index(self) -> int:
+        """OGS / McMahon integer index: 30k = 0, 20k = 10, 1d = 30, 9d = 38 (ratings.md §6)."""
+        if self.is_honorary:
+            raise RankError("the honorary 9p+ has no OGS index")
+        return self.index + 30
 
     @property
     def is_honorary(self) -> bool:

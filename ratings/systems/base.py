@@ -1,0 +1,172 @@
+"""The one interface every rating system implements, and the values it trades in.
+
+An event (a tournament, or a club night) is rated as a whole: every game's
+expected result uses the ratings the players had when the event began, and
+each player's changes are summed (ratings.md §1 "Per tournament", as the EGD
+does).  ``RatingSystem.rate_event`` takes those pre-event states and the
+event's games and returns the new state of every player who played.
+
+Systems also offer a batch path for recomputing a whole history quickly
+(``rate_history`` in ``ratings.systems.egf``): plain lists of floats indexed by
+player number and games as tuples, no objects per game.
+
+Configuration travels as a frozen ``RatingConfig`` (STYLE.md: no hidden
+globals).  Pure module: standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Protocol, TypeAlias, runtime_checkable
+
+PlayerId: TypeAlias = Hashable
+
+VALID_SCORES = (0.0, 0.5, 1.0)
+
+
+class RatingError(ValueError):
+    """Input a rating system cannot rate (an unknown player, a bad score, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player's rating before or after an event.
+
+    ``rating`` is the system's number (GoR for EGF, Glicko rating for
+    Glicko-2/OGS).  ``deviation`` (RD) and ``volatility`` (σ) are used by
+    Glicko-2 only and stay 0 under EGF.  ``games`` counts rated games.
+    """
+
+    rating: float
+    deviation: float = 0.0
+    volatility: float = 0.0
+    games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """One rated game: ``score_black`` is 1 (Black won), 0.5 (jigo) or 0.
+
+    ``handicap`` is the number of stones Black received (0 = even; 1 = Black
+    moves first without komi).  Black is always the receiver, so the
+    handicap adjustment applies to Black's rating.  ``komi`` is kept for the
+    record; the rating formulas in ratings.md do not use it.
+    """
+
+    black: PlayerId
+    white: PlayerId
+    score_black: float
+    handicap: int = 0
+    komi: Decimal | None = None
+
+    def __post_init__(self) -> None:
+        if self.score_black not in VALID_SCORES:
+            raise RatingError(
+                f"score_black must be 1 (win), 0.5 (jigo) or 0 (loss), not {self.score_black!r}"
+            )
+        if self.handicap < 0:
+            raise RatingError(f"a handicap cannot be negative ({self.handicap})")
+        if self.black == self.white:
+            raise RatingError(f"player {self.black!r} cannot play against themselves")
+
+    @property
+    def score_white(self) -> float:
+        return 1.0 - self.score_black
+
+
+@dataclass(frozen=True, slots=True)
+class RatingConfig:
+    """Every tunable number of the rating systems, in one frozen value.
+
+    EGF (ratings.md §1): ``floor`` (-900, 30 kyu), ``handicap_stone`` (100
+    GoR per stone; the receiver of H >= 1 plays at r + 100·(H - 0.5)).
+    Old EGF system (§1 "Old system"): ``old_epsilon`` (0.016; the vectors in
+    ratings.md use 0).
+
+    Glicko-2 (§3): ``tau`` (0.5), ``epsilon`` (1e-6, the Illinois solver's
+    tolerance), start values, optional clamps (OGS), ``one_game_per_period``
+    (OGS: each game is its own rating period, applied in order),
+    ``provisional_deviation`` (RD >= 160 is provisional) and
+    ``handicap_ranks_per_stone`` (OGS: Black's effective rating is its rank
+    plus H ranks, mapped back; 0 turns the adjustment off).
+    """
+
+    # EGF GoR
+    floor: float = -900.0
+    handicap_stone: float = 100.0
+    old_epsilon: float = 0.016
+    # Glicko-2
+    tau: float = 0.5
+    epsilon: float = 1e-6
+    initial_rating: float = 1500.0
+    initial_deviation: float = 350.0
+    initial_volatility: float = 0.06
+    rating_bounds: tuple[float, float] | None = None
+    deviation_bounds: tuple[float, float] | None = None
+    volatility_bounds: tuple[float, float] | None = None
+    one_game_per_period: bool = False
+    provisional_deviation: float = 160.0
+    handicap_ranks_per_stone: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.tau <= 0 or self.epsilon <= 0:
+            raise RatingError("tau and epsilon must be positive")
+        if self.handicap_stone < 0:
+            raise RatingError("handicap_stone must not be negative")
+
+
+DEFAULT_CONFIG = RatingConfig()
+
+OGS_CONFIG = RatingConfig(
+    initial_rating=1500.0,
+    initial_deviation=350.0,
+    initial_volatility=0.06,
+    rating_bounds=(100.0, 6000.0),
+    deviation_bounds=(30.0, 500.0),
+    volatility_bounds=(0.01, 0.15),
+    one_game_per_period=True,
+    handicap_ranks_per_stone=1.0,
+)
+"""OGS's Glicko-2 settings (ratings.md §3 "OGS")."""
+
+
+@runtime_checkable
+class RatingSystem(Protocol):
+    """A rating system: rate one event against the ratings its players had when it began."""
+
+    name: str
+
+    def rate_event(
+        self,
+        players: Mapping[PlayerId, PlayerState],
+        games: Sequence[GameOutcome],
+        config: RatingConfig = DEFAULT_CONFIG,
+    ) -> dict[PlayerId, PlayerState]:
+        """The new state of every player who played one of ``games``.
+
+        ``players`` must hold a state for every player in ``games``
+        (``RatingError`` otherwise); players who did not play are not returned.
+        """
+        ...
+
+    def new_player(self, rating: float | None = None, config: RatingConfig = DEFAULT_CONFIG) -> (
+        PlayerState
+    ):
+        """The state a newcomer starts with (EGF: the GoR of the declared grade)."""
+        ...
+
+
+def participants(games: Sequence[GameOutcome], players: Mapping[PlayerId, PlayerState]) -> (
+    list[PlayerId]
+):
+    """The players of ``games`` in first-appearance order, checked against ``players``."""
+    seen: dict[PlayerId, None] = {}
+    for g in games:
+        seen.setdefault(g.black)
+        seen.setdefault(g.white)
+    missing = [p for p in seen if p not in players]
+    if missing:
+        raise RatingError(f"no pre-event rating for player(s) {missing!r}")
+    return list(seen)

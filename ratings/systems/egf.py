@@ -1,0 +1,383 @@
+"""EGF GoR: the 2021 system (goref's default engine) and the 1998-2020 system.
+
+2021 system, ratings.md §1 (Dave de Vos's formula, the whole EGD recomputed
+with it)::
+
+    r'       = r + con(r)·(Sa − Se) + bonus(r)
+    con(r)   = ((3300 − r) / 200) ^ 1.6
+    bonus(r) = ln(1 + exp((2300 − r) / 80)) / 5
+    β(r)     = −7 · ln(3300 − r)
+    Se(r1)   = 1 / (1 + exp(β(e2) − β(e1)))
+    r'       = max(r', −900)
+
+The receiver of H >= 1 stones plays at r + 100·(H − 0.5), inside Se only;
+con and bonus use the real rating.  Every game of a tournament uses the
+pre-tournament ratings and the changes are summed; the floor is applied to
+the summed result (goref's reading: "r' = max(r', −900)" after the sum).
+
+Speed: ``exp(β(e2) − β(e1)) = ((3300 − e1) / (3300 − e2)) ^ 7``, so the hot
+loop needs one division and one power per game and no logarithm.  Because
+con and bonus depend only on the pre-event rating, a player's summed change
+is ``con(r)·Σ(Sa − Se) + n·bonus(r)``: con and bonus are computed once per
+player per event, not once per game.  ``rate_history`` takes plain lists and
+tuples so the hot loop allocates nothing per game.
+
+Pure module: standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+from ratings.ranks import Rank, RankError
+from ratings.systems.base import (
+    DEFAULT_CONFIG,
+    GameOutcome,
+    PlayerId,
+    PlayerState,
+    RatingConfig,
+    RatingError,
+    participants,
+)
+
+CEILING = 3300.0  # the formula's pole: con, β are undefined at and above it
+GameTuple = tuple[int, int, float, int]
+"""(black index, white index, score_black, handicap) for the batch API."""
+
+
+# -- the 2021 formula, one value at a time (ratings.md §1) ---------------------
+
+
+def _check(r: float) -> None:
+    if not r < CEILING:  # also refuses NaN
+        raise RatingError(f"EGF GoR must be below {CEILING:.0f}, not {r}")
+
+
+def con(r: float) -> float:
+    """The K-factor ``((3300 − r) / 200) ^ 1.6`` (ratings.md §1)."""
+    _check(r)
+    return ((CEILING - r) / 200.0) ** 1.6
+
+
+def bonus(r: float) -> float:
+    """The anti-deflation term ``ln(1 + exp((2300 − r) / 80)) / 5`` (ratings.md §1)."""
+    x = (2300.0 - r) / 80.0
+    if x > 30.0:  # ln(1 + e^x) = x + ln(1 + e^-x), without overflowing exp
+        return (x + math.log1p(math.exp(-x))) / 5.0
+    return math.log1p(math.exp(x)) / 5.0
+
+
+def beta(r: float) -> float:
+    """``β(r) = −7 · ln(3300 − r)`` (ratings.md §1)."""
+    _check(r)
+    return -7.0 * math.log(CEILING - r)
+
+
+def adjusted_rating(r: float, handicap: int, config: RatingConfig = DEFAULT_CONFIG) -> float:
+    """The rating a receiver of ``handicap`` stones plays at: r + 100·(H − 0.5) for H >= 1.
+
+    ratings.md §1 "Handicap": H = 1 (Black without komi) is worth +50.
+    """
+    if handicap < 0:
+        raise RatingError(f"a handicap cannot be negative ({handicap})")
+    if handicap == 0:
+        return r
+    return r + config.handicap_stone * (handicap - 0.5)
+
+
+def expected_score(
+    r1: float,
+    r2: float,
+    handicap1: int = 0,
+    handicap2: int = 0,
+    config: RatingConfig = DEFAULT_CONFIG,
+) -> float:
+    """Se of player 1 against player 2, ``handicapN`` being the stones player N receives.
+
+    ``1 / (1 + exp(β(e2) − β(e1)))`` with the adjusted ratings e1, e2
+    (ratings.md §1).  Se(a, b) + Se(b, a) = 1.
+    """
+    e1 = adjusted_rating(r1, handicap1, config)
+    e2 = adjusted_rating(r2, handicap2, config)
+    return 1.0 / (1.0 + math.exp(beta(e2) - beta(e1)))
+
+
+def game_update(r: float, sa: float, se: float, config: RatingConfig = DEFAULT_CONFIG) -> float:
+    """One game on its own: ``max(r + con(r)·(Sa − Se) + bonus(r), floor)`` (ratings.md §1)."""
+    return max(r + con(r) * (sa - se) + bonus(r), config.floor)
+
+
+def grade_from_gor(gor: float) -> Rank:
+    """The grade band of a GoR: ``k = floor((GoR − 2050)/100)`` (ratings.md §1)."""
+    return Rank.from_gor(gor)
+
+
+def gor_from_grade(rank: Rank) -> float:
+    """The GoR a newcomer of this grade starts at: n kyu = 2100 − 100n, n dan = 2100 + 100(n − 1)."""
+    return float(rank.nominal_gor)
+
+
+def pro_gor(dan: int) -> float:
+    """The pro scale (ratings.md §1): 1p = 2700, +30 per pro dan, up to 9p = 2940."""
+    if not 1 <= dan <= 9:
+        raise RankError(f"professional ranks run from 1p to 9p, not {dan}p")
+    return 2700.0 + 30.0 * (dan - 1)
+
+
+# -- the batch path --------------------------------------------------------------
+
+
+def rate_event_indexed(
+    ratings: list[float],
+    games: Sequence[GameTuple],
+    config: RatingConfig = DEFAULT_CONFIG,
+    counts: list[int] | None = None,
+) -> list[int]:
+    """Rate one event in place on ``ratings`` (a list indexed by player number).
+
+    ``games`` are ``(black, white, score_black, handicap)`` tuples; Black
+    receives the handicap.  Every Se uses the ratings as they were when the
+    event began; each player's changes are summed, then floored.  If
+    ``counts`` is given, each player's number of games in the event is added
+    to it.  Returns the players who played, in first-appearance order.
+
+    Scores are not validated here (the batch path trusts its caller);
+    ``EGF2021.rate_event`` validates through ``GameOutcome``.
+    """
+    return _rate_event_fast(ratings, games, config.floor, config.handicap_stone, counts)
+
+
+def rate_history(
+    ratings: list[float],
+    events: Iterable[Sequence[GameTuple]],
+    config: RatingConfig = DEFAULT_CONFIG,
+) -> list[float]:
+    """Rate ``events`` (each a sequence of game tuples) in order, updating ``ratings`` in place.
+
+    This is the recompute path: ``ratings`` holds every player's starting
+    GoR by player number, ``events`` the tournaments in date order.
+    Returns ``ratings``.
+    """
+    floor = config.floor
+    stone = config.handicap_stone
+    fast = _rate_event_fast
+    for games in events:
+        fast(ratings, games, floor, stone, None)
+    return ratings
+
+
+def _rate_event_fast(
+    R: list[float],
+    games: Sequence[GameTuple],
+    floor: float,
+    stone: float,
+    counts: list[int] | None,
+) -> list[int]:
+    # Σ(Sa − Se) and the game count per player, in dicts local to the event:
+    # an event touches a handful of players out of the whole list.
+    acc: dict[int, float] = {}
+    cnt: dict[int, int] = {}
+    get_a = acc.get
+    get_n = cnt.get
+    top = CEILING
+    for b, w, sb, h in games:
+        rw = top - R[w]
+        if h:
+            x = (top - R[b] - stone * (h - 0.5)) / rw
+            if x <= 0.0:
+                raise RatingError(f"player {b} with {h} stones plays at or above {top:.0f}")
+        else:
+            x = (top - R[b]) / rw
+        # Sa − Se for Black; Se = 1/(1 + exp(β(eW) − β(eB))) = 1/(1 + x^7)
+        d = sb - 1.0 / (1.0 + x**7)
+        acc[b] = get_a(b, 0.0) + d
+        acc[w] = get_a(w, 0.0) - d
+        cnt[b] = get_n(b, 0) + 1
+        cnt[w] = get_n(w, 0) + 1
+    log1p = math.log1p
+    exp = math.exp
+    for p, s in acc.items():
+        r = R[p]
+        if not r < top:
+            raise RatingError(f"EGF GoR must be below {top:.0f}, not {r} (player {p})")
+        x = (2300.0 - r) * 0.0125
+        bn = (x + log1p(exp(-x))) * 0.2 if x > 30.0 else log1p(exp(x)) * 0.2
+        r += ((top - r) * 0.005) ** 1.6 * s + cnt[p] * bn
+        R[p] = r if r > floor else floor
+    if counts is not None:
+        for p, n in cnt.items():
+            counts[p] += n
+    return list(acc)
+
+
+# -- the textbook form, for cross-checks and the benchmark's peer ----------------
+
+
+def rate_event_textbook(
+    ratings: Mapping[PlayerId, float],
+    games: Sequence[GameOutcome],
+    config: RatingConfig = DEFAULT_CONFIG,
+) -> dict[PlayerId, float]:
+    """The formula applied game by game exactly as written, with no caching.
+
+    Se from β with ``math.log``/``math.exp``, con and bonus per game; changes
+    summed per player against the pre-event ratings, then floored.  Slow on
+    purpose: it is the independent implementation ``rate_event_indexed`` is
+    checked against, and the benchmark's peer.
+    """
+    delta: dict[PlayerId, float] = {}
+    for g in games:
+        rb, rw = ratings[g.black], ratings[g.white]
+        se_b = expected_score(rb, rw, g.handicap, 0, config)
+        se_w = expected_score(rw, rb, 0, g.handicap, config)
+        delta[g.black] = delta.get(g.black, 0.0) + con(rb) * (g.score_black - se_b) + bonus(rb)
+        delta[g.white] = delta.get(g.white, 0.0) + con(rw) * (g.score_white - se_w) + bonus(rw)
+    return {p: max(ratings[p] + d, config.floor) for p, d in delta.items()}
+
+
+# -- the RatingSystem objects -----------------------------------------------------
+
+
+def _index_event(
+    players: Mapping[PlayerId, PlayerState], games: Sequence[GameOutcome]
+) -> tuple[list[PlayerId], list[float], list[GameTuple]]:
+    ids = participants(games, players)
+    index = {p: i for i, p in enumerate(ids)}
+    ratings = [float(players[p].rating) for p in ids]
+    rows = [(index[g.black], index[g.white], float(g.score_black), g.handicap) for g in games]
+    return ids, ratings, rows
+
+
+class Egf2021:
+    """EGF GoR 2021 (ratings.md §1), goref's default rating system."""
+
+    name = "egf2021"
+
+    def rate_event(
+        self,
+        players: Mapping[PlayerId, PlayerState],
+        games: Sequence[GameOutcome],
+        config: RatingConfig = DEFAULT_CONFIG,
+    ) -> dict[PlayerId, PlayerState]:
+        """Rate one tournament against its pre-tournament ratings (see ``rate_event_indexed``)."""
+        ids, ratings, rows = _index_event(players, games)
+        for r in ratings:
+            _check(r)
+        counts = [0] * len(ids)
+        _rate_event_fast(ratings, rows, config.floor, config.handicap_stone, counts)
+        return {
+            p: PlayerState(rating=ratings[i], games=players[p].games + counts[i])
+            for i, p in enumerate(ids)
+        }
+
+    def new_player(
+        self, rating: float | None = None, config: RatingConfig = DEFAULT_CONFIG
+    ) -> PlayerState:
+        """A newcomer at ``rating``: in the EGD, the nominal GoR of the declared grade."""
+        if rating is None:
+            raise RatingError("an EGF newcomer starts at the GoR of a grade: pass one")
+        _check(rating)
+        return PlayerState(rating=max(float(rating), config.floor))
+
+    def new_player_at(self, rank: Rank, config: RatingConfig = DEFAULT_CONFIG) -> PlayerState:
+        """A newcomer at the nominal GoR of ``rank`` (ratings.md §1 "Grades")."""
+        return self.new_player(gor_from_grade(rank), config)
+
+
+# -- the old system, 1998-2020 (ratings.md §1 "Old system") -----------------------
+
+_OLD_CON = (116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 51, 47, 43, 39, 35, 31,
+            27, 24, 21, 18, 15, 13, 11, 10)  # fmt: skip
+"""con at r = 100, 200, …, 2700."""
+
+
+def old_a(r: float) -> float:
+    """``a(r) = max(70, 205 − r/20)``."""
+    return max(70.0, 205.0 - r / 20.0)
+
+
+def old_con(r: float) -> float:
+    """con interpolated linearly from the table for r = 100 … 2700, constant beyond its ends."""
+    if r <= 100.0:
+        return float(_OLD_CON[0])
+    if r >= 2700.0:
+        return float(_OLD_CON[-1])
+    i = int((r - 100.0) // 100.0)
+    lo, hi = _OLD_CON[i], _OLD_CON[i + 1]
+    frac = (r - 100.0 - 100.0 * i) / 100.0
+    return lo + (hi - lo) * frac
+
+
+def old_expected_scores(
+    r1: float,
+    r2: float,
+    handicap1: int = 0,
+    handicap2: int = 0,
+    config: RatingConfig = DEFAULT_CONFIG,
+) -> tuple[float, float]:
+    """(Se1, Se2) under the old system.
+
+    The weaker side (after the handicap adjustment) gets
+    ``1 / (e^(D/a) + 1)`` with D the effective difference and ``a`` taken at
+    the weaker side's *adjusted* rating (the §1 vector "2400 gives 5 stones
+    to 1850" needs a(2300), not a(1850)); the stronger side gets
+    ``1 − ε − Se(weaker)``.  When the adjusted ratings are equal neither is
+    weaker: goref gives both ``(1 − ε)/2`` (the sources are silent).
+    """
+    e1 = adjusted_rating(r1, handicap1, config)
+    e2 = adjusted_rating(r2, handicap2, config)
+    eps = config.old_epsilon
+    if e1 == e2:
+        half = (1.0 - eps) / 2.0
+        return half, half
+    weak, strong = (e1, e2) if e1 < e2 else (e2, e1)
+    se_weak = 1.0 / (math.exp((strong - weak) / old_a(weak)) + 1.0)
+    se_strong = 1.0 - eps - se_weak
+    return (se_weak, se_strong) if e1 < e2 else (se_strong, se_weak)
+
+
+class EgfOld:
+    """The EGF system of 1998-2020, for recomputing historic ratings (ratings.md §1).
+
+    ``r' = r + con(r)·(Sa − Se)``, no bonus; per tournament against the
+    pre-tournament ratings, summed, floored at ``config.floor`` (the sources
+    give the old system no floor of its own).
+    """
+
+    name = "egf1998"
+
+    def rate_event(
+        self,
+        players: Mapping[PlayerId, PlayerState],
+        games: Sequence[GameOutcome],
+        config: RatingConfig = DEFAULT_CONFIG,
+    ) -> dict[PlayerId, PlayerState]:
+        ids = participants(games, players)
+        pre = {p: float(players[p].rating) for p in ids}
+        delta = dict.fromkeys(ids, 0.0)
+        count = dict.fromkeys(ids, 0)
+        for g in games:
+            rb, rw = pre[g.black], pre[g.white]
+            se_b, se_w = old_expected_scores(rb, rw, g.handicap, 0, config)
+            delta[g.black] += old_con(rb) * (g.score_black - se_b)
+            delta[g.white] += old_con(rw) * (g.score_white - se_w)
+            count[g.black] += 1
+            count[g.white] += 1
+        return {
+            p: PlayerState(
+                rating=max(pre[p] + delta[p], config.floor), games=players[p].games + count[p]
+            )
+            for p in ids
+        }
+
+    def new_player(
+        self, rating: float | None = None, config: RatingConfig = DEFAULT_CONFIG
+    ) -> PlayerState:
+        if rating is None:
+            raise RatingError("an EGF newcomer starts at the GoR of a grade: pass one")
+        return PlayerState(rating=max(float(rating), config.floor))
+
+
+EGF2021 = Egf2021()
+EGF_OLD = EgfOld()
