@@ -135,7 +135,7 @@ def board_svg(
             x, y = cx(p[0]), cx(p[1])
             out.append(
                 f'<path class="dead-mark" d="M{_num(x - d)} {_num(y - d)}L{_num(x + d)} '
-                f"{_num(y + d)}M{_num(x + d)} {_num(y - d)}L{_num(x - d)} {_num(y + d)}\"/>"
+                f'{_num(y + d)}M{_num(x + d)} {_num(y - d)}L{_num(x - d)} {_num(y + d)}"/>'
             )
         out.append("</g>")
 

@@ -1,4 +1,18 @@
-from django.urls import URLPattern
+from django.urls import path
+
+from games import views
 
 app_name = "games"
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("games/<int:pk>/", views.game_detail, name="game"),
+    path("games/<int:pk>/submit/", views.game_submit, name="game-submit"),
+    path("games/<int:pk>/confirm/", views.game_confirm, name="game-confirm"),
+    path("games/<int:pk>/contest/", views.game_contest, name="game-contest"),
+    path("games/<int:pk>/enter/", views.game_enter, name="game-enter"),
+    path("games/<int:pk>/finalise/", views.game_finalise, name="game-finalise"),
+    path("players/<int:pk>/", views.player_detail, name="player"),
+]

@@ -1,0 +1,586 @@
+"""The directors' admin: tournaments, rounds, games and players, scoped to the director.
+
+A director (staff, in the "Directors" group, ``games.roles``) sees only the
+tournaments he directs and their rounds and games; a superuser sees all.
+Every change goes through ``games.services``: pairings through
+``game_create`` / ``game_update``, players through ``player_create`` /
+``player_update``, tournaments through ``tournament_create`` /
+``tournament_update``.  Result fields are never edited here: a director
+enters or corrects a result on the game's web form (``game_result_enter``)
+or for a whole round from the result sheet (``round_results_enter``).  A
+locked game (confirmed or final) is read-only and cannot be deleted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from games import services
+from games.imports import COLUMNS, players_import_csv
+from games.models import Club, Game, Player, ResultSubmission, Round, Tournament
+from games.permissions import is_director
+
+
+def _directed(request: HttpRequest) -> Q:
+    """Tournaments the user directs (everything for a superuser)."""
+    if request.user.is_superuser:
+        return Q()
+    return Q(directors=request.user)
+
+
+def _changed(form: forms.ModelForm[Any], names: tuple[str, ...]) -> dict[str, Any]:
+    return {n: form.cleaned_data[n] for n in names if n in form.changed_data}
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    can_delete = False
+    fields = ("number", "date", "game_count", "sheet")
+    readonly_fields = ("number", "date", "game_count", "sheet")
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # rounds come with their games (game_create makes them)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
+        return super().get_queryset(request).annotate(n_games=Count("games"))
+
+    @admin.display(description="games")
+    def game_count(self, obj: Round) -> int:
+        return getattr(obj, "n_games", 0)
+
+    @admin.display(description="result sheet")
+    def sheet(self, obj: Round) -> str:
+        url = reverse("admin:games_round_results", args=[obj.pk])
+        return format_html('<a href="{}">enter results</a>', url)
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    extra = 0
+    can_delete = False
+    fields = ("round", "table", "black", "white", "handicap", "komi", "result_display", "state")
+    readonly_fields = fields
+    show_change_link = True
+    ordering = ("round__number", "table", "id")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).select_related("round", "black", "white")
+
+
+TOURNAMENT_FIELDS = (
+    "name",
+    "start_date",
+    "end_date",
+    "venue",
+    "rules",
+    "board_size",
+    "komi",
+    "time_control",
+    "rated",
+)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "start_date", "end_date", "rules", "board_size", "rated")
+    list_filter = ("rules", "rated")
+    search_fields = ("name", "venue")
+    date_hierarchy = "start_date"
+    fields = TOURNAMENT_FIELDS
+    inlines = [RoundInline, GameInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        return super().get_queryset(request).filter(_directed(request)).distinct()
+
+    def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or is_director(request.user, obj))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        return bool(request.user.is_superuser) and super().has_delete_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        data = {n: form.cleaned_data[n] for n in TOURNAMENT_FIELDS if n in form.cleaned_data}
+        if change:
+            changed = _changed(form, TOURNAMENT_FIELDS)
+            if changed:
+                saved = services.tournament_update(actor=request.user, tournament=obj, **changed)
+                obj.refresh_from_db()
+                assert saved.pk == obj.pk
+        else:
+            created = services.tournament_create(actor=request.user, **data)
+            obj.pk = created.pk
+            obj.refresh_from_db()
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        # Both inlines are read-only: nothing to save (and nothing may bypass the services).
+        return None
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        # Directors and referees are not edited on this form; the M2M is left alone.
+        return None
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+class ResultSheetForm(forms.Form):
+    finalise = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Finalise the entered results as well (they are then locked for good).",
+    )
+
+    def __init__(self, *args: Any, games: list[Game], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.games = games
+        for g in games:
+            self.fields[f"game_{g.pk}"] = forms.CharField(
+                required=False,
+                max_length=20,
+                label=f"{g.table or ''} {g.black} – {g.white}".strip(),
+                initial=g.result_display,
+                disabled=g.is_locked,
+                widget=forms.TextInput(attrs={"size": 8, "list": "result-choices"}),
+            )
+
+    def rows(self) -> list[tuple[Game, forms.BoundField]]:
+        return [(g, self[f"game_{g.pk}"]) for g in self.games]
+
+    def sheet(self) -> list[tuple[int, str]]:
+        """(game id, RE) for every open game with a result typed in (a blank line is skipped)."""
+        out = []
+        for g in self.games:
+            text = (self.cleaned_data.get(f"game_{g.pk}") or "").strip()
+            if text and not g.is_locked and text != g.result_display:
+                out.append((g.pk, text))
+        return out
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "number", "date", "game_count", "sheet")
+    list_filter = ("tournament",)
+    list_select_related = ("tournament",)
+    readonly_fields = ("tournament", "number", "date", "sheet")
+    fields = ("tournament", "number", "date", "sheet")
+    actions = ["enter_results"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
+        qs = super().get_queryset(request).annotate(n_games=Count("games"))
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(tournament__directors=request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a round is made by game_create / round_get_or_create
+
+    def has_delete_permission(self, request: HttpRequest, obj: Round | None = None) -> bool:
+        return False
+
+    @admin.display(description="games")
+    def game_count(self, obj: Round) -> int:
+        return getattr(obj, "n_games", 0)
+
+    @admin.display(description="result sheet")
+    def sheet(self, obj: Round) -> str:
+        url = reverse("admin:games_round_results", args=[obj.pk])
+        return format_html('<a href="{}">enter results</a>', url)
+
+    @admin.action(description="Enter results from a result sheet")
+    def enter_results(self, request: HttpRequest, queryset: QuerySet[Round]) -> Any:
+        rounds = list(queryset[:2])
+        if len(rounds) != 1:
+            self.message_user(request, "Choose exactly one round.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:games_round_results", args=[rounds[0].pk]))
+
+    def get_urls(self) -> list[URLPattern]:
+        extra = [
+            path(
+                "<int:pk>/results/",
+                self.admin_site.admin_view(self.results_view),
+                name="games_round_results",
+            )
+        ]
+        return extra + super().get_urls()
+
+    def results_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The result sheet: one field per game, all entered at once or none."""
+        rnd = get_object_or_404(self.get_queryset(request).select_related("tournament"), pk=pk)
+        if not is_director(request.user, rnd.tournament):
+            raise PermissionDenied
+        games = list(
+            rnd.games.select_related("black", "white", "tournament").order_by("table", "id")
+        )
+        form = ResultSheetForm(request.POST or None, games=games)
+        sheet_errors: list[str] = []
+        if request.method == "POST" and form.is_valid():
+            sheet = form.sheet()
+            try:
+                with transaction.atomic():
+                    entered = services.round_results_enter(
+                        actor=request.user, round=rnd, results=sheet
+                    )
+                    if form.cleaned_data.get("finalise"):
+                        for game in entered:
+                            services.game_finalise(actor=request.user, game=game)
+            except ValidationError as exc:
+                sheet_errors = exc.messages
+            else:
+                self.message_user(
+                    request, f"{len(sheet)} result(s) entered for round {rnd.number}."
+                )
+                return HttpResponseRedirect(
+                    reverse("admin:games_tournament_change", args=[rnd.tournament_id])
+                )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Result sheet: {rnd}",
+            "round": rnd,
+            "form": form,
+            "sheet_errors": sheet_errors,
+            "opts": self.model._meta,
+            "suggestions": ("B+R", "W+R", "B+T", "W+T", "B+F", "W+F", "0", "Void"),
+        }
+        return TemplateResponse(request, "admin/games/round_results.html", context)
+
+
+# --------------------------------------------------------------------------- games
+
+
+GAME_PAIRING_FIELDS = ("black", "white", "handicap", "komi", "table", "rules")
+GAME_RESULT_FIELDS = (
+    "result_display",
+    "state",
+    "result_submitted_by",
+    "locked_at",
+    "sgf_warnings",
+    "dead_stones",
+    "correct_link",
+)
+
+
+class GameAddForm(forms.ModelForm):
+    round_number = forms.IntegerField(min_value=1, label="Round")
+
+    class Meta:
+        model = Game
+        fields = ("tournament", "black", "white", "handicap", "komi", "table", "rules")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["komi"].required = False
+        self.fields["rules"].required = False
+        self.fields["komi"].help_text = "Leave empty for the tournament's komi."
+        self.fields["rules"].help_text = "Leave empty for the tournament's rules."
+
+
+class SubmissionInline(admin.TabularInline):
+    model = ResultSubmission
+    extra = 0
+    can_delete = False
+    fields = ("created_at", "kind", "player", "submitted_by", "result", "comment")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "tournament",
+        "round_number",
+        "table",
+        "black",
+        "white",
+        "handicap",
+        "result_display",
+        "state",
+    )
+    list_display_links = ("id",)
+    list_filter = ("state", "tournament", "round__number")
+    list_select_related = ("tournament", "round", "black", "white")
+    search_fields = (
+        "black__family_name",
+        "black__given_name",
+        "white__family_name",
+        "white__given_name",
+    )
+    inlines = [SubmissionInline]
+    ordering = ("-tournament__start_date", "round__number", "table", "id")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        qs = super().get_queryset(request).select_related("tournament", "round", "black", "white")
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(tournament__directors=request.user)
+
+    @admin.display(description="round", ordering="round__number")
+    def round_number(self, obj: Game) -> int:
+        return obj.round.number
+
+    @admin.display(description="result")
+    def result_display(self, obj: Game) -> str:
+        return obj.result_display or "–"
+
+    @admin.display(description="result")
+    def correct_link(self, obj: Game) -> str:
+        if obj.is_locked:
+            return "locked: this result is final"
+        url = reverse("games:game-enter", args=[obj.pk])
+        label = "correct the result" if obj.result_reason else "enter the result"
+        return format_html('<a href="{}">{}</a>', url, label)
+
+    def get_form(
+        self, request: HttpRequest, obj: Game | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            kwargs["form"] = GameAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        if obj is None:
+            return ("tournament", "round_number", *GAME_PAIRING_FIELDS)
+        return ("tournament", "round", *GAME_PAIRING_FIELDS, *GAME_RESULT_FIELDS)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        if obj is None:
+            return ()
+        if obj.is_locked:
+            return ("tournament", "round", *GAME_PAIRING_FIELDS, *GAME_RESULT_FIELDS)
+        return ("tournament", "round", *GAME_RESULT_FIELDS)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "tournament" and not request.user.is_superuser:
+            kwargs["queryset"] = Tournament.objects.filter(directors=request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        if not super().has_change_permission(request, obj):
+            return False
+        if obj is None:
+            return True
+        # A locked result is history: the admin shows it, read-only.
+        return not obj.is_locked and is_director(request.user, obj.tournament)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        if obj is not None and (obj.is_locked or obj.result_reason):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # it would skip the per-game lock check
+        return actions
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        if change:
+            changed = _changed(form, GAME_PAIRING_FIELDS)
+            if changed:
+                services.game_update(actor=request.user, game=obj, **changed)
+            obj.refresh_from_db()
+            return
+        created = services.game_create(
+            actor=request.user,
+            tournament=data["tournament"],
+            round_number=data["round_number"],
+            black=data["black"],
+            white=data["white"],
+            handicap=data.get("handicap") or 0,
+            komi=data.get("komi"),
+            table=data.get("table"),
+            rules=data.get("rules") or None,
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        return None  # submissions are read-only history
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
+        # A service refusal (a rule the model form does not know) is shown, not a 500.
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as exc:
+            for message in exc.messages:
+                self.message_user(request, message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+
+# --------------------------------------------------------------------------- players
+
+
+PLAYER_FIELDS = (
+    "family_name",
+    "given_name",
+    "club",
+    "country",
+    "egd_pin",
+    "aga_id",
+    "nzgs_id",
+    "user",
+)
+
+
+class PlayerForm(forms.ModelForm):
+    rank = forms.CharField(max_length=10, help_text="Such as 3k, 2d or 9p+.")
+
+    class Meta:
+        model = Player
+        fields = PLAYER_FIELDS
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["rank"].initial = str(self.instance.rank)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(help_text="A CSV file, UTF-8, with a header row.")
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
+    list_display = ("full_name", "rank_display", "club", "country", "egd_pin", "user")
+    list_select_related = ("club", "user")
+    search_fields = ("family_name", "given_name", "egd_pin", "aga_id", "nzgs_id")
+    list_filter = ("country",)
+    fields = ("family_name", "given_name", "rank", *PLAYER_FIELDS[2:])
+    autocomplete_fields = ("club",)
+    raw_id_fields = ("user",)
+
+    @admin.display(description="rank", ordering="declared_rank")
+    def rank_display(self, obj: Player) -> str:
+        return str(obj.rank)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        return bool(request.user.is_superuser) and super().has_delete_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        if change:
+            changed = _changed(form, (*PLAYER_FIELDS, "rank"))
+            if changed:
+                services.player_update(actor=request.user, player=obj, **changed)
+            obj.refresh_from_db()
+            return
+        created = services.player_create(
+            actor=request.user,
+            family_name=data["family_name"],
+            given_name=data.get("given_name") or "",
+            rank=data["rank"],
+            club=data.get("club"),
+            country=data.get("country") or "",
+            egd_pin=data.get("egd_pin"),
+            aga_id=data.get("aga_id"),
+            nzgs_id=data.get("nzgs_id"),
+            user=data.get("user"),
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as exc:
+            for message in exc.messages:
+                self.message_user(request, message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def get_urls(self) -> list[URLPattern]:
+        extra = [
+            path(
+                "import-csv/",
+                self.admin_site.admin_view(self.import_view),
+                name="games_player_import",
+            )
+        ]
+        return extra + super().get_urls()
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload a CSV of players: all rows created, or none and a report per row."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = ImportForm(request.POST or None, request.FILES or None)
+        report = None
+        if request.method == "POST" and form.is_valid():
+            report = players_import_csv(actor=request.user, data=form.cleaned_data["file"].read())
+            if report.ok:
+                self.message_user(request, f"{len(report.created)} player(s) imported.")
+                return HttpResponseRedirect(reverse("admin:games_player_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Import players from CSV",
+            "form": form,
+            "report": report,
+            "columns": COLUMNS,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/player_import.html", context, status=200)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "country")
+    search_fields = ("name", "code")
+
+
+@admin.register(ResultSubmission)
+class ResultSubmissionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "game", "kind", "player", "submitted_by", "result")
+    list_filter = ("kind",)
+    list_select_related = ("game__round", "game__black", "game__white", "player", "submitted_by")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ResultSubmission]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(game__tournament__directors=request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,276 @@
+"""Public pages and the players' and directors' result forms.
+
+Views parse the request, call one service, and render.  Who may see what:
+every page about tournaments, rounds, games and players is public; the
+claims made about a result (submissions) are shown to the people
+``can_see_submissions`` names.  The result forms are not public: a user who
+may not act on a game at all gets a 404 for them (he is not told they
+exist); a player of the game whom the service refuses gets a 403.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services
+from games.diagram import game_diagram
+from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm, apply_service_errors
+from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
+from games.pages import crosstable, tournament_games
+from games.permissions import can_see_submissions, is_director, is_participant, player_for
+from games.services import LOCKED_MESSAGE
+
+RECENT_TOURNAMENTS = 10
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("tournament", "round", "black", "white"), pk=pk
+    )
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.order_by("-start_date", "name")[:RECENT_TOURNAMENTS]
+    return render(request, "games/home.html", {"tournaments": tournaments})
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.order_by("-start_date", "name")
+    return render(request, "games/tournament_list.html", {"tournaments": tournaments})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    rounds = list(tournament.rounds.order_by("number"))
+    games = list(tournament_games(tournament))
+    by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
+    for g in games:
+        by_round.setdefault(g.round_id, []).append(g)
+    return render(
+        request,
+        "games/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
+            "round_numbers": [r.number for r in rounds],
+            "crosstable": crosstable(games, [r.number for r in rounds]),
+            "is_director": is_director(request.user, tournament),
+        },
+    )
+
+
+@require_GET
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    rnd = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+    games = rnd.games.select_related("black", "white").order_by("table", "id")
+    return render(
+        request,
+        "games/round_detail.html",
+        {"round": rnd, "tournament": rnd.tournament, "games": games},
+    )
+
+
+@require_GET
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    rows = (
+        Game.objects.filter(Q(black=player) | Q(white=player))
+        .select_related("tournament", "round", "black", "white")
+        .order_by("-tournament__start_date", "tournament_id", "round__number")
+    )
+    listed = []
+    for g in rows:
+        black = g.black_id == player.pk
+        listed.append(
+            {
+                "game": g,
+                "colour": "Black" if black else "White",
+                "opponent": g.white if black else g.black,
+                "outcome": _outcome_for(g, player.pk),
+            }
+        )
+    return render(request, "games/player_detail.html", {"player": player, "games": listed})
+
+
+def _outcome_for(game: Game, player_id: int) -> str:
+    if not game.result_reason:
+        return ""
+    if not game.result_winner:
+        return "draw" if game.result_reason == "draw" else game.result_reason
+    mine = "B" if game.black_id == player_id else "W"
+    return "win" if game.result_winner == mine else "loss"
+
+
+def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    user = request.user
+    me = player_for(user)
+    participant = is_participant(user, game)
+    director = is_director(user, game.tournament)
+    locked = game.state in LOCKED_STATES
+    pending = game.state == GameState.SUBMITTED
+    submitter_id = game.result_submitted_by_id
+    ctx: dict[str, Any] = {
+        "game": game,
+        "tournament": game.tournament,
+        "diagram": game_diagram(game),
+        "is_participant": participant,
+        "is_director": director,
+        "locked": locked,
+        "can_submit": participant and not locked,
+        # The opponent of the player who submitted answers the claim.
+        "can_answer": bool(
+            participant and pending and me is not None and submitter_id not in (None, me.pk)
+        ),
+        "awaiting_opponent": bool(participant and pending and me and submitter_id == me.pk),
+        "can_finalise": director and game.state != GameState.FINAL and bool(game.result_reason),
+        "submissions": None,
+        "contest_form": ContestForm(),
+    }
+    if can_see_submissions(user, game):
+        ctx["submissions"] = list(
+            game.submissions.select_related("player", "submitted_by").order_by("created_at", "id")
+        )
+    return ctx
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    return render(request, "games/game_detail.html", _game_context(request, game))
+
+
+def _result_form_page(
+    request: HttpRequest, game: Game, *, director: bool, status: int = 200, form: ResultForm
+) -> HttpResponse:
+    return render(
+        request,
+        "games/result_form.html",
+        {
+            "game": game,
+            "tournament": game.tournament,
+            "form": form,
+            "director": director,
+            "suggestions": RESULT_SUGGESTIONS,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player submits the result of his own game."""
+    game = _game(pk)
+    if not is_participant(request.user, game):
+        if is_director(request.user, game.tournament):
+            return redirect("games:game-enter", pk=game.pk)
+        raise Http404("No such game to submit a result for.")
+    if game.state in LOCKED_STATES and request.method == "GET":
+        return render(
+            request,
+            "games/refused.html",
+            {"game": game, "tournament": game.tournament, "reasons": [LOCKED_MESSAGE]},
+            status=403,
+        )
+    if request.method == "GET":
+        return _result_form_page(request, game, director=False, form=ResultForm())
+    form = ResultForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            services.game_result_submit(actor=request.user, game=game, **form.service_kwargs())
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, "Result submitted; your opponent is asked to confirm it.")
+            return redirect("games:game", pk=game.pk)
+    return _result_form_page(request, game, director=False, form=form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director enters or corrects a result (audited by the service)."""
+    game = _game(pk)
+    if not is_director(request.user, game.tournament):
+        raise Http404("No such game to enter a result for.")
+    if request.method == "GET":
+        initial = {"result": game.result_display, "dead_stones": " ".join(game.dead_stones or [])}
+        return _result_form_page(request, game, director=True, form=ResultForm(initial=initial))
+    form = ResultForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            services.game_result_enter(actor=request.user, game=game, **form.service_kwargs())
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, "Result entered.")
+            return redirect("games:game", pk=game.pk)
+    return _result_form_page(request, game, director=True, form=form)
+
+
+def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    game = _game(pk)
+    user = request.user
+    if not (is_participant(user, game) or is_director(user, game.tournament)):
+        raise Http404("No such game.")
+    try:
+        if action == "confirm":
+            services.game_result_confirm(actor=user, game=game)
+            messages.success(request, "Result confirmed: it is now final.")
+        elif action == "contest":
+            form = ContestForm(request.POST)
+            reason = form.cleaned_data["reason"] if form.is_valid() else ""
+            services.game_result_contest(actor=user, game=game, reason=reason)
+            messages.success(request, "Result contested: a director will look at it.")
+        else:
+            services.game_finalise(actor=user, game=game)
+            messages.success(request, "Result finalised.")
+    except ValidationError as exc:
+        # The user may see the game but the service refuses him this step
+        # (his own claim, nothing to confirm, a locked result): 403, with why.
+        return render(
+            request,
+            "games/refused.html",
+            {"game": game, "tournament": game.tournament, "reasons": exc.messages},
+            status=403,
+        )
+    return HttpResponseRedirect(game_url(game))
+
+
+def game_url(game: Game) -> str:
+    return reverse("games:game", kwargs={"pk": game.pk})
+
+
+@login_required
+@require_POST
+def game_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    return _answer(request, pk, "confirm")
+
+
+@login_required
+@require_POST
+def game_contest(request: HttpRequest, pk: int) -> HttpResponse:
+    return _answer(request, pk, "contest")
+
+
+@login_required
+@require_POST
+def game_finalise(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    if not is_director(request.user, game.tournament):
+        raise Http404("No such game.")
+    return _answer(request, pk, "finalise")
