@@ -67,6 +67,10 @@ FOX_KOMI = {
     Decimal(700): Decimal(7),
 }
 _MAX_RAW_KOMI = 1000  # above Fox's 750; keeps absurd exponents out of the arithmetic
+# A compressed list (AB[aa:yy]) is 7 bytes for 625 points: without a cap, 1 MB
+# of them would expand to tens of millions of points.  Real records list a few
+# hundred; this leaves room for files that redraw the whole board in setup nodes.
+MAX_LISTED_POINTS = 250_000
 
 
 def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRecord:
@@ -97,7 +101,8 @@ def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRe
             f"komi {_fmt(komi) if komi is not None else 'unknown'}"
         )
 
-    setup = _read_setup(root, size)
+    budget = _Budget(MAX_LISTED_POINTS)
+    setup = _read_setup(root, size, budget)
     if handicap >= 2 and setup.black and len(setup.black) != handicap:
         warnings.append(f"HA[{handicap}] but the root places {len(setup.black)} black stones")
     actions: list[Move | Setup] = []
@@ -105,7 +110,7 @@ def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRe
     if root_move is not None:
         actions.append(root_move)
     for node in nodes[1:]:
-        node_setup = _read_setup(node, size)
+        node_setup = _read_setup(node, size, budget)
         if node_setup:
             actions.append(node_setup)
         move = _read_move(node, size)
@@ -121,8 +126,8 @@ def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRe
         actions=tuple(actions),
         first_player=first_player,
         info=info,
-        territory_black=frozenset(_read_points(last, "TB", size)),
-        territory_white=frozenset(_read_points(last, "TW", size)),
+        territory_black=frozenset(_read_points(last, "TB", size, budget)),
+        territory_white=frozenset(_read_points(last, "TW", size, budget)),
         warnings=tuple(warnings),
     )
 
@@ -210,25 +215,39 @@ def _read_player(root: Node) -> Color | None:
         raise root.error("PL", f"player {raw!r} is not B or W") from None
 
 
-def _read_points(node: Node, ident: str, size: int) -> set[Point]:
+class _Budget:
+    """Points left to expand from point lists in one record (see MAX_LISTED_POINTS)."""
+
+    def __init__(self, points: int) -> None:
+        self.left = points
+
+
+def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Point]:
     points: set[Point] = set()
     for value in node.values(ident):
         value = value.strip()
         if not value:  # TB[] and AE[] are written for "none"
             continue
         try:
-            points.update(expand_sgf_points(value, size))
+            expanded = expand_sgf_points(value, size)
         except CoordinateError as e:
             raise node.error(ident, str(e)) from None
+        budget.left -= len(expanded)
+        if budget.left < 0:
+            raise node.error(
+                ident,
+                f"the record lists more than {MAX_LISTED_POINTS:,} set-up or territory points",
+            )
+        points.update(expanded)
     return points
 
 
-def _read_setup(node: Node, size: int) -> Setup:
+def _read_setup(node: Node, size: int, budget: _Budget) -> Setup:
     if "AB" not in node and "AW" not in node and "AE" not in node:
         return Setup()
-    black = _read_points(node, "AB", size)
-    white = _read_points(node, "AW", size)
-    empty = _read_points(node, "AE", size)
+    black = _read_points(node, "AB", size, budget)
+    white = _read_points(node, "AW", size, budget)
+    empty = _read_points(node, "AE", size, budget)
     for ident, a, b in (("AW", black, white), ("AE", black, empty), ("AE", white, empty)):
         both = a & b
         if both:

@@ -12,6 +12,7 @@ the property when there is one.
 
 Text handling:
 
+* ``str`` input is taken as already decoded (``CA`` is then only kept).
 * Bytes are decoded with the charset of the ``CA`` property, found in the
   raw bytes before decoding (charset names are ASCII, so this works for any
   ASCII-compatible encoding); without ``CA`` the file must be UTF-8 (a BOM
@@ -145,6 +146,9 @@ class GameTree:
             tree = stack.pop()
             yield tree
             stack.extend(reversed(tree.children))
+
+    def __repr__(self) -> str:  # shallow: the default would recurse through variations
+        return f"GameTree(nodes={len(self.nodes)}, children={len(self.children)})"
 
     def __eq__(self, other: object) -> bool:
         # Iterative, so comparing two deep trees cannot exhaust the stack.

@@ -245,3 +245,13 @@ def test_the_writer_can_replace_result_and_rules() -> None:
 def test_the_writer_writes_passes_as_empty_values() -> None:
     record = parse_record("(;SZ[19];B[tt];W[])")
     assert ";B[]" in write_record(record) and "tt" not in write_record(record)
+
+
+def test_a_flood_of_compressed_point_lists_is_refused_quickly() -> None:
+    import time
+
+    text = "(;SZ[25]" + ";AB[aa:yy]" * 19_000 + ")"
+    start = time.perf_counter()
+    with pytest.raises(SgfError, match="more than 250,000"):
+        parse_record(text)
+    assert time.perf_counter() - start < 2

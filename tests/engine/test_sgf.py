@@ -178,3 +178,8 @@ def test_node_errors_point_at_the_property() -> None:
     node = parse("(;SZ[9]\n  KM[x])")[0].nodes[0]
     err = node.error("KM", "komi 'x' is not a number")
     assert (err.line, err.column, err.property) == (2, 3, "KM")
+
+
+def test_a_deep_tree_has_a_shallow_repr() -> None:
+    trees = parse("(;B[aa]" * 1000 + ")" * 1000)
+    assert repr(trees[0]) == "GameTree(nodes=1, children=1)"
