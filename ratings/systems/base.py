@@ -142,25 +142,26 @@ class RatingSystem(Protocol):
         self,
         players: Mapping[PlayerId, PlayerState],
         games: Sequence[GameOutcome],
-        config: RatingConfig = DEFAULT_CONFIG,
+        config: RatingConfig | None = None,
     ) -> dict[PlayerId, PlayerState]:
         """The new state of every player who played one of ``games``.
 
-        ``players`` must hold a state for every player in ``games``
-        (``RatingError`` otherwise); players who did not play are not returned.
+        ``config=None`` means the system's own defaults.  ``players`` must
+        hold a state for every player in ``games`` (``RatingError``
+        otherwise); players who did not play are not returned.
         """
         ...
 
-    def new_player(self, rating: float | None = None, config: RatingConfig = DEFAULT_CONFIG) -> (
-        PlayerState
-    ):
+    def new_player(
+        self, rating: float | None = None, config: RatingConfig | None = None
+    ) -> PlayerState:
         """The state a newcomer starts with (EGF: the GoR of the declared grade)."""
         ...
 
 
-def participants(games: Sequence[GameOutcome], players: Mapping[PlayerId, PlayerState]) -> (
-    list[PlayerId]
-):
+def participants(
+    games: Sequence[GameOutcome], players: Mapping[PlayerId, PlayerState]
+) -> list[PlayerId]:
     """The players of ``games`` in first-appearance order, checked against ``players``."""
     seen: dict[PlayerId, None] = {}
     for g in games:

@@ -57,7 +57,7 @@ def _check(r: float) -> None:
 def con(r: float) -> float:
     """The K-factor ``((3300 − r) / 200) ^ 1.6`` (ratings.md §1)."""
     _check(r)
-    return ((CEILING - r) / 200.0) ** 1.6
+    return float(((CEILING - r) / 200.0) ** 1.6)
 
 
 def bonus(r: float) -> float:
@@ -114,7 +114,7 @@ def grade_from_gor(gor: float) -> Rank:
 
 
 def gor_from_grade(rank: Rank) -> float:
-    """The GoR a newcomer of this grade starts at: n kyu = 2100 − 100n, n dan = 2100 + 100(n − 1)."""
+    """A newcomer's GoR: n kyu = 2100 − 100n, n dan = 2100 + 100(n − 1) (ratings.md §1)."""
     return float(rank.nominal_gor)
 
 
@@ -258,9 +258,10 @@ class Egf2021:
         self,
         players: Mapping[PlayerId, PlayerState],
         games: Sequence[GameOutcome],
-        config: RatingConfig = DEFAULT_CONFIG,
+        config: RatingConfig | None = None,
     ) -> dict[PlayerId, PlayerState]:
         """Rate one tournament against its pre-tournament ratings (see ``rate_event_indexed``)."""
+        config = config or DEFAULT_CONFIG
         ids, ratings, rows = _index_event(players, games)
         for r in ratings:
             _check(r)
@@ -272,8 +273,9 @@ class Egf2021:
         }
 
     def new_player(
-        self, rating: float | None = None, config: RatingConfig = DEFAULT_CONFIG
+        self, rating: float | None = None, config: RatingConfig | None = None
     ) -> PlayerState:
+        config = config or DEFAULT_CONFIG
         """A newcomer at ``rating``: in the EGD, the nominal GoR of the declared grade."""
         if rating is None:
             raise RatingError("an EGF newcomer starts at the GoR of a grade: pass one")
@@ -351,8 +353,9 @@ class EgfOld:
         self,
         players: Mapping[PlayerId, PlayerState],
         games: Sequence[GameOutcome],
-        config: RatingConfig = DEFAULT_CONFIG,
+        config: RatingConfig | None = None,
     ) -> dict[PlayerId, PlayerState]:
+        config = config or DEFAULT_CONFIG
         ids = participants(games, players)
         pre = {p: float(players[p].rating) for p in ids}
         delta = dict.fromkeys(ids, 0.0)
@@ -372,8 +375,9 @@ class EgfOld:
         }
 
     def new_player(
-        self, rating: float | None = None, config: RatingConfig = DEFAULT_CONFIG
+        self, rating: float | None = None, config: RatingConfig | None = None
     ) -> PlayerState:
+        config = config or DEFAULT_CONFIG
         if rating is None:
             raise RatingError("an EGF newcomer starts at the GoR of a grade: pass one")
         return PlayerState(rating=max(float(rating), config.floor))
