@@ -99,7 +99,10 @@ def simple_ko_board() -> Board:
     # rules.md (d)2: Black A1, B2, A3; White B1; White A2 captures A1.
     board = Board(9)
     board.place_setup(
-        Setup(black=frozenset({pt("A1", 9), pt("B2", 9), pt("A3", 9)}), white=frozenset({pt("B1", 9)}))
+        Setup(
+            black=frozenset({pt("A1", 9), pt("B2", 9), pt("A3", 9)}),
+            white=frozenset({pt("B1", 9)}),
+        )
     )
     board.record_position(W)
     assert board.play(pt("A2", 9), W).captured == {pt("A1", 9)}
