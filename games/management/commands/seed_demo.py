@@ -1,0 +1,197 @@
+"""``manage.py seed_demo``: a small finished tournament to look at and click through.
+
+Eight players, three rounds on 9x9, every game with a result; three games
+carry real SGF records (seeded random legal games, replayed by the engine's
+board so every move is legal), and the last round's Alice–Bob game waits for
+Bob to confirm Alice's claim, so the Confirm / Contest buttons can be seen.
+Everything is written through the services (``games.services``), as a
+director would.  Running it again changes nothing: the demo tournament's
+name is the marker.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games import services
+from games.engine.board import Board, IllegalMove
+from games.engine.record import write_record
+from games.engine.rules import get_rules
+from games.engine.types import Color, GameRecord, Move, Point
+from games.models import Game, Player, Tournament
+from games.roles import director_grant_admin, ensure_directors_group
+
+DEMO_TOURNAMENT = "goref demo open"
+RULES = "japanese"
+SIZE = 9
+# Demo accounts: fixed, printed, and only ever meant for a local demo.
+USERS = {
+    "director": ("demo-director", "demo-director-pw"),
+    "alice": ("demo-alice", "demo-alice-pw"),
+    "bob": ("demo-bob", "demo-bob-pw"),
+}
+PLAYERS = (  # family name, given name, rank, club, country
+    ("Anderson", "Alice", "3d", "Wellington Go Club", "NZ"),
+    ("Brown", "Bob", "2d", "Auckland Go Club", "NZ"),
+    ("Chen", "Wei", "1d", "Auckland Go Club", "NZ"),
+    ("Dubois", "Claire", "1k", "Paris Go Club", "FR"),
+    ("Evans", "Tom", "2k", "Wellington Go Club", "NZ"),
+    ("Fischer", "Anna", "3k", "Berlin Go Club", "DE"),
+    ("Garcia", "Luis", "5k", "Madrid Go Club", "ES"),
+    ("Hill", "Sarah", "8k", "Wellington Go Club", "NZ"),
+)
+# Player indexes (Black, White) per round: no pair meets twice; Alice–Bob in round 3.
+PAIRINGS = (
+    ((0, 4), (5, 1), (2, 6), (7, 3)),
+    ((5, 0), (1, 4), (7, 2), (3, 6)),
+    ((1, 0), (2, 3), (4, 5), (6, 7)),
+)
+# (round, table) of the games that get an SGF record.
+WITH_RECORD = {(1, 1), (1, 3), (2, 2)}
+
+
+def random_legal_game(seed: int, moves: int = 48) -> tuple[Move, ...]:
+    """A seeded random game on 9x9 in which every move is legal under the demo rules."""
+    rules = get_rules(RULES)
+    rng = random.Random(seed)
+    board = Board(SIZE)
+    color = Color.BLACK
+    played: list[Move] = []
+    points: list[Point] = [(x, y) for y in range(SIZE) for x in range(SIZE)]
+    for _ in range(moves):
+        candidates = [p for p in points if board.get(p) is None]
+        rng.shuffle(candidates)
+        for p in candidates:
+            try:
+                board.play(p, color, ko=rules.ko, suicide=rules.suicide)
+            except IllegalMove:
+                continue
+            played.append(Move(color, p))
+            break
+        else:
+            board.pass_move(color)
+            played.append(Move(color, None))
+        color = color.opponent
+    return tuple(played)
+
+
+def _outcome(rng: random.Random, black: Player, white: Player) -> str:
+    """Mostly the stronger player wins; a few wins on points."""
+    p_black = 0.5 + 0.12 * (black.declared_rank - white.declared_rank)
+    winner = "B" if rng.random() < min(0.9, max(0.1, p_black)) else "W"
+    if rng.random() < 0.4:
+        return f"{winner}+{rng.randint(1, 15)}.5"
+    return f"{winner}+R"
+
+
+class Command(BaseCommand):
+    help = "Create a small demo tournament (8 players, 3 rounds, results, SGF records) and users."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        ensure_directors_group()
+        if Tournament.objects.filter(name=DEMO_TOURNAMENT).exists():
+            self.stdout.write(f"The demo tournament {DEMO_TOURNAMENT!r} exists: nothing to do.")
+            self._print_users()
+            return
+        with transaction.atomic():
+            self._seed()
+        self.stdout.write(self.style.SUCCESS(f"Created the demo tournament {DEMO_TOURNAMENT!r}."))
+        self._print_users()
+
+    def _user(self, key: str) -> Any:
+        username, password = USERS[key]
+        User = get_user_model()
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            user = User.objects.create_user(username=username, password=password)
+        return user
+
+    def _seed(self) -> None:
+        director = self._user("director")
+        director_grant_admin(user=director)
+        alice, bob = self._user("alice"), self._user("bob")
+        accounts = {0: alice, 1: bob}
+
+        players: list[Player] = []
+        for i, (family, given, rank, club, country) in enumerate(PLAYERS):
+            existing = Player.objects.filter(family_name=family, given_name=given).first()
+            if existing is None:
+                existing = services.player_create(
+                    actor=director,
+                    family_name=family,
+                    given_name=given,
+                    rank=rank,
+                    club=club,
+                    country=country,
+                    user=accounts.get(i),
+                )
+            players.append(existing)
+
+        start = dt.date.today() - dt.timedelta(days=14)
+        tournament = services.tournament_create(
+            actor=director,
+            name=DEMO_TOURNAMENT,
+            start_date=start,
+            end_date=start + dt.timedelta(days=1),
+            rules=RULES,
+            board_size=SIZE,
+            venue="Wellington",
+            time_control="30 min + 5x30 s byo-yomi",
+            rated=True,
+        )
+        rng = random.Random(2024)
+        for number, pairs in enumerate(PAIRINGS, start=1):
+            rnd = services.round_get_or_create(actor=director, tournament=tournament, number=number)
+            sheet: list[tuple[int, str]] = []
+            for table, (b, w) in enumerate(pairs, start=1):
+                game = services.game_create(
+                    actor=director,
+                    tournament=tournament,
+                    round_number=number,
+                    black=players[b],
+                    white=players[w],
+                    table=table,
+                )
+                result = _outcome(rng, players[b], players[w])
+                if (number, table) == (3, 1):
+                    # Alice (White) reports; Bob is left to confirm or contest.
+                    services.game_result_submit(actor=alice, game=game, result=result)
+                elif (number, table) in WITH_RECORD:
+                    self._enter_with_record(director, game, result, seed=number * 10 + table)
+                else:
+                    sheet.append((game.pk, result))
+            for entered in services.round_results_enter(actor=director, round=rnd, results=sheet):
+                services.game_finalise(actor=director, game=entered)
+
+    def _enter_with_record(self, director: Any, game: Game, result: str, *, seed: int) -> None:
+        record = GameRecord(
+            size=SIZE,
+            komi=Decimal(game.komi),
+            actions=random_legal_game(seed),
+            info={
+                "PB": game.black.full_name,
+                "PW": game.white.full_name,
+                "BR": str(game.black.rank),
+                "WR": str(game.white.rank),
+                "EV": DEMO_TOURNAMENT,
+                "RO": str(game.round.number),
+            },
+        )
+        sgf = write_record(record, result=result, rules=RULES)
+        game = services.game_result_enter(actor=director, game=game, result=result, sgf=sgf)
+        services.game_finalise(actor=director, game=game)
+
+    def _print_users(self) -> None:
+        self.stdout.write("Demo users (username / password):")
+        for role, (username, password) in USERS.items():
+            self.stdout.write(f"  {role:9} {username} / {password}")
+        self.stdout.write(
+            f"The director logs in to the admin at /admin/ as {USERS['director'][0]}."
+        )
