@@ -1,0 +1,275 @@
+"""Handicap policy: how many stones, who takes Black, komi, and where the stones go.
+
+Three policies (``PolicyKind``):
+
+* ``nz`` (default), ratings.md §2 and seed 001 ("the best handicap is the
+  difference of their ratings rounded up to a whole number.  If the
+  difference is less than 0.5 they may also choose to play an even game")::
+
+      d = |s_a − s_b|          (stone scale)
+      h = ceil(d − ε)          h = min(h, cap)
+      even_allowed = d < 0.5
+
+* ``egf``: h = clamp(grade difference − reduction, 0, cap) (ratings.md §2,
+  the ``HA[hN]`` reduction of .h9 files); h = 1 means no komi.
+* ``none``: always even.
+
+Komi and compensation come from the game's ``Rules`` preset (rules.md and
+ratings.md §2 "Komi and compensation by preset"): even game ``rules.komi``,
+h >= 2 ``rules.handicap_komi`` plus ``rules.compensation_for(h)`` points to
+White.  Fixed points come from ``games.engine.handicap``.
+
+Decisions where the sources are silent or inconsistent:
+
+* ε is 1e-9, not the 1e-12 of ratings.md §2: its own example of float noise,
+  2.0000000001, is 1e-10 off and would still add a stone with 1e-12.  For
+  integer GoR (differences in steps of 0.01 stones) both agree with the exact
+  ``(|ΔGoR| + 99) // 100``.  The same ε applies to the 0.5 test.
+* Cap: 9 by default, 5 on boards of 9x9 and smaller; a fixed-placement
+  ruleset is further capped at the board's fixed points (4 on even boards).
+  A ruleset without handicaps (first-capture) always gives an even game.
+* h = 1 (Black first, no komi) gives komi ``policy.one_stone_komi`` (0),
+  whatever the preset: every source treats HA 1 as "no komi".
+* Free placement under the ``nz`` policy is played as moves while White
+  passes h − 1 times (ratings.md §2); under other policies free placement
+  puts the stones down at once.  ``white_passes_when_free`` overrides this
+  (``Rules`` itself has no field saying which).
+* In an even game colours are decided by nigiri: ``black``/``white`` are None.
+
+Pure module: standard library plus ``games.engine`` (itself stdlib-only).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Hashable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal
+
+from games.engine import handicap as engine_handicap
+from games.engine.rules import Placement as RulesPlacement
+from games.engine.rules import Rules
+from games.engine.types import Point
+from ratings.ranks import Rank
+
+NOISE = 1e-9
+FREE: Literal["free"] = "free"
+
+
+class PolicyKind(enum.Enum):
+    NZ = "nz"
+    EGF = "egf"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class HandicapPolicy:
+    """A tournament's handicap rule, as a value (STYLE.md: configuration is frozen data).
+
+    ``cap`` is the largest handicap (the EGF "ceiling"); boards of
+    ``small_board_size`` and smaller use ``small_board_cap``.  ``reduction``
+    is the EGF reduction (egf only).  ``white_passes_when_free=None`` means
+    "as the policy says" (nz: yes; others: no).
+    """
+
+    kind: PolicyKind = PolicyKind.NZ
+    cap: int = 9
+    small_board_cap: int = 5
+    small_board_size: int = 9
+    reduction: int = 0
+    one_stone_komi: Decimal = Decimal(0)
+    white_passes_when_free: bool | None = None
+    epsilon: float = NOISE
+
+    def __post_init__(self) -> None:
+        if self.cap < 0 or self.small_board_cap < 0 or self.reduction < 0:
+            raise ValueError("cap, small_board_cap and reduction must not be negative")
+        if not 0 <= self.epsilon < 0.01:
+            raise ValueError("epsilon must be small: it only absorbs float noise")
+
+    def cap_for(self, size: int) -> int:
+        """The largest handicap this policy allows on a ``size`` board."""
+        return self.small_board_cap if size <= self.small_board_size else self.cap
+
+
+NZ_POLICY = HandicapPolicy()
+EGF_POLICY = HandicapPolicy(kind=PolicyKind.EGF)
+NO_HANDICAP = HandicapPolicy(kind=PolicyKind.NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class HandicapAdvice:
+    """What the policy advises for one pairing.
+
+    ``black``/``white`` are the players as passed in (None for an even game:
+    nigiri).  ``komi`` includes no compensation; ``compensation`` is the
+    extra points White gets at the count.  ``placement`` is the fixed points
+    in placing order, ``"free"``, or ``()`` when no stones are placed (h <= 1).
+    ``white_passes`` is how often White passes while Black places free stones.
+    """
+
+    handicap: int
+    komi: Decimal
+    compensation: int
+    even_game_allowed: bool
+    black: Hashable | None
+    white: Hashable | None
+    placement: tuple[Point, ...] | Literal["free"]
+    white_passes: int
+    difference_stones: float
+    explanation: str
+
+    @property
+    def is_even(self) -> bool:
+        return self.handicap == 0
+
+
+Strength = float | int | Rank
+
+
+def _stones(value: Strength) -> float:
+    if isinstance(value, Rank):
+        if value.is_honorary:
+            raise ValueError("the honorary 9p+ is a title, not a strength: use the player's rank")
+        return float(value.stones)
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"a strength must be a finite number of stones, not {value!r}")
+    return x
+
+
+def nz_stones(difference: float, epsilon: float = NOISE) -> int:
+    """The NZ handicap before any cap: the difference rounded up (ratings.md §2)."""
+    return max(0, math.ceil(abs(difference) - epsilon))
+
+
+def nz_stones_from_gor(gor_a: int, gor_b: int) -> int:
+    """The exact integer form for whole GoR: ``(|ΔGoR| + 99) // 100`` (ratings.md §2)."""
+    return (abs(gor_a - gor_b) + 99) // 100
+
+
+def egf_grade(stones: float) -> int:
+    """The EGF grade (signed ladder index) of a strength: floor(stones + 0.5).
+
+    The same bands as ``Rank.from_gor`` (ratings.md §1), without the ladder clamp.
+    """
+    return math.floor(round(stones + 0.5, 9))
+
+
+def _free_passes(policy: HandicapPolicy) -> bool:
+    if policy.white_passes_when_free is not None:
+        return policy.white_passes_when_free
+    return policy.kind is PolicyKind.NZ
+
+
+def advise(
+    a: Hashable,
+    a_strength: Strength,
+    b: Hashable,
+    b_strength: Strength,
+    *,
+    rules: Rules,
+    size: int = 19,
+    policy: HandicapPolicy = NZ_POLICY,
+) -> HandicapAdvice:
+    """The handicap, colours, komi and placement for ``a`` against ``b``.
+
+    Strengths are on the stone scale (``ratings.stones.gor_to_stones``) or
+    ``Rank`` values.  See the module docstring for the rules applied.
+    """
+    sa, sb = _stones(a_strength), _stones(b_strength)
+    d = abs(sa - sb)
+    eps = policy.epsilon
+    notes: list[str] = [f"difference {d:.2f} stones"]
+
+    if policy.kind is PolicyKind.NONE:
+        h, even_allowed = 0, True
+        notes.append("this tournament plays every game even")
+    elif policy.kind is PolicyKind.NZ:
+        h = nz_stones(d, eps)
+        even_allowed = d < 0.5 - eps
+        notes.append(f"rounded up: {h}")
+        if even_allowed and h:
+            notes.append("under 0.5, so the players may choose an even game instead")
+    else:
+        grades = abs(egf_grade(sa) - egf_grade(sb))
+        h = max(0, grades - policy.reduction)
+        even_allowed = h == 0
+        notes.append(f"grade difference {grades} less reduction {policy.reduction}: {h}")
+
+    cap = policy.cap_for(size)
+    if h > cap:
+        notes.append(f"capped at {cap} on {size}x{size}")
+        h = cap
+    if rules.placement is RulesPlacement.NONE and h:
+        notes.append(f"{rules.name} rules have no handicap: even game")
+        h, even_allowed = 0, True
+    if rules.placement is RulesPlacement.FIXED and h >= 2:
+        most = max(1, engine_handicap.max_fixed_stones(size))
+        if h > most:
+            notes.append(f"{size}x{size} has fixed points for at most {most}")
+            h = most
+
+    if h == 0:
+        return HandicapAdvice(
+            handicap=0,
+            komi=rules.komi,
+            compensation=0,
+            even_game_allowed=True,
+            black=None,
+            white=None,
+            placement=(),
+            white_passes=0,
+            difference_stones=d,
+            explanation="; ".join([*notes, f"even game, nigiri, komi {rules.komi}"]),
+        )
+
+    black, white = (a, b) if sa < sb else (b, a)
+    if h == 1:
+        komi = policy.one_stone_komi
+        placement: tuple[Point, ...] | Literal["free"] = ()
+        passes = 0
+        notes.append(f"weaker player {black!r} takes Black and moves first, komi {komi}")
+    else:
+        komi = rules.handicap_komi
+        placement, passes = _placement(rules, size, h, policy)
+        notes.append(f"weaker player {black!r} takes Black with {h} stones, komi {komi}")
+        if passes:
+            moves = "move" if passes == 1 else f"{passes} moves"
+            notes.append(f"free placement: White passes the first {moves}")
+        elif placement == FREE:
+            notes.append("free placement")
+        else:
+            notes.append("fixed placement")
+    compensation = rules.compensation_for(h)
+    if compensation:
+        notes.append(f"White gets {compensation} extra points at the count")
+    return HandicapAdvice(
+        handicap=h,
+        komi=komi,
+        compensation=compensation,
+        even_game_allowed=even_allowed,
+        black=black,
+        white=white,
+        placement=placement,
+        white_passes=passes,
+        difference_stones=d,
+        explanation="; ".join(notes),
+    )
+
+
+def _placement(
+    rules: Rules, size: int, h: int, policy: HandicapPolicy
+) -> tuple[tuple[Point, ...] | Literal["free"], int]:
+    if rules.placement is RulesPlacement.FIXED:
+        plan = engine_handicap.setup_for(engine_handicap.Placement.FIXED, size, h)
+        return plan.points, 0
+    how = (
+        engine_handicap.Placement.FREE_WHITE_PASSES
+        if _free_passes(policy)
+        else engine_handicap.Placement.FREE
+    )
+    plan = engine_handicap.setup_for(how, size, h)
+    return FREE, plan.white_passes
