@@ -1,1 +1,73 @@
-"""Named personas for tests (filled in by the foundation work)."""
+"""Named personas, as pytest fixtures shared by every app's tests.
+
+* ``director`` runs ``tournament`` (a 19x19 japanese-rules open);
+* ``referee`` referees it;
+* ``alice`` (Black, 3k) and ``bob`` (White, 2k) are players with accounts who
+  play each other in ``game`` (round 1, table 1);
+* ``outsider`` has an account and nothing to do with any of it;
+* ``superuser`` is the site administrator.
+
+Each persona's password is ``tests.factories.PASSWORD``.  Variants come from
+``tests.factories``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import PASSWORD, PlayerFactory, TournamentFactory, UserFactory
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD
+
+
+@pytest.fixture
+def director(db):  # type: ignore[no-untyped-def]
+    return UserFactory(username="director", first_name="Dana")
+
+
+@pytest.fixture
+def referee(db):  # type: ignore[no-untyped-def]
+    return UserFactory(username="referee", first_name="Rex")
+
+
+@pytest.fixture
+def outsider(db):  # type: ignore[no-untyped-def]
+    return UserFactory(username="outsider", first_name="Oscar")
+
+
+@pytest.fixture
+def superuser(db):  # type: ignore[no-untyped-def]
+    user = UserFactory(username="root", is_staff=True, is_superuser=True)
+    return user
+
+
+@pytest.fixture
+def tournament(director, referee):  # type: ignore[no-untyped-def]
+    t = TournamentFactory(name="Wellington Open", rules="japanese", board_size=19)
+    t.directors.add(director)
+    t.referees.add(referee)
+    return t
+
+
+@pytest.fixture
+def alice(db):  # type: ignore[no-untyped-def]
+    user = UserFactory(username="alice", first_name="Alice")
+    return PlayerFactory(family_name="Liddell", given_name="Alice", declared_rank=-3, user=user)
+
+
+@pytest.fixture
+def bob(db):  # type: ignore[no-untyped-def]
+    user = UserFactory(username="bob", first_name="Bob")
+    return PlayerFactory(family_name="Builder", given_name="Bob", declared_rank=-2, user=user)
+
+
+@pytest.fixture
+def game(tournament, alice, bob):  # type: ignore[no-untyped-def]
+    from games.services import game_create
+
+    return game_create(
+        actor=None, tournament=tournament, round_number=1, black=alice, white=bob, table=1
+    )

@@ -100,7 +100,14 @@ def read_evidence(
     )
     if dead is None:
         dead = records.dead_from_record(read)
-    records.check_dead_stones(dead, board=read.final_position, rules=rules)
+        try:
+            records.check_dead_stones(dead, board=read.final_position, rules=rules)
+        except ValidationError as e:  # the markup, not the user's list, is at fault
+            raise ValidationError(
+                {"sgf": f"The record's dead-stone markup (TB/TW): {' '.join(e.messages)}"}
+            ) from None
+    else:
+        records.check_dead_stones(dead, board=read.final_position, rules=rules)
     return Evidence(parsed, read.text, read.warnings, records.points_to_labels(dead, size))
 
 
