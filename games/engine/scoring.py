@@ -172,19 +172,15 @@ def _regions(cells: list[int], neigh: tuple[tuple[int, ...], ...]) -> tuple[list
     Returns ``(owner, counts)`` where ``owner[i]`` is -1 for a stone and
     ``counts`` is ``[neutral, black, white]`` empty points.
     """
-    n = len(cells)
-    owner = [-1] * n
+    owner = [-1] * len(cells)
     counts = [0, 0, 0]
-    for i in range(n):
-        if cells[i] or owner[i] >= 0:
+    for i in [i for i, c in enumerate(cells) if not c]:
+        if owner[i] >= 0:
             continue
         owner[i] = 4  # visiting
         region = [i]
         border = 0
-        k = 0
-        while k < len(region):
-            p = region[k]
-            k += 1
+        for p in region:  # the list grows while it is walked: a breadth-first fill
             for q in neigh[p]:
                 c = cells[q]
                 if c:

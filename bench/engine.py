@@ -1,0 +1,162 @@
+"""Engine benchmark (not a test): goref against sgfmill on the same random games.
+
+Run: ``.venv/bin/python -m bench.engine`` (``--games N`` to change the sample).
+Prints replay speed, area-scoring time, parse+replay+score per game and the
+peak resident memory after replaying 10,000 games in one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import time
+from decimal import Decimal
+
+from sgfmill import boards, sgf
+
+from games.engine.board import Board
+from games.engine.record import parse_record
+from games.engine.replay import replay
+from games.engine.rules import get_rules
+from games.engine.scoring import score, score_position
+from games.engine.types import Color, GameRecord, Move
+
+SIZE = 19
+
+
+def random_game(moves: int, seed: int) -> list[Move]:
+    """A seeded random legal game (situational superko), not filling own eyes."""
+    rng = random.Random(seed)
+    board = Board(SIZE)
+    board.record_position(1)
+    t = board._t
+    out: list[Move] = []
+    color = 1
+    empties = set(range(SIZE * SIZE))
+    while len(out) < moves:
+        cand = sorted(empties)
+        rng.shuffle(cand)
+        for i in cand:
+            if board._check(i, color, 2, False):
+                continue
+            nb = t.neigh[i]
+            if all(board._cells[n] == color and board._libs[board._head[n]] != t.bit[i]
+                   for n in nb):
+                continue
+            board._place(i, color)
+            empties.discard(i)
+            for m in board.last_captured:
+                empties.update(m)
+            out.append(Move(Color(color), (i % SIZE, i // SIZE)))
+            break
+        else:
+            board.ko_point = -1
+            out.append(Move(Color(color), None))
+        color = 3 - color
+        board.record_position(color)
+    return out
+
+
+def to_sgf(moves: list[Move]) -> str:
+    def pt(m: Move) -> str:
+        return "" if m.point is None else chr(97 + m.point[0]) + chr(97 + m.point[1])
+
+    body = "".join(f";{m.color.letter}[{pt(m)}]" for m in moves)
+    return f"(;GM[1]FF[4]SZ[{SIZE}]KM[7.5]RU[Chinese]{body})"
+
+
+def sgfmill_replay(moves: list[Move]) -> boards.Board:
+    b = boards.Board(SIZE)
+    for m in moves:
+        if m.point is not None:
+            x, y = m.point
+            b.play(SIZE - 1 - y, x, "b" if m.color is Color.BLACK else "w")
+    return b
+
+
+def best_of(fn, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--memory-games", type=int, default=10_000)
+    args = ap.parse_args()
+    situational = get_rules("nz")  # situational superko, suicide legal
+    chinese = get_rules("chinese")
+
+    for length in (250, 500):
+        games = [random_game(length, 1000 * length + s) for s in range(args.games)]
+        records = [GameRecord(size=SIZE, actions=tuple(g)) for g in games]
+        nmoves = sum(len(g) for g in games)
+
+        def ours(records: list[GameRecord] = records) -> None:
+            for r in records:
+                replay(r, situational)
+
+        def theirs(games: list[list[Move]] = games) -> None:
+            for g in games:
+                sgfmill_replay(g)
+
+        t_ours, t_theirs = best_of(ours), best_of(theirs)
+        print(f"{length}-move games x{args.games}: replay goref {nmoves / t_ours:,.0f} moves/s "
+              f"(situational superko), sgfmill {nmoves / t_theirs:,.0f} moves/s, "
+              f"ratio {t_theirs / t_ours:.2f}x")
+
+        finals = [replay(r, situational).board for r in records]
+        sfinals = [sgfmill_replay(g) for g in games]
+
+        def score_ours(finals: list[Board] = finals) -> None:
+            for b in finals:
+                score_position(b, chinese, komi=Decimal(0))
+
+        def score_theirs(sfinals: list[boards.Board] = sfinals) -> None:
+            for b in sfinals:
+                b.area_score()
+
+        s_ours, s_theirs = best_of(score_ours), best_of(score_theirs)
+        n = len(finals)
+        print(f"  area scoring per position: goref {1e6 * s_ours / n:.0f} us, "
+              f"sgfmill {1e6 * s_theirs / n:.0f} us, ratio {s_theirs / s_ours:.2f}x")
+
+        texts = [to_sgf(g) for g in games]
+        blobs = [t.encode() for t in texts]
+
+        def full_ours(texts: list[str] = texts) -> None:
+            for t in texts:
+                score(replay(parse_record(t), chinese))
+
+        def full_theirs(blobs: list[bytes] = blobs) -> None:
+            for data in blobs:
+                game = sgf.Sgf_game.from_bytes(data)
+                b = boards.Board(game.get_size())
+                for node in game.get_main_sequence():
+                    colour, move = node.get_move()
+                    if colour is not None and move is not None:
+                        b.play(move[0], move[1], colour)
+                b.area_score()
+
+        f_ours, f_theirs = best_of(full_ours), best_of(full_theirs)
+        print(f"  parse+replay+score per game: goref {1e3 * f_ours / n:.3f} ms, "
+              f"sgfmill {1e3 * f_theirs / n:.3f} ms, ratio {f_theirs / f_ours:.2f}x")
+
+    pool = [GameRecord(size=SIZE, actions=tuple(random_game(250, 7 + s))) for s in range(100)]
+    t = time.perf_counter()
+    results = []
+    for k in range(args.memory_games):
+        results.append(score(replay(pool[k % len(pool)], chinese)).result)
+    dt = time.perf_counter() - t
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"{args.memory_games:,} games replayed and scored in {dt:.1f} s; "
+          f"peak RSS {peak_kb / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
