@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 PlayerId: TypeAlias = Hashable
+P = TypeVar("P", bound=Hashable)
+"""A player reference: whatever the caller keys players by (an int, a UUID, a name)."""
 
 VALID_SCORES = (0.0, 0.5, 1.0)
 
@@ -46,7 +48,7 @@ class PlayerState:
 
 
 @dataclass(frozen=True, slots=True)
-class GameOutcome:
+class GameOutcome(Generic[P]):
     """One rated game: ``score_black`` is 1 (Black won), 0.5 (jigo) or 0.
 
     ``handicap`` is the number of stones Black received (0 = even; 1 = Black
@@ -55,8 +57,8 @@ class GameOutcome:
     record; the rating formulas in ratings.md do not use it.
     """
 
-    black: PlayerId
-    white: PlayerId
+    black: P
+    white: P
     score_black: float
     handicap: int = 0
     komi: Decimal | None = None
@@ -140,10 +142,10 @@ class RatingSystem(Protocol):
 
     def rate_event(
         self,
-        players: Mapping[PlayerId, PlayerState],
-        games: Sequence[GameOutcome],
+        players: Mapping[P, PlayerState],
+        games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
-    ) -> dict[PlayerId, PlayerState]:
+    ) -> dict[P, PlayerState]:
         """The new state of every player who played one of ``games``.
 
         ``config=None`` means the system's own defaults.  ``players`` must
@@ -159,11 +161,9 @@ class RatingSystem(Protocol):
         ...
 
 
-def participants(
-    games: Sequence[GameOutcome], players: Mapping[PlayerId, PlayerState]
-) -> list[PlayerId]:
+def participants(games: Sequence[GameOutcome[P]], players: Mapping[P, PlayerState]) -> list[P]:
     """The players of ``games`` in first-appearance order, checked against ``players``."""
-    seen: dict[PlayerId, None] = {}
+    seen: dict[P, None] = {}
     for g in games:
         seen.setdefault(g.black)
         seen.setdefault(g.white)

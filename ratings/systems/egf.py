@@ -34,7 +34,7 @@ from ratings.ranks import Rank, RankError
 from ratings.systems.base import (
     DEFAULT_CONFIG,
     GameOutcome,
-    PlayerId,
+    P,
     PlayerState,
     RatingConfig,
     RatingError,
@@ -215,10 +215,10 @@ def _rate_event_fast(
 
 
 def rate_event_textbook(
-    ratings: Mapping[PlayerId, float],
-    games: Sequence[GameOutcome],
+    ratings: Mapping[P, float],
+    games: Sequence[GameOutcome[P]],
     config: RatingConfig = DEFAULT_CONFIG,
-) -> dict[PlayerId, float]:
+) -> dict[P, float]:
     """The formula applied game by game exactly as written, with no caching.
 
     Se from β with ``math.log``/``math.exp``, con and bonus per game; changes
@@ -226,7 +226,7 @@ def rate_event_textbook(
     purpose: it is the independent implementation ``rate_event_indexed`` is
     checked against, and the benchmark's peer.
     """
-    delta: dict[PlayerId, float] = {}
+    delta: dict[P, float] = {}
     for g in games:
         rb, rw = ratings[g.black], ratings[g.white]
         se_b = expected_score(rb, rw, g.handicap, 0, config)
@@ -240,8 +240,8 @@ def rate_event_textbook(
 
 
 def _index_event(
-    players: Mapping[PlayerId, PlayerState], games: Sequence[GameOutcome]
-) -> tuple[list[PlayerId], list[float], list[GameTuple]]:
+    players: Mapping[P, PlayerState], games: Sequence[GameOutcome[P]]
+) -> tuple[list[P], list[float], list[GameTuple]]:
     ids = participants(games, players)
     index = {p: i for i, p in enumerate(ids)}
     ratings = [float(players[p].rating) for p in ids]
@@ -256,10 +256,10 @@ class Egf2021:
 
     def rate_event(
         self,
-        players: Mapping[PlayerId, PlayerState],
-        games: Sequence[GameOutcome],
+        players: Mapping[P, PlayerState],
+        games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
-    ) -> dict[PlayerId, PlayerState]:
+    ) -> dict[P, PlayerState]:
         """Rate one tournament against its pre-tournament ratings (see ``rate_event_indexed``)."""
         config = config or DEFAULT_CONFIG
         ids, ratings, rows = _index_event(players, games)
@@ -351,10 +351,10 @@ class EgfOld:
 
     def rate_event(
         self,
-        players: Mapping[PlayerId, PlayerState],
-        games: Sequence[GameOutcome],
+        players: Mapping[P, PlayerState],
+        games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
-    ) -> dict[PlayerId, PlayerState]:
+    ) -> dict[P, PlayerState]:
         config = config or DEFAULT_CONFIG
         ids = participants(games, players)
         pre = {p: float(players[p].rating) for p in ids}

@@ -40,7 +40,7 @@ from ratings.systems.base import (
     DEFAULT_CONFIG,
     OGS_CONFIG,
     GameOutcome,
-    PlayerId,
+    P,
     PlayerState,
     RatingConfig,
     RatingError,
@@ -213,7 +213,7 @@ def handicap_offset(rating: float, handicap: int, config: RatingConfig = OGS_CON
 
 
 def _opponents(
-    game: GameOutcome, pre: Mapping[PlayerId, PlayerState], config: RatingConfig
+    game: GameOutcome[P], pre: Mapping[P, PlayerState], config: RatingConfig
 ) -> tuple[Opponent, Opponent]:
     """The game as seen by Black and by White (Black receives the handicap)."""
     b, w = pre[game.black], pre[game.white]
@@ -232,10 +232,10 @@ class Glicko2:
 
     def rate_event(
         self,
-        players: Mapping[PlayerId, PlayerState],
-        games: Sequence[GameOutcome],
+        players: Mapping[P, PlayerState],
+        games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
-    ) -> dict[PlayerId, PlayerState]:
+    ) -> dict[P, PlayerState]:
         """The event as one rating period, or game by game with ``one_game_per_period``."""
         config = config or self.default_config
         ids = participants(games, players)
@@ -251,7 +251,7 @@ class Glicko2:
                 new_w = update(current[game.white], [for_white], config)
                 current[game.black], current[game.white] = new_b, new_w
             return current
-        results: dict[PlayerId, list[Opponent]] = {p: [] for p in ids}
+        results: dict[P, list[Opponent]] = {p: [] for p in ids}
         for game in games:
             for_black, for_white = _opponents(game, players, config)
             results[game.black].append(for_black)
