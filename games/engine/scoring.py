@@ -273,7 +273,7 @@ def score_position(
     if komi is None:
         komi = rules.komi_for(handicap)
     komi = Decimal(komi)
-    cells = board.cells()
+    cells = board._cells  # read only: no copy
     neigh = board._t.neigh
     owner, counts = _regions(cells, neigh)
     black_stones = cells.count(1)
