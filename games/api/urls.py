@@ -1,3 +1,17 @@
-from django.urls import URLPattern
+"""``/api/v1/``: token login, players, tournaments, games and their results."""
 
-urlpatterns: list[URLPattern] = []
+from django.urls import URLPattern, URLResolver, path
+from rest_framework.routers import DefaultRouter
+
+from games.api import views
+
+router = DefaultRouter(trailing_slash=True)
+router.include_root_view = False
+router.register("players", views.PlayerViewSet, basename="player")
+router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("games", views.GameViewSet, basename="game")
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    *router.urls,
+]

@@ -1,0 +1,221 @@
+"""API representations (output) and input shapes.
+
+Input serializers only check types and presence; every rule lives in
+``games.services``, which the views call.  Output serializers read models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from rest_framework import serializers
+
+from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, Tournament
+from games.models import Game as GameModel
+
+# --------------------------------------------------------------------------- errors
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """The one error shape of the API (config.api_errors)."""
+
+    message = serializers.CharField()
+    extra = serializers.DictField(
+        help_text='For invalid input: {"fields": {name: message}}; otherwise empty.'
+    )
+
+
+# --------------------------------------------------------------------------- auth
+
+
+class TokenRequestSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField()
+
+
+# --------------------------------------------------------------------------- players
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    rank = serializers.SerializerMethodField()
+    club = serializers.SerializerMethodField()
+    name = serializers.CharField(source="full_name", read_only=True)
+
+    class Meta:
+        model = Player
+        fields = [
+            "id", "family_name", "given_name", "name", "rank", "club", "country",
+            "egd_pin", "aga_id", "nzgs_id",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_rank(self, obj: Player) -> str:
+        return str(obj.rank)
+
+    def get_club(self, obj: Player) -> str | None:
+        return obj.club.name if obj.club is not None else None
+
+
+class PlayerWriteSerializer(serializers.Serializer[Any]):
+    family_name = serializers.CharField(max_length=80)
+    given_name = serializers.CharField(max_length=80, required=False, allow_blank=True)
+    rank = serializers.CharField(max_length=10, help_text='Such as "3k", "2d" or "9p+".')
+    club = serializers.CharField(
+        max_length=100, required=False, allow_blank=True, allow_null=True,
+        help_text="The club's name; a new club is created if there is none by that name.",
+    )  # fmt: skip
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True)
+    egd_pin = serializers.CharField(max_length=8, required=False, allow_blank=True, allow_null=True)
+    aga_id = serializers.CharField(max_length=10, required=False, allow_blank=True, allow_null=True)
+    nzgs_id = serializers.CharField(
+        max_length=10, required=False, allow_blank=True, allow_null=True
+    )
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "start_date", "end_date", "venue", "rules", "board_size", "komi",
+            "time_control", "rated",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class TournamentWriteSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=200)
+    start_date = serializers.DateField()
+    end_date = serializers.DateField()
+    rules = serializers.ChoiceField(choices=RULES_CHOICES)
+    board_size = serializers.IntegerField(min_value=2, max_value=25, required=False)
+    komi = serializers.DecimalField(
+        max_digits=4, decimal_places=1, required=False, allow_null=True,
+        help_text="Defaults to the rules preset's komi for even games.",
+    )  # fmt: skip
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    time_control = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    rated = serializers.BooleanField(required=False)
+
+
+# --------------------------------------------------------------------------- games
+
+
+class PlayerRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField(source="full_name")
+
+
+class GameListSerializer(serializers.ModelSerializer[GameModel]):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    black = PlayerRefSerializer(read_only=True)
+    white = PlayerRefSerializer(read_only=True)
+    result = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField()
+    margin = serializers.DecimalField(
+        source="result_margin", max_digits=5, decimal_places=1, read_only=True, allow_null=True
+    )
+    reason = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameModel
+        fields = [
+            "id", "tournament", "round", "table", "black", "white", "handicap", "komi", "rules",
+            "state", "result", "winner", "margin", "reason", "locked_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_result(self, obj: GameModel) -> str | None:
+        return obj.result_display or None
+
+    def get_winner(self, obj: GameModel) -> str | None:
+        return obj.result_winner or None
+
+    def get_reason(self, obj: GameModel) -> str | None:
+        return obj.result_reason or None
+
+
+class GameSerializer(GameListSerializer):
+    sgf = serializers.CharField(read_only=True, help_text="The SGF record as submitted, or ''.")
+    sgf_warnings = serializers.ListField(child=serializers.CharField(), read_only=True)
+    dead_stones = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+    class Meta(GameListSerializer.Meta):
+        fields = [*GameListSerializer.Meta.fields, "sgf", "sgf_warnings", "dead_stones"]
+        read_only_fields = fields
+
+
+class GameCreateSerializer(serializers.Serializer[Any]):
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    round = serializers.IntegerField(min_value=1, max_value=32767)
+    black = serializers.IntegerField(min_value=1, help_text="Player id.")
+    white = serializers.IntegerField(min_value=1, help_text="Player id.")
+    handicap = serializers.IntegerField(min_value=0, max_value=25, required=False)
+    komi = serializers.DecimalField(
+        max_digits=4, decimal_places=1, required=False, allow_null=True,
+        help_text="Defaults to the preset's komi for the handicap.",
+    )  # fmt: skip
+    table = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True)
+
+
+class GameUpdateSerializer(serializers.Serializer[Any]):
+    black = serializers.IntegerField(min_value=1, required=False)
+    white = serializers.IntegerField(min_value=1, required=False)
+    handicap = serializers.IntegerField(min_value=0, max_value=25, required=False)
+    komi = serializers.DecimalField(max_digits=4, decimal_places=1, required=False)
+    table = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True)
+    rules = serializers.ChoiceField(choices=RULES_CHOICES, required=False)
+
+
+class GameFilterSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField(min_value=1, required=False)
+    round = serializers.IntegerField(min_value=1, max_value=32767, required=False)
+    player = serializers.IntegerField(min_value=1, required=False)
+    state = serializers.ChoiceField(choices=GameState.choices, required=False)
+
+
+class PlayerFilterSerializer(serializers.Serializer[Any]):
+    search = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    club = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True)
+
+
+class ResultRequestSerializer(serializers.Serializer[Any]):
+    result = serializers.CharField(max_length=20, help_text='An SGF RE string: "B+5.5", "W+R".')
+    sgf = serializers.CharField(
+        required=False, allow_blank=True, allow_null=True, trim_whitespace=False,
+        max_length=settings.GOREF_SGF_MAX_BYTES,
+        help_text="The SGF record as text (optional).",
+    )  # fmt: skip
+    dead_stones = serializers.ListField(
+        child=serializers.CharField(max_length=4), required=False, allow_null=True,
+        max_length=625, help_text='Points such as "D4" or "dd"; default: the record\'s TB/TW.',
+    )  # fmt: skip
+    comment = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+
+
+class ContestRequestSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+
+
+class SubmissionSerializer(serializers.ModelSerializer[ResultSubmission]):
+    player: serializers.PrimaryKeyRelatedField[Player] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
+    submitted_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ResultSubmission
+        fields = ["id", "kind", "player", "submitted_by", "result", "dead_stones", "comment",
+                  "created_at"]  # fmt: skip
+        read_only_fields = fields
+
+    def get_submitted_by(self, obj: ResultSubmission) -> str | None:
+        return obj.submitted_by.get_username() if obj.submitted_by is not None else None

@@ -1,0 +1,358 @@
+"""The REST API (v1): parse input, call a service, format the output.
+
+Status codes: 400 invalid input (``extra.fields`` names the fields), 401 a
+write without credentials, 403 the object is visible but the user may not
+change it, 404 an unknown id or an object the user may not see, 409 the
+request conflicts with the game's state (the result is final, disputed, or
+there is nothing to confirm).  Every error has the shape of
+``config.api_errors``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+from rest_framework.views import APIView
+
+from games import permissions, selectors, services
+from games.api import serializers as s
+from games.models import Game, GameState, Player, Tournament
+from games.services import UNSET, GameStateError
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the current state of the game."
+    default_code = "conflict"
+
+
+@contextmanager
+def service_errors(rename: dict[str, str] | None = None) -> Iterator[None]:
+    """Translate a service's exceptions to API errors, field names to the API's."""
+    try:
+        yield
+    except GameStateError as e:
+        raise Conflict(" ".join(e.messages)) from None
+    except DjangoValidationError as e:
+        if hasattr(e, "error_dict"):
+            fields = {(rename or {}).get(k, k): v for k, v in e.message_dict.items()}
+            raise exceptions.ValidationError(fields) from None
+        raise exceptions.ValidationError({"non_field_errors": e.messages}) from None
+    except DjangoPermissionDenied as e:
+        raise exceptions.PermissionDenied(str(e) or None) from None
+
+
+def _valid(serializer_class: type[BaseSerializer[Any]], data: Any, **kwargs: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):  # a JSON list or scalar where an object belongs
+        raise exceptions.ValidationError({"non_field_errors": ["Send a JSON object."]})
+    ser = serializer_class(data=data, **kwargs)
+    ser.is_valid(raise_exception=True)
+    return dict(ser.validated_data)
+
+
+def _changes(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Only the fields the client sent (PATCH): the rest stay ``UNSET`` in the service."""
+    return {name: data.get(name, UNSET) for name in names}
+
+
+ERRORS = {
+    400: OpenApiResponse(s.ErrorSerializer, description="Invalid input; extra.fields names them."),
+    401: OpenApiResponse(s.ErrorSerializer, description="Not logged in."),
+    403: OpenApiResponse(s.ErrorSerializer, description="Visible, but not yours to change."),
+    404: OpenApiResponse(s.ErrorSerializer, description="Unknown id, or not visible to you."),
+}
+CONFLICT = {409: OpenApiResponse(s.ErrorSerializer, description="The game's state forbids it.")}
+NOT_FOUND = {404: ERRORS[404]}
+
+
+# --------------------------------------------------------------------------- auth
+
+
+class TokenView(APIView):
+    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=s.TokenRequestSerializer,
+        responses={200: s.TokenSerializer, 400: ERRORS[400]},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.TokenRequestSerializer, request.data)
+        user = authenticate(request._request, username=data["username"], password=data["password"])
+        if user is None or not user.is_active:
+            raise exceptions.ValidationError(
+                {"non_field_errors": ["Unable to log in with those credentials."]}
+            )
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+# --------------------------------------------------------------------------- players
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter("search", str, description="Words in the family or given name."),
+            OpenApiParameter("club", str, description="Club name (exact, any case)."),
+            OpenApiParameter("country", str, description="Two-letter country code."),
+        ],
+        responses={200: s.PlayerSerializer(many=True), 400: ERRORS[400]},
+    ),
+    retrieve=extend_schema(responses={200: s.PlayerSerializer, **NOT_FOUND}),
+    create=extend_schema(
+        request=s.PlayerWriteSerializer, responses={201: s.PlayerSerializer, **ERRORS}
+    ),
+    partial_update=extend_schema(
+        request=s.PlayerWriteSerializer(partial=True), responses={200: s.PlayerSerializer, **ERRORS}
+    ),
+)
+class PlayerViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Player]
+):
+    """Players: readable by everyone, created and edited by tournament directors and staff."""
+
+    serializer_class = s.PlayerSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self) -> Any:
+        if self.action != "list":
+            return selectors.player_list()
+        params = _valid(s.PlayerFilterSerializer, self.request.query_params.dict())
+        return selectors.player_list(**params)
+
+    def create(self, request: Request) -> Response:
+        data = _valid(s.PlayerWriteSerializer, request.data)
+        with service_errors():
+            player = services.player_create(actor=request.user, **data)
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        data = _valid(s.PlayerWriteSerializer, request.data, partial=True)
+        names = ["family_name", "given_name", "rank", "club", "country", "egd_pin", "aga_id",
+                 "nzgs_id"]  # fmt: skip
+        with service_errors():
+            player = services.player_update(
+                actor=request.user, player=player, **_changes(data, names)
+            )
+        return Response(s.PlayerSerializer(player).data)
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@extend_schema_view(
+    list=extend_schema(responses={200: s.TournamentSerializer(many=True)}),
+    retrieve=extend_schema(responses={200: s.TournamentSerializer, **NOT_FOUND}),
+    create=extend_schema(
+        request=s.TournamentWriteSerializer, responses={201: s.TournamentSerializer, **ERRORS}
+    ),
+    partial_update=extend_schema(
+        request=s.TournamentWriteSerializer(partial=True),
+        responses={200: s.TournamentSerializer, **ERRORS},
+    ),
+)
+class TournamentViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Tournament]
+):
+    """Tournaments: readable by everyone; staff (or ``games.add_tournament``) create them,
+    their directors edit them."""
+
+    serializer_class = s.TournamentSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self) -> Any:
+        return selectors.tournament_list()
+
+    def create(self, request: Request) -> Response:
+        data = _valid(s.TournamentWriteSerializer, request.data)
+        with service_errors():
+            tournament = services.tournament_create(actor=request.user, **data)
+        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        data = _valid(s.TournamentWriteSerializer, request.data, partial=True)
+        names = ["name", "start_date", "end_date", "rules", "board_size", "komi", "venue",
+                 "time_control", "rated"]  # fmt: skip
+        with service_errors():
+            tournament = services.tournament_update(
+                actor=request.user, tournament=tournament, **_changes(data, names)
+            )
+        return Response(s.TournamentSerializer(tournament).data)
+
+
+# --------------------------------------------------------------------------- games
+
+GAME_WRITE_ERRORS = {**ERRORS, **CONFLICT}
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter("tournament", int, description="Tournament id."),
+            OpenApiParameter("round", int, description="Round number."),
+            OpenApiParameter("player", int, description="Player id (either colour)."),
+            OpenApiParameter(
+                "state", str, enum=[c for c, _ in GameState.choices], description="Game state."
+            ),
+        ],
+        responses={200: s.GameListSerializer(many=True), 400: ERRORS[400]},
+    ),
+    retrieve=extend_schema(responses={200: s.GameSerializer, **NOT_FOUND}),
+    create=extend_schema(
+        request=s.GameCreateSerializer, responses={201: s.GameSerializer, **ERRORS}
+    ),
+    partial_update=extend_schema(
+        request=s.GameUpdateSerializer, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS}
+    ),
+)
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
+    """Games and their results."""
+
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_serializer_class(self) -> Any:
+        return s.GameListSerializer if self.action == "list" else s.GameSerializer
+
+    def get_queryset(self) -> Any:
+        if self.action != "list":
+            return selectors.game_list()
+        params = _valid(s.GameFilterSerializer, self.request.query_params.dict())
+        if "round" in params:
+            params["round_number"] = params.pop("round")
+        return selectors.game_list(**params)
+
+    def _game(self) -> Game:
+        game: Game = self.get_object()
+        return game
+
+    def _out(self, game: Game, code: int = status.HTTP_200_OK) -> Response:
+        return Response(s.GameSerializer(game).data, status=code)
+
+    def create(self, request: Request) -> Response:
+        data = _valid(s.GameCreateSerializer, request.data)
+        with service_errors(rename={"round_number": "round"}):
+            game = services.game_create(
+                actor=request.user,
+                tournament=data["tournament"],
+                round_number=data["round"],
+                black=data["black"],
+                white=data["white"],
+                handicap=data.get("handicap", 0),
+                komi=data.get("komi"),
+                table=data.get("table"),
+            )
+        return self._out(game, status.HTTP_201_CREATED)
+
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        game = self._game()
+        data = _valid(s.GameUpdateSerializer, request.data)
+        names = ["black", "white", "handicap", "komi", "table", "rules"]
+        with service_errors():
+            game = services.game_update(actor=request.user, game=game, **_changes(data, names))
+        return self._out(game)
+
+    @extend_schema(
+        request=s.ResultRequestSerializer,
+        responses={200: s.GameSerializer, **GAME_WRITE_ERRORS},
+        description="A player submits the result of his own game (his opponent then confirms "
+        "or contests it); a director of the tournament enters or corrects any result.",
+    )
+    @action(detail=True, methods=["post"])
+    def result(self, request: Request, pk: str | None = None) -> Response:
+        game = self._game()
+        participant = permissions.is_participant(request.user, game)
+        if not participant and not permissions.can_enter_results(request.user, game):
+            raise exceptions.PermissionDenied(
+                "Only the players of this game or the tournament's directors can record its result."
+            )
+        data = _valid(s.ResultRequestSerializer, request.data)
+        kwargs = {
+            "actor": request.user,
+            "game": game,
+            "result": data["result"],
+            "sgf": data.get("sgf"),
+            "dead_stones": data.get("dead_stones"),
+            "comment": data.get("comment", ""),
+        }
+        with service_errors():
+            # A director who plays in the game submits like any player: his own
+            # game is not his to enter.
+            if participant:
+                game = services.game_result_submit(**kwargs)
+            else:
+                game = services.game_result_enter(**kwargs)
+        return self._out(game)
+
+    @extend_schema(request=None, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        game = self._game()
+        with service_errors():
+            game = services.game_result_confirm(actor=request.user, game=game)
+        return self._out(game)
+
+    @extend_schema(
+        request=s.ContestRequestSerializer, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS}
+    )
+    @action(detail=True, methods=["post"])
+    def contest(self, request: Request, pk: str | None = None) -> Response:
+        game = self._game()
+        data = _valid(s.ContestRequestSerializer, request.data or {})
+        with service_errors():
+            game = services.game_result_contest(
+                actor=request.user, game=game, reason=data.get("reason", "")
+            )
+        return self._out(game)
+
+    @extend_schema(request=None, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def finalise(self, request: Request, pk: str | None = None) -> Response:
+        game = self._game()
+        with service_errors():
+            game = services.game_finalise(actor=request.user, game=game)
+        return self._out(game)
+
+    @extend_schema(
+        responses={200: s.SubmissionSerializer(many=True), **NOT_FOUND},
+        description="Every claim about the result, oldest first: for the game's players, "
+        "the tournament's directors and referees (404 for everyone else).",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def submissions(self, request: Request, pk: str | None = None) -> Response:
+        game = get_object_or_404(Game.objects.select_related("tournament"), pk=_int_or_404(pk))
+        if not permissions.can_see_submissions(request.user, game):
+            raise exceptions.NotFound()
+        subs = selectors.submissions_visible_to(request.user, game)
+        return Response(s.SubmissionSerializer(subs, many=True).data)
+
+
+def _int_or_404(pk: str | None) -> int:
+    try:
+        return int(pk or "")
+    except ValueError:
+        raise exceptions.NotFound() from None
