@@ -77,7 +77,8 @@ def test_handicap_uses_the_adjusted_rating_only_inside_se() -> None:
     # 1500 receiving 3 plays as 1750 inside Se; con and bonus stay at 1500.
     se = expected_score(1750, 1800)
     assert expected_score(1500, 1800, 3, 0) == pytest.approx(se)
-    assert one_game(1500, 1800, 1, receives=3) == pytest.approx(1500 + con(1500) * (1 - se) + bonus(1500))
+    want = 1500 + con(1500) * (1 - se) + bonus(1500)
+    assert one_game(1500, 1800, 1, receives=3) == pytest.approx(want)
 
 
 def test_one_stone_is_worth_fifty_points() -> None:
