@@ -43,6 +43,12 @@ def _changed(form: forms.ModelForm[Any], names: tuple[str, ...]) -> dict[str, An
     return {n: form.cleaned_data[n] for n in names if n in form.changed_data}
 
 
+def _nothing_saved(formsets: Any) -> None:
+    """Read-only inlines: tell the admin's change message that nothing changed."""
+    for formset in formsets:
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+
 # --------------------------------------------------------------------------- tournaments
 
 
@@ -131,13 +137,10 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.pk = created.pk
             obj.refresh_from_db()
 
-    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
-        # Both inlines are read-only: nothing to save (and nothing may bypass the services).
-        return None
-
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        # Directors and referees are not edited on this form; the M2M is left alone.
-        return None
+        # The inlines are read-only and directors/referees are not on this form:
+        # nothing to save here, and nothing may bypass the services.
+        _nothing_saved(formsets)
 
 
 # --------------------------------------------------------------------------- rounds
@@ -421,7 +424,7 @@ class GameAdmin(admin.ModelAdmin):
         obj.refresh_from_db()
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        return None  # submissions are read-only history
+        _nothing_saved(formsets)  # submissions are read-only history
 
     def changeform_view(
         self,

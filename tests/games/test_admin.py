@@ -1,0 +1,301 @@
+"""The directors' admin: scoped, writing through services, locked games read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, GameState, Player, Round
+from games.roles import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
+from ops.models import Job
+from referee.models import AuditEntry
+from tests.factories import PlayerFactory, TournamentFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_director(director: Any) -> Any:
+    director_grant_admin(user=director)
+    return director
+
+
+@pytest.fixture
+def as_director(staff_director: Any) -> Client:
+    c = Client()
+    c.force_login(staff_director)
+    return c
+
+
+@pytest.fixture
+def other_tournament(db: Any) -> Any:
+    return TournamentFactory(name="Somebody Else's Cup")
+
+
+@pytest.fixture
+def locked(game: Game, director: Any) -> Game:
+    services.game_result_enter(actor=director, game=game, result="B+R")
+    return services.game_finalise(actor=director, game=game)
+
+
+def test_the_directors_group_is_made_once() -> None:
+    first = ensure_directors_group()
+    again = ensure_directors_group()
+    assert first.pk == again.pk and first.name == DIRECTORS_GROUP
+    assert first.permissions.filter(codename="change_game").exists()
+    assert not first.permissions.filter(codename="delete_game").exists()
+
+
+def test_a_director_sees_only_his_tournaments(
+    as_director: Client, tournament: Any, other_tournament: Any
+) -> None:
+    body = as_director.get(reverse("admin:games_tournament_changelist")).content.decode()
+    assert "Wellington Open" in body and "Somebody Else" not in body
+    url = reverse("admin:games_tournament_change", args=[other_tournament.pk])
+    assert as_director.get(url).status_code == 302  # "does not exist" for him
+
+
+def test_a_superuser_sees_every_tournament(
+    admin_client: Client, tournament: Any, other_tournament: Any
+) -> None:
+    body = admin_client.get(reverse("admin:games_tournament_changelist")).content.decode()
+    assert "Wellington Open" in body and "Somebody Else" in body
+
+
+def test_the_tournament_page_has_rounds_and_games_inline(as_director: Client, game: Game) -> None:
+    body = as_director.get(
+        reverse("admin:games_tournament_change", args=[game.tournament_id])
+    ).content.decode()
+    assert "Liddell Alice" in body and "enter results" in body
+
+
+def test_a_tournament_change_goes_through_the_service(as_director: Client, tournament: Any) -> None:
+    url = reverse("admin:games_tournament_change", args=[tournament.pk])
+    data = {
+        "name": "Wellington Open 2026",
+        "start_date": "2026-03-07",
+        "end_date": "2026-03-08",
+        "venue": "",
+        "rules": "japanese",
+        "board_size": "19",
+        "komi": "6.5",
+        "time_control": "",
+        "rated": "on",
+        "rounds-TOTAL_FORMS": "0",
+        "rounds-INITIAL_FORMS": "0",
+        "games-TOTAL_FORMS": "0",
+        "games-INITIAL_FORMS": "0",
+    }
+    response = as_director.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    tournament.refresh_from_db()
+    assert tournament.name == "Wellington Open 2026"
+    assert tournament.directors.filter(pk__isnull=False).exists()
+
+
+def test_games_filter_by_state_round_and_tournament_and_search_by_name(
+    as_director: Client, game: Game, tournament: Any
+) -> None:
+    url = reverse("admin:games_game_changelist")
+    assert "Liddell Alice" in as_director.get(url, {"state": "scheduled"}).content.decode()
+    assert "Liddell Alice" not in as_director.get(url, {"state": "final"}).content.decode()
+    assert "Liddell Alice" in as_director.get(url, {"round__number": "1"}).content.decode()
+    assert "Liddell Alice" not in as_director.get(url, {"round__number": "2"}).content.decode()
+    assert (
+        "Liddell" in as_director.get(url, {"tournament__id__exact": tournament.pk}).content.decode()
+    )
+    assert "Liddell" in as_director.get(url, {"q": "Builder"}).content.decode()
+    assert "Liddell" not in as_director.get(url, {"q": "Nobody"}).content.decode()
+
+
+def test_a_director_does_not_see_other_tournaments_games(
+    as_director: Client, other_tournament: Any
+) -> None:
+    other = services.game_create(
+        actor=None, tournament=other_tournament, round_number=1,
+        black=PlayerFactory(family_name="Hidden"), white=PlayerFactory(),
+    )  # fmt: skip
+    body = as_director.get(reverse("admin:games_game_changelist")).content.decode()
+    assert "Hidden" not in body
+    assert as_director.get(reverse("admin:games_game_change", args=[other.pk])).status_code == 302
+
+
+def test_a_locked_game_is_read_only_and_a_change_leaves_it_unchanged(
+    as_director: Client, locked: Game
+) -> None:
+    url = reverse("admin:games_game_change", args=[locked.pk])
+    page = as_director.get(url)
+    assert page.status_code == 200
+    assert 'name="table"' not in page.content.decode()
+    response = as_director.post(url, {"table": "9", "komi": "0.5", "handicap": "3"})
+    assert response.status_code == 403
+    locked.refresh_from_db()
+    assert (locked.table, locked.handicap, str(locked.komi)) == (1, 0, "6.5")
+    assert locked.state == GameState.FINAL and locked.result_display == "B+R"
+
+
+def test_a_locked_game_cannot_be_deleted(admin_client: Client, locked: Game) -> None:
+    url = reverse("admin:games_game_delete", args=[locked.pk])
+    assert admin_client.post(url, {"post": "yes"}).status_code == 403
+    assert Game.objects.filter(pk=locked.pk).exists()
+
+
+def test_a_pairing_change_goes_through_game_update(as_director: Client, game: Game) -> None:
+    url = reverse("admin:games_game_change", args=[game.pk])
+    data = {
+        "black": game.black_id,
+        "white": game.white_id,
+        "handicap": "2",
+        "komi": "0.5",
+        "table": "4",
+        "rules": "japanese",
+        "submissions-TOTAL_FORMS": "0",
+        "submissions-INITIAL_FORMS": "0",
+    }
+    response = as_director.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    game.refresh_from_db()
+    assert (game.handicap, str(game.komi), game.table) == (2, "0.5", 4)
+
+
+def test_adding_a_game_goes_through_game_create(as_director: Client, tournament: Any) -> None:
+    b, w = PlayerFactory(), PlayerFactory()
+    data = {
+        "tournament": tournament.pk,
+        "round_number": "2",
+        "black": b.pk,
+        "white": w.pk,
+        "handicap": "0",
+        "komi": "",
+        "table": "3",
+        "rules": "",
+        "submissions-TOTAL_FORMS": "0",
+        "submissions-INITIAL_FORMS": "0",
+    }
+    response = as_director.post(reverse("admin:games_game_add"), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    g = Game.objects.get(black=b)
+    assert g.round.number == 2 and g.komi == tournament.komi and g.rules == "japanese"
+
+
+def test_the_result_sheet_enters_a_whole_round(
+    as_director: Client, game: Game, tournament: Any
+) -> None:
+    second = services.game_create(
+        actor=None, tournament=tournament, round_number=1,
+        black=PlayerFactory(), white=PlayerFactory(), table=2,
+    )  # fmt: skip
+    url = reverse("admin:games_round_results", args=[game.round_id])
+    page = as_director.get(url)
+    assert page.status_code == 200 and f'name="game_{second.pk}"' in page.content.decode()
+    response = as_director.post(
+        url, {f"game_{game.pk}": "B+R", f"game_{second.pk}": "W+2.5", "finalise": "on"}
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    second.refresh_from_db()
+    assert (game.result_display, game.state) == ("B+R", GameState.FINAL)
+    assert (second.result_display, second.state) == ("W+2.5", GameState.FINAL)
+
+
+def test_a_bad_line_on_the_result_sheet_enters_nothing(
+    as_director: Client, game: Game, tournament: Any
+) -> None:
+    second = services.game_create(
+        actor=None, tournament=tournament, round_number=1,
+        black=PlayerFactory(), white=PlayerFactory(), table=2,
+    )  # fmt: skip
+    url = reverse("admin:games_round_results", args=[game.round_id])
+    response = as_director.post(url, {f"game_{game.pk}": "B+R", f"game_{second.pk}": "W+lots"})
+    assert response.status_code == 200
+    assert f"game {second.pk}" in response.content.decode()
+    game.refresh_from_db()
+    assert game.state == GameState.SCHEDULED and not game.result_reason
+
+
+def test_the_round_action_leads_to_the_result_sheet(as_director: Client, game: Game) -> None:
+    response = as_director.post(
+        reverse("admin:games_round_changelist"),
+        {"action": "enter_results", "_selected_action": [game.round_id]},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:games_round_results", args=[game.round_id])
+
+
+def test_another_directors_round_sheet_is_hidden(
+    as_director: Client, other_tournament: Any
+) -> None:
+    rnd = Round.objects.create(tournament=other_tournament, number=1)
+    assert as_director.get(reverse("admin:games_round_results", args=[rnd.pk])).status_code == 404
+
+
+def test_csv_import_page_creates_players(as_director: Client) -> None:
+    upload = SimpleUploadedFile("p.csv", b"family_name,given_name,rank\nKim,Ji,4d\nLee,Su,1k\n")
+    response = as_director.post(reverse("admin:games_player_import"), {"file": upload})
+    assert response.status_code == 302
+    assert Player.objects.filter(family_name__in=["Kim", "Lee"]).count() == 2
+
+
+def test_csv_import_page_reports_bad_rows_and_creates_nothing(as_director: Client) -> None:
+    upload = SimpleUploadedFile("p.csv", b"family_name,rank\nKim,4d\nLee,99k\n")
+    response = as_director.post(reverse("admin:games_player_import"), {"file": upload})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Nothing was imported" in body and "<td>3</td><td>rank</td>" in body
+    assert not Player.objects.filter(family_name="Kim").exists()
+
+
+def test_the_player_changelist_links_to_the_import(as_director: Client) -> None:
+    body = as_director.get(reverse("admin:games_player_changelist")).content.decode()
+    assert reverse("admin:games_player_import") in body
+
+
+def test_adding_a_player_goes_through_player_create(as_director: Client) -> None:
+    data = {"family_name": "Cho", "given_name": "Chikun", "rank": "9d", "country": "KR"}
+    response = as_director.post(reverse("admin:games_player_add"), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert str(Player.objects.get(family_name="Cho").rank) == "9d"
+
+
+def test_the_audit_trail_is_read_only_for_directors(as_director: Client, locked: Game) -> None:
+    entry = AuditEntry.objects.first()
+    assert entry is not None
+    assert as_director.get(reverse("admin:referee_auditentry_changelist")).status_code == 200
+    assert (
+        as_director.get(reverse("admin:referee_auditentry_change", args=[entry.pk])).status_code
+        == 200
+    )
+    assert as_director.get(reverse("admin:referee_auditentry_add")).status_code == 403
+    assert (
+        as_director.post(
+            reverse("admin:referee_auditentry_change", args=[entry.pk]), {"action": "x"}
+        ).status_code
+        == 403
+    )
+    delete = reverse("admin:referee_auditentry_delete", args=[entry.pk])
+    assert as_director.post(delete, {"post": "yes"}).status_code == 403
+    assert AuditEntry.objects.filter(pk=entry.pk).exists()
+
+
+def test_jobs_are_read_only_with_progress(as_director: Client) -> None:
+    job = Job.objects.create(kind="rescore", total=10, done=4)
+    body = as_director.get(reverse("admin:ops_job_changelist")).content.decode()
+    assert "<progress" in body and "4/10" in body
+    assert as_director.get(reverse("admin:ops_job_add")).status_code == 403
+    assert (
+        as_director.post(
+            reverse("admin:ops_job_delete", args=[job.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
+
+
+def test_a_player_is_not_let_into_the_admin(alice: Any) -> None:
+    c = Client()
+    c.force_login(alice.user)
+    assert c.get(reverse("admin:games_game_changelist")).status_code == 302
