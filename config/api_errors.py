@@ -58,6 +58,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = {"message": _first_message(fields), "extra": {"fields": fields}}
         response.status_code = status.HTTP_400_BAD_REQUEST
     else:
-        detail = getattr(exc, "detail", str(exc))
+        detail: Any = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
         response.data = {"message": _flatten(detail), "extra": {}}
     return response

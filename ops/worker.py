@@ -33,7 +33,7 @@ def _beat(hostname: str, started: Any) -> None:
 
 
 class HeartbeatStep(bootsteps.StartStopStep):
-    requires = {"celery.worker.components:Timer"}
+    requires = ("celery.worker.components:Timer",)
 
     def __init__(self, parent: Any, **kwargs: Any) -> None:
         super().__init__(parent, **kwargs)
