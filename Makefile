@@ -40,7 +40,6 @@ worker: venv
 
 lint: venv
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check games/engine ratings/ranks.py
 
 typecheck: venv
 	$(BIN)/mypy .

@@ -54,7 +54,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail
-        fields = _flatten(detail) if isinstance(detail, dict) else {"non_field_errors": _flatten(detail)}
+        fields = (
+            _flatten(detail) if isinstance(detail, dict) else {"non_field_errors": _flatten(detail)}
+        )
         response.data = {"message": _first_message(fields), "extra": {"fields": fields}}
         response.status_code = status.HTTP_400_BAD_REQUEST
     else:

@@ -26,13 +26,11 @@ SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
         raise ConfigError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"  # noqa: S105
+    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
     raise ConfigError("SECRET_KEY is too weak: use at least 50 characters with 5 distinct ones")
 
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else []
-)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ConfigError("ALLOWED_HOSTS must be set when DEBUG is off (comma-separated host names)")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

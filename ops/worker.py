@@ -26,7 +26,7 @@ def _beat(hostname: str, started: Any) -> None:
             hostname=hostname,
             defaults={"pid": os.getpid(), "started_at": started, "last_seen": timezone.now()},
         )
-    except Exception:  # noqa: BLE001 - a heartbeat must never take the worker down
+    except Exception:
         import logging
 
         logging.getLogger(__name__).warning("worker heartbeat not recorded", exc_info=True)

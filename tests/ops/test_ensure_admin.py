@@ -35,7 +35,9 @@ def test_a_second_run_keeps_the_same_account_and_password(settings, tmp_path) ->
     assert get_user_model().objects.filter(username="admin").count() == 1
 
 
-def test_with_debug_off_it_needs_the_password_from_the_environment(settings, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_with_debug_off_it_needs_the_password_from_the_environment(
+    settings, tmp_path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     settings.VAR_DIR = tmp_path
     settings.DEBUG = False
     monkeypatch.delenv("GOREF_ADMIN_PASSWORD", raising=False)

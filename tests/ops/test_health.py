@@ -25,7 +25,10 @@ def test_healthz_answers_json_with_each_part(client) -> None:  # type: ignore[no
 def test_a_stale_heartbeat_is_not_a_live_worker(client) -> None:  # type: ignore[no-untyped-def]
     now = timezone.now()
     WorkerHeartbeat.objects.create(
-        hostname="old@box", pid=1, started_at=now - timedelta(hours=1), last_seen=now - timedelta(minutes=5)
+        hostname="old@box",
+        pid=1,
+        started_at=now - timedelta(hours=1),
+        last_seen=now - timedelta(minutes=5),
     )
     WorkerHeartbeat.objects.create(hostname="new@box", pid=2, started_at=now, last_seen=now)
     workers = client.get("/healthz").json()["workers"]

@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 STRONG_KEY = "k3y-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP"
 
 
-def run_manage(*args: str, env_extra: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def run_manage(
+    *args: str, env_extra: dict[str, str], tmp_path: Path
+) -> subprocess.CompletedProcess[str]:
     env = {
         k: v
         for k, v in os.environ.items()
@@ -45,7 +47,10 @@ def test_it_boots_with_no_configuration_at_all(tmp_path: Path) -> None:
         ({"DEBUG": "0", "SECRET_KEY": "short"}, "SECRET_KEY is too weak"),
         ({"DEBUG": "0", "SECRET_KEY": STRONG_KEY}, "ALLOWED_HOSTS must be set"),
         ({"DATABASE_URL": "mysql//nope"}, "DATABASE_URL='mysql//nope' is not a valid URL"),
-        ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL='http://127.0.0.1:6379' is not a valid URL"),
+        (
+            {"REDIS_URL": "http://127.0.0.1:6379"},
+            "REDIS_URL='http://127.0.0.1:6379' is not a valid URL",
+        ),
         ({"ALLOWED_HOSTS": "a,,b"}, "ALLOWED_HOSTS='a,,b' has an empty entry"),
         ({"CELERY_TASK_TIME_LIMIT": "ten"}, "CELERY_TASK_TIME_LIMIT='ten' is not an integer"),
         (
@@ -80,7 +85,9 @@ def test_without_redis_the_broker_is_the_embedded_file_system_transport(settings
 
     if live.REDIS_URL:
         assert live.CELERY_BROKER_URL == live.REDIS_URL
-        assert live.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > live.CELERY_TASK_TIME_LIMIT
+        assert (
+            live.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > live.CELERY_TASK_TIME_LIMIT
+        )
     else:
         assert live.CELERY_BROKER_URL == "filesystem://"
     # Never eager mode: tasks always go through a broker to a worker process.

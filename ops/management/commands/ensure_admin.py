@@ -24,7 +24,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, username: str, **options: Any) -> None:
         if not settings.DEBUG and not os.environ.get("GOREF_ADMIN_PASSWORD"):
-            raise CommandError("With DEBUG off, set GOREF_ADMIN_PASSWORD to create the admin account.")
+            raise CommandError(
+                "With DEBUG off, set GOREF_ADMIN_PASSWORD to create the admin account."
+            )
         secret_file = settings.VAR_DIR / "admin-password"
         password = os.environ.get("GOREF_ADMIN_PASSWORD")
         if not password:
@@ -44,5 +46,7 @@ class Command(BaseCommand):
             user.is_staff = user.is_superuser = True
             user.save()
         self.stdout.write(
-            self.style.SUCCESS(f"Admin login: username {username!r}, password {password!r} (at /admin/)")
+            self.style.SUCCESS(
+                f"Admin login: username {username!r}, password {password!r} (at /admin/)"
+            )
         )
