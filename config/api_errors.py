@@ -52,14 +52,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
+    detail: Any = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
     if isinstance(exc, exceptions.ValidationError):
-        detail = exc.detail
         fields = (
             _flatten(detail) if isinstance(detail, dict) else {"non_field_errors": _flatten(detail)}
         )
         response.data = {"message": _first_message(fields), "extra": {"fields": fields}}
         response.status_code = status.HTTP_400_BAD_REQUEST
     else:
-        detail: Any = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
         response.data = {"message": _flatten(detail), "extra": {}}
     return response
