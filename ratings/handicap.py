@@ -26,7 +26,8 @@ Decisions where the sources are silent or inconsistent:
   integer GoR (differences in steps of 0.01 stones) both agree with the exact
   ``(|ΔGoR| + 99) // 100``.  The same ε applies to the 0.5 test.
 * Cap: 9 by default, 5 on boards of 9x9 and smaller; a fixed-placement
-  ruleset is further capped at the board's fixed points (4 on even boards).
+  ruleset is further capped at the board's fixed points (4 on even boards),
+  free placement at size² − 1.
   A ruleset without handicaps (first-capture) always gives an even game.
 * h = 1 (Black first, no komi) gives komi ``policy.one_stone_komi`` (0),
   whatever the preset: every source treats HA 1 as "no komi".
@@ -211,6 +212,9 @@ def advise(
         if h > most:
             notes.append(f"{size}x{size} has fixed points for at most {most}")
             h = most
+    if rules.placement is RulesPlacement.FREE and h >= size * size:
+        h = size * size - 1  # leave White somewhere to play
+        notes.append(f"a {size}x{size} board holds at most {h} stones")
 
     if h == 0:
         return HandicapAdvice(
