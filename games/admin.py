@@ -380,7 +380,7 @@ class GameAdmin(admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "tournament" and not request.user.is_superuser:
-            kwargs["queryset"] = Tournament.objects.filter(directors=request.user)
+            kwargs["queryset"] = Tournament.objects.filter(directors=request.user.pk)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:

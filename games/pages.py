@@ -85,12 +85,13 @@ def crosstable(games: Iterable[Game], round_numbers: Iterable[int]) -> list[Cros
     for row in ordered:
         pid = row.player.pk
         for number in numbers:
-            g = by_round.get((pid, number))
-            if g is None:
+            played = by_round.get((pid, number))
+            if played is None:
                 row.cells.append("–")
                 continue
-            opponent = g.white if g.black_id == pid else g.black
-            colour = "b" if g.black_id == pid else "w"
-            handicap = str(g.handicap) if g.handicap >= 2 else ""
-            row.cells.append(f"{rows[opponent.pk].number}{_outcome(g, pid)}/{colour}{handicap}")
+            opponent = played.white if played.black_id == pid else played.black
+            colour = "b" if played.black_id == pid else "w"
+            handicap = str(played.handicap) if played.handicap >= 2 else ""
+            outcome = _outcome(played, pid)
+            row.cells.append(f"{rows[opponent.pk].number}{outcome}/{colour}{handicap}")
     return ordered

@@ -132,10 +132,10 @@ def board_svg(
         d = STONE_R * 0.55
         for p in dead_points:
             check(p, "dead stone")
-            x, y = cx(p[0]), cx(p[1])
+            px, py = cx(p[0]), cx(p[1])
             out.append(
-                f'<path class="dead-mark" d="M{_num(x - d)} {_num(y - d)}L{_num(x + d)} '
-                f'{_num(y + d)}M{_num(x + d)} {_num(y - d)}L{_num(x - d)} {_num(y + d)}"/>'
+                f'<path class="dead-mark" d="M{_num(px - d)} {_num(py - d)}L{_num(px + d)} '
+                f'{_num(py + d)}M{_num(px + d)} {_num(py - d)}L{_num(px - d)} {_num(py + d)}"/>'
             )
         out.append("</g>")
 
