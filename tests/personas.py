@@ -71,3 +71,23 @@ def game(tournament, alice, bob):  # type: ignore[no-untyped-def]
     return game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob, table=1
     )
+
+
+@pytest.fixture
+def api():  # type: ignore[no-untyped-def]
+    """A DRF test client; ``api.force_authenticate(user)`` to act as someone."""
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def api_as(api):  # type: ignore[no-untyped-def]
+    """``api_as(user)``: the client, authenticated as ``user`` (a User or a Player with one)."""
+
+    def login(who):  # type: ignore[no-untyped-def]
+        user = getattr(who, "user", who)
+        api.force_authenticate(user=user)
+        return api
+
+    return login

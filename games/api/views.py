@@ -322,7 +322,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     def contest(self, request: Request, pk: str | None = None) -> Response:
         game = self._game()
-        data = _valid(s.ContestRequestSerializer, request.data or {})
+        data = _valid(s.ContestRequestSerializer, request.data)
         with service_errors():
             game = services.game_result_contest(
                 actor=request.user, game=game, reason=data.get("reason", "")

@@ -26,9 +26,14 @@ def fields_of(exc: ValidationError) -> dict[str, list[str]]:
 
 def test_director_creates_a_player_with_a_rank_and_a_new_club(director, tournament):
     player = services.player_create(
-        actor=director, family_name=" Cho ", given_name="Hun", rank="2d", club="Wellington",
-        country="nz", egd_pin="",
-    )  # fmt: skip
+        actor=director,
+        family_name=" Cho ",
+        given_name="Hun",
+        rank="2d",
+        club="Wellington",
+        country="nz",
+        egd_pin="",
+    )
     assert player.family_name == "Cho"
     assert player.rank == Rank.dan(2)
     assert player.country == "NZ"
@@ -76,17 +81,21 @@ def test_player_update_changes_only_the_given_fields(director, tournament, alice
 def test_tournament_create_uses_the_presets_even_komi_and_makes_the_actor_director(db):
     staff = UserFactory(is_staff=True)
     t = services.tournament_create(
-        actor=staff, name="NZ Champs", start_date=dt.date(2026, 5, 1),
-        end_date=dt.date(2026, 5, 2), rules="chinese",
-    )  # fmt: skip
+        actor=staff,
+        name="NZ Champs",
+        start_date=dt.date(2026, 5, 1),
+        end_date=dt.date(2026, 5, 2),
+        rules="chinese",
+    )
     assert t.komi == Decimal("7.5")
     assert list(t.directors.all()) == [staff]
 
 
 def test_tournament_create_rejects_unknown_rules_and_odd_komi(db):
     staff = UserFactory(is_staff=True)
-    kwargs = dict(actor=staff, name="X", start_date=dt.date(2026, 5, 1),
-                  end_date=dt.date(2026, 5, 2))  # fmt: skip
+    kwargs = dict(
+        actor=staff, name="X", start_date=dt.date(2026, 5, 1), end_date=dt.date(2026, 5, 2)
+    )
     with pytest.raises(ValidationError) as exc:
         services.tournament_create(**kwargs, rules="klingon")
     assert "rules" in fields_of(exc.value)
@@ -99,17 +108,23 @@ def test_tournament_create_rejects_an_end_before_the_start(db):
     staff = UserFactory(is_staff=True)
     with pytest.raises(ValidationError):
         services.tournament_create(
-            actor=staff, name="X", start_date=dt.date(2026, 5, 2),
-            end_date=dt.date(2026, 5, 1), rules="aga",
-        )  # fmt: skip
+            actor=staff,
+            name="X",
+            start_date=dt.date(2026, 5, 2),
+            end_date=dt.date(2026, 5, 1),
+            rules="aga",
+        )
 
 
 def test_a_user_without_permission_cannot_create_a_tournament(outsider):
     with pytest.raises(PermissionDenied):
         services.tournament_create(
-            actor=outsider, name="X", start_date=dt.date(2026, 5, 1),
-            end_date=dt.date(2026, 5, 1), rules="aga",
-        )  # fmt: skip
+            actor=outsider,
+            name="X",
+            start_date=dt.date(2026, 5, 1),
+            end_date=dt.date(2026, 5, 1),
+            rules="aga",
+        )
 
 
 def test_round_get_or_create_returns_the_same_round(director, tournament):
@@ -124,9 +139,13 @@ def test_round_get_or_create_returns_the_same_round(director, tournament):
 def test_game_create_takes_komi_from_the_preset_for_the_handicap(director, tournament):
     black, white = PlayerFactory(), PlayerFactory()
     game = services.game_create(
-        actor=director, tournament=tournament, round_number=2, black=black.pk, white=white.pk,
+        actor=director,
+        tournament=tournament,
+        round_number=2,
+        black=black.pk,
+        white=white.pk,
         handicap=3,
-    )  # fmt: skip
+    )
     assert game.komi == Decimal("0.5")
     assert game.rules == "japanese"
     assert game.round.number == 2
@@ -244,27 +263,36 @@ def test_a_record_whose_result_differs_gets_a_warning(game, alice):
 
 def test_dead_stones_are_checked_against_the_final_position(game, alice):
     game = services.game_result_submit(
-        actor=alice.user, game=game, result="B+10.5", sgf=sgf_samples.SIMPLE,
+        actor=alice.user,
+        game=game,
+        result="B+10.5",
+        sgf=sgf_samples.SIMPLE,
         dead_stones="D16, D4 dq",
-    )  # fmt: skip
+    )
     assert game.dead_stones == ["D16", "D4", "D3"]
 
 
 def test_a_dead_stone_on_an_empty_point_is_refused(game, alice):
     with pytest.raises(ValidationError) as exc:
         services.game_result_submit(
-            actor=alice.user, game=game, result="B+10.5", sgf=sgf_samples.SIMPLE,
+            actor=alice.user,
+            game=game,
+            result="B+10.5",
+            sgf=sgf_samples.SIMPLE,
             dead_stones=["K10"],
-        )  # fmt: skip
+        )
     assert "K10" in fields_of(exc.value)["dead_stones"][0]
 
 
 def test_half_a_chain_cannot_be_dead(game, alice):
     with pytest.raises(ValidationError) as exc:
         services.game_result_submit(
-            actor=alice.user, game=game, result="B+10.5", sgf=sgf_samples.SIMPLE,
+            actor=alice.user,
+            game=game,
+            result="B+10.5",
+            sgf=sgf_samples.SIMPLE,
             dead_stones=["D4"],
-        )  # fmt: skip
+        )
     message = fields_of(exc.value)["dead_stones"][0]
     assert "D4" in message and "D3" in message
 
@@ -389,9 +417,12 @@ def test_a_game_without_a_result_cannot_be_finalised(game, director):
 
 def test_round_results_enter_sets_every_result(director, tournament, game):
     other = services.game_create(
-        actor=director, tournament=tournament, round_number=1,
-        black=PlayerFactory(), white=PlayerFactory(),
-    )  # fmt: skip
+        actor=director,
+        tournament=tournament,
+        round_number=1,
+        black=PlayerFactory(),
+        white=PlayerFactory(),
+    )
     games = services.round_results_enter(
         actor=director, round=game.round, results=[(game.pk, "B+R"), (other.pk, "0")]
     )
@@ -402,9 +433,10 @@ def test_round_results_enter_sets_every_result(director, tournament, game):
 def test_round_results_enter_is_all_or_nothing_and_names_each_bad_line(director, game):
     with pytest.raises(ValidationError) as exc:
         services.round_results_enter(
-            actor=director, round=game.round,
+            actor=director,
+            round=game.round,
             results=[(game.pk, "B+R"), (424242, "W+R"), (game.pk, "W+R"), ("x", "B+1")],
-        )  # fmt: skip
+        )
     errors = fields_of(exc.value)["results"]
     assert errors[0].startswith("line 2, game 424242")
     assert errors[1].startswith(f"line 3, game {game.pk}")
@@ -426,8 +458,9 @@ def locked_game(request, game, alice, bob, director):
 
 def _attempts(game, alice, bob, director):
     yield "resubmit", lambda: services.game_result_submit(actor=alice.user, game=game, result="W+R")
-    yield "opponent submit", lambda: services.game_result_submit(
-        actor=bob.user, game=game, result="W+R"
+    yield (
+        "opponent submit",
+        lambda: services.game_result_submit(actor=bob.user, game=game, result="W+R"),
     )
     yield "confirm", lambda: services.game_result_confirm(actor=bob.user, game=game)
     yield "contest", lambda: services.game_result_contest(actor=bob.user, game=game)
