@@ -128,7 +128,8 @@ class Rank:
         return self.index < other.index
 
 
-ALL_RANKS: tuple[Rank, ...] = tuple(Rank(i) for i in range(MIN_INDEX, MAX_INDEX + 1)) + (
+ALL_RANKS: tuple[Rank, ...] = (
+    *(Rank(i) for i in range(MIN_INDEX, MAX_INDEX + 1)),
     Rank(HONORARY_INDEX),
 )
 RANK_CHOICES: list[tuple[int, str]] = [(r.index, str(r)) for r in ALL_RANKS]
