@@ -259,9 +259,7 @@ class Board:
 
     def stones(self) -> dict[Point, Color]:
         size = self.size
-        return {
-            (i % size, i // size): Color(c) for i, c in enumerate(self._cells) if c
-        }
+        return {(i % size, i // size): Color(c) for i, c in enumerate(self._cells) if c}
 
     def chain(self, point: Point) -> frozenset[Point]:
         i = self._index(point)

@@ -38,7 +38,9 @@ as ``B[]``, and TB/TW on the final node.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
+from functools import cache
 
 from . import sgf
 from .coords import CoordinateError, expand_sgf_points, is_sgf_pass, point_to_sgf, sgf_to_point
@@ -73,9 +75,74 @@ _MAX_RAW_KOMI = 1000  # above Fox's 750; keeps absurd exponents out of the arith
 MAX_LISTED_POINTS = 250_000
 
 
+# The fast path: a file that is one game tree whose nodes after the root are
+# all plain moves (``;B[dd]``, ``;W[]``) with nothing else in them.
+_MOVE_RUN = re.compile(r"(?:\s*;\s*[BW]\s*\[[a-z]{0,2}\])*")
+_MOVE_PAIR = re.compile(r"([BW])\s*\[([a-z]{0,2})\]")
+_ONE_TREE_END = re.compile(r"\s*\)\s*+(?!\()")  # possessive: no backtracking into the spaces
+
+
 def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRecord:
-    """Read the first game of an SGF file.  Raises ``SgfError`` (a ValueError)."""
-    trees = sgf.parse(data, max_bytes=max_bytes)
+    """Read the first game of an SGF file.  Raises ``SgfError`` (a ValueError).
+
+    A file that is one game tree of plain move nodes (the common case) is
+    read in bulk: the root node goes through ``sgf.parse`` and the moves are
+    cut out with one regular expression and looked up in a per-size table.
+    Anything else (variations, comments, a bad point, ...) takes the general
+    path, which gives the same record or the error with its place.
+    """
+    text = sgf.decode(data, max_bytes=max_bytes)
+    split = _split_plain_moves(text)
+    if split is not None:
+        root_text, pairs = split
+        record = _build(sgf.parse(root_text, max_bytes=max_bytes), pairs)
+        if record is not None:
+            return record
+    record = _build(sgf.parse(text, max_bytes=max_bytes), [])
+    assert record is not None  # the general path raises rather than give up
+    return record
+
+
+def _split_plain_moves(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """The text up to the end of the root node (closed with ``)``, so that
+    offsets, lines and columns are unchanged) and the (colour, value) pairs of
+    the plain move nodes after it, when that is the whole game tree."""
+    start = sgf._START.search(text)
+    if start is None:
+        return None
+    root_end = sgf.node_end(text, start.end())
+    run_end = _MOVE_RUN.match(text, root_end).end()  # type: ignore[union-attr]
+    if _ONE_TREE_END.match(text, run_end) is None:
+        return None
+    pairs = _MOVE_PAIR.findall(text, root_end, run_end)
+    if len(pairs) >= sgf.MAX_NODES:  # the root is a node too
+        return None
+    return text[:root_end] + ")", pairs
+
+
+@cache
+def _move_table(size: int) -> tuple[dict[str, Move], dict[str, Move]]:
+    """SGF move values to ``Move`` (shared: moves are immutable) for Black and White.
+
+    Holds every point of the board, the pass ``""`` and, up to 19x19, ``"tt"``.
+    """
+    tables: tuple[dict[str, Move], dict[str, Move]] = ({}, {})
+    for table, color in zip(tables, (Color.BLACK, Color.WHITE), strict=True):
+        for y in range(size):
+            for x in range(size):
+                table[point_to_sgf((x, y))] = Move(color, (x, y))
+        table[""] = Move(color, None)
+        if is_sgf_pass("tt", size):
+            table["tt"] = Move(color, None)
+    return tables
+
+
+def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecord | None:
+    """The record of ``trees[0]``'s main line followed by the plain moves ``pairs``.
+
+    ``None`` when a pair is not a move on the board: the caller then reads
+    the whole file the general way, which names the place of the error.
+    """
     warnings: list[str] = []
     if len(trees) > 1:
         warnings.append(f"the file holds {len(trees)} games; only the first is read")
@@ -109,15 +176,35 @@ def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRe
     root_move = _read_move(root, size)
     if root_move is not None:
         actions.append(root_move)
+    black_moves, white_moves = _move_table(size)
     for node in nodes[1:]:
+        props = node.properties
+        if len(props) == 1:  # the common case: a move and nothing else
+            values = props.get("B")
+            table = black_moves
+            if values is None:
+                values = props.get("W")
+                table = white_moves
+            if values is not None and len(values) == 1:
+                plain = table.get(values[0])
+                if plain is not None:
+                    actions.append(plain)
+                    continue
         node_setup = _read_setup(node, size, budget)
         if node_setup:
             actions.append(node_setup)
         move = _read_move(node, size)
         if move is not None:
             actions.append(move)
+    if pairs:
+        tables = {"B": black_moves, "W": white_moves}
+        for color, value in pairs:
+            plain = tables[color].get(value)
+            if plain is None:
+                return None
+            actions.append(plain)
 
-    last = nodes[-1]
+    last = nodes[-1] if not pairs else Node()  # a plain move has no TB/TW
     return GameRecord(
         size=size,
         komi=komi,

@@ -101,9 +101,7 @@ class Replay:
         bad = self.board.illegal_points(who, ko=self.rules.ko, suicide=self.rules.suicide)
         size = self.board.size
         cells = self.board.cells()
-        return {
-            (i % size, i // size) for i, c in enumerate(cells) if not c
-        } - set(bad)
+        return {(i % size, i // size) for i, c in enumerate(cells) if not c} - set(bad)
 
 
 def first_player(record: GameRecord) -> Color:

@@ -98,6 +98,7 @@ class Rules:
 
 D = Decimal
 
+# fmt: off
 PRESETS: dict[str, Rules] = {
     r.name: r
     for r in (
@@ -127,6 +128,7 @@ PRESETS: dict[str, Rules] = {
               Compensation.NONE, Placement.FREE, remove_dead=False),
     )
 }
+# fmt: on
 
 
 def get_rules(name: str) -> Rules:

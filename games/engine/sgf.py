@@ -83,18 +83,69 @@ class SgfError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
-@dataclass(eq=False)
 class Node:
     """One node: properties in file order, each with its list of text values.
 
-    ``locations`` maps each identifier to the (line, column) where it first
-    appears; nodes built in code have none and errors then name no place.
+    ``line`` and ``column`` place the node's ``;``; ``locations`` maps each
+    identifier to the (line, column) where it first appears.  Nodes built in
+    code have none, and errors then name no place.  Nodes read by the fast
+    path keep only their offset in the text and work the places out when
+    first asked (normally only when an error is raised).
     """
 
-    properties: dict[str, list[str]] = field(default_factory=dict)
-    line: int | None = None
-    column: int | None = None
-    locations: dict[str, tuple[int, int]] = field(default_factory=dict)
+    __slots__ = ("_at", "_column", "_line", "_locations", "_src", "properties")
+
+    def __init__(
+        self,
+        properties: dict[str, list[str]] | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        locations: dict[str, tuple[int, int]] | None = None,
+    ) -> None:
+        self.properties: dict[str, list[str]] = {} if properties is None else properties
+        self._line = line
+        self._column = column
+        self._locations: dict[str, tuple[int, int]] | None = {} if locations is None else locations
+        self._src: _Source | None = None
+        self._at = -1
+
+    def _resolve(self) -> None:
+        src = self._src
+        if src is None:
+            return
+        self._src = None
+        # Fast-path nodes have only ``_src`` and ``_at`` set until here.
+        self._line, self._column = src.where(self._at)
+        self._locations = {
+            ident: src.where(at) for ident, at in src.property_offsets(self._at + 1).items()
+        }
+
+    @property
+    def line(self) -> int | None:
+        self._resolve()
+        return self._line
+
+    @line.setter
+    def line(self, value: int | None) -> None:
+        self._resolve()
+        self._line = value
+
+    @property
+    def column(self) -> int | None:
+        self._resolve()
+        return self._column
+
+    @column.setter
+    def column(self, value: int | None) -> None:
+        self._resolve()
+        self._column = value
+
+    @property
+    def locations(self) -> dict[str, tuple[int, int]]:
+        self._resolve()
+        if self._locations is None:
+            self._locations = {}
+        return self._locations
 
     def get(self, ident: str) -> str | None:
         """The first value of ``ident``, or ``None`` if the node lacks it."""
@@ -113,12 +164,16 @@ class Node:
     def error(self, ident: str | None, message: str) -> SgfError:
         """An ``SgfError`` placed at ``ident`` (or at the node itself)."""
         line, column = self.line, self.column
-        if ident is not None and ident in self.locations:
-            line, column = self.locations[ident]
+        locations = self.locations
+        if ident is not None and ident in locations:
+            line, column = locations[ident]
         return SgfError(message, line=line, column=column, property=ident)
 
     def __eq__(self, other: object) -> bool:  # locations do not count
         return isinstance(other, Node) and self.properties == other.properties
+
+    def __repr__(self) -> str:
+        return f"Node({self.properties!r})"
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -228,33 +283,175 @@ def parse(
     max_nodes: int = MAX_NODES,
     max_depth: int = MAX_DEPTH,
 ) -> list[GameTree]:
-    """Read an SGF collection: one ``GameTree`` per game in the file."""
+    """Read an SGF collection: one ``GameTree`` per game in the file.
+
+    Well-formed files take a fast path: one compiled regular expression
+    tokenises the whole text and nodes keep only their offset, so lines and
+    columns are worked out only when an error needs them.  Anything the
+    fast path does not expect (a syntax error, a limit reached, FF[3]
+    lowercase identifiers, ...) sends the text to the careful reader, which
+    gives the same trees or raises the ``SgfError`` naming the place.
+    """
     text = decode(data, max_bytes=max_bytes)
-    return _Reader(text, max_nodes, max_depth).read()
+    start = _START.search(text)
+    if start is None:
+        raise SgfError("no SGF game tree found: the file has no '(;'")
+    src = _Source(text)
+    trees = _fast_read(src, start.start(), max_nodes, max_depth)
+    if trees is None:
+        trees = _Reader(src, max_nodes, max_depth).read(start.start())
+    return trees
+
+
+def node_end(text: str, pos: int) -> int:
+    """Where the properties of the node whose ``;`` ends just before ``pos`` end
+    (after the whitespace that follows them)."""
+    match = _TOKEN.match
+    while (m := match(text, pos)) is not None and m.lastindex in (6, 7):
+        pos = m.end()
+    return pos
+
+
+class _Source:
+    """The decoded text, with line and column lookup built on first use."""
+
+    __slots__ = ("_newlines", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._newlines: list[int] | None = None
+
+    def where(self, pos: int) -> tuple[int, int]:
+        newlines = self._newlines
+        if newlines is None:
+            newlines = self._newlines = [m.start() for m in _NEWLINE.finditer(self.text)]
+        n = bisect.bisect_left(newlines, pos)
+        start = newlines[n - 1] + 1 if n else 0
+        return n + 1, pos - start + 1
+
+    def property_offsets(self, pos: int) -> dict[str, int]:
+        """Offsets of the identifiers of the node whose properties start at ``pos``."""
+        out: dict[str, int] = {}
+        text, match = self.text, _TOKEN.match
+        while (m := match(text, pos)) is not None and m.lastindex in (6, 7):
+            pos = m.end()
+            if m.lastindex == 6:
+                out.setdefault(m.group(5), m.start(5))
+        return out
+
+
+# The fast path's tokens, each after optional whitespace:
+#   1 ``;`` opening a node, with 2-3 its first property and value when it has one;
+#   4 ``(`` or ``)``;  5-6 an uppercase identifier and its first value;
+#   7 one more value of the property just read.
+# Values may hold escapes (``\]``, ``\\``).
+_VALUE_RE = r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]"
+_TOKEN = re.compile(
+    rf"\s*(?:(;)(?:\s*([A-Z]+)\s*{_VALUE_RE})?|([()])|([A-Z]+)\s*{_VALUE_RE}|{_VALUE_RE})",
+    re.DOTALL,
+)
+_NEWLINE = re.compile(r"\n")
+
+
+def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[GameTree] | None:
+    """The common case of ``_Reader.read``: the same trees, or ``None`` to hand over."""
+    roots: list[GameTree] = []
+    stack: list[GameTree] = []
+    tree: GameTree | None = None  # the innermost open game tree
+    props: dict[str, list[str]] | None = None  # the open node's properties
+    last: list[str] | None = None  # the values of the property just read
+    nodes = 0
+    new_node = Node.__new__
+    unescape = _ESCAPE.sub
+    text, match = src.text, _TOKEN.match
+    # ``match`` at each position, not ``finditer``: a search would rescan the
+    # rest of a hostile file from every position it fails at.
+    while (m := match(text, pos)) is not None:
+        pos = m.end()
+        kind = m.lastindex
+        if kind == 3 or kind == 1:  # a node
+            if tree is None:
+                break  # text after the last game tree is ignored
+            if tree.children:
+                return None
+            nodes += 1
+            if nodes > max_nodes:
+                return None
+            node = new_node(Node)
+            node.properties = props = {}
+            node._src = src
+            node._at = m.start(1)
+            tree.nodes.append(node)
+            if kind == 1:
+                last = None
+                continue
+            ident, value = m.group(2, 3)
+            if len(ident) > _MAX_IDENT:
+                return None
+            if "\\" in value:
+                value = unescape(_unescape, value)
+            props[ident] = last = [value]
+        elif kind == 6:  # another property of the node
+            if props is None:
+                if tree is None:
+                    break
+                return None
+            ident, value = m.group(5, 6)
+            if len(ident) > _MAX_IDENT:
+                return None
+            if "\\" in value:
+                value = unescape(_unescape, value)
+            if ident in props:
+                last = props[ident]
+                last.append(value)
+            else:
+                props[ident] = last = [value]
+        elif kind == 4:
+            props = last = None
+            if m.group(4) == "(":
+                if (tree is not None and not tree.nodes) or len(stack) >= max_depth:
+                    return None
+                new = GameTree()
+                (tree.children if tree is not None else roots).append(new)
+                stack.append(new)
+                tree = new
+            else:
+                if tree is None:
+                    break
+                if not tree.nodes:
+                    return None
+                stack.pop()
+                tree = stack[-1] if stack else None
+        else:  # another value
+            if last is None:
+                if tree is None:
+                    break
+                return None
+            value = m.group(7)
+            if "\\" in value:
+                value = unescape(_unescape, value)
+            last.append(value)
+    if stack:  # something the tokens do not cover, or the end of the file
+        return None
+    return roots  # any text after the last game tree is ignored
 
 
 class _Reader:
-    def __init__(self, text: str, max_nodes: int, max_depth: int) -> None:
-        self.text = text
+    """The careful reader: every error with its line, column and property."""
+
+    def __init__(self, src: _Source, max_nodes: int, max_depth: int) -> None:
+        self.src = src
+        self.text = src.text
         self.max_nodes = max_nodes
         self.max_depth = max_depth
-        self.newlines = [i for i, c in enumerate(text) if c == "\n"]
-
-    def where(self, pos: int) -> tuple[int, int]:
-        n = bisect.bisect_left(self.newlines, pos)
-        start = self.newlines[n - 1] + 1 if n else 0
-        return n + 1, pos - start + 1
+        self.where = src.where
 
     def fail(self, pos: int, message: str, ident: str | None = None) -> SgfError:
         line, column = self.where(pos)
         return SgfError(message, line=line, column=column, property=ident)
 
-    def read(self) -> list[GameTree]:
+    def read(self, pos: int) -> list[GameTree]:
         text, n = self.text, len(self.text)
-        start = _START.search(text)
-        if start is None:
-            raise SgfError("no SGF game tree found: the file has no '(;'")
-        pos = start.start()
         roots: list[GameTree] = []
         stack: list[GameTree] = []
         nodes = 0
@@ -290,8 +487,8 @@ class _Reader:
                 nodes += 1
                 if nodes > self.max_nodes:
                     raise self.fail(pos, f"the file has more than {self.max_nodes:,} nodes")
-                node = Node()
-                node.line, node.column = self.where(pos)
+                line, column = self.where(pos)
+                node = Node(line=line, column=column)
                 pos = self.read_properties(node, pos + 1)
                 tree.nodes.append(node)
             else:
