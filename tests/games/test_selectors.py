@@ -1,0 +1,58 @@
+"""Reads: filtered lists and the crosstable."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from games import selectors, services
+from games.models import GameState
+from tests.factories import PlayerFactory
+
+
+def test_the_crosstable_counts_wins_losses_draws_and_points(
+    tournament, game, alice, bob, director, django_assert_num_queries
+):
+    carol = PlayerFactory(family_name="Carroll")
+    services.game_result_submit(actor=alice.user, game=game, result="B+R")
+    services.game_result_confirm(actor=bob.user, game=game)
+    g2 = services.game_create(
+        actor=director, tournament=tournament, round_number=2, black=bob, white=carol
+    )
+    services.game_result_enter(actor=director, game=g2, result="0")
+    services.game_create(
+        actor=director,
+        tournament=tournament,
+        round_number=2,
+        black=alice,
+        white=PlayerFactory(family_name="Zed"),
+    )
+    with django_assert_num_queries(1):
+        rows = selectors.crosstable(tournament)
+    by_name = {r.player.family_name: r for r in rows}
+    assert rows[0].player == alice
+    assert (by_name["Liddell"].wins, by_name["Liddell"].points) == (1, Decimal(1))
+    assert (by_name["Builder"].losses, by_name["Builder"].draws) == (1, 1)
+    assert by_name["Builder"].points == Decimal("0.5")
+    assert by_name["Builder"].rounds[1].outcome == "-"
+    assert by_name["Builder"].rounds[2].outcome == "="
+    assert by_name["Liddell"].rounds[1].locked
+    assert by_name["Liddell"].rounds[2].outcome == "?"
+
+
+def test_a_disputed_result_does_not_count(tournament, game, alice, bob):
+    services.game_result_submit(actor=alice.user, game=game, result="B+R")
+    services.game_result_contest(actor=bob.user, game=game)
+    rows = {r.player.pk: r for r in selectors.crosstable(tournament)}
+    assert rows[alice.pk].wins == 0 and rows[alice.pk].rounds[1].outcome == "?"
+
+
+def test_game_list_filters(tournament, game, alice, bob):
+    assert list(selectors.game_list(player=alice)) == [game]
+    assert list(selectors.game_list(tournament=tournament, round_number=2)) == []
+    assert list(selectors.game_list(state=GameState.SCHEDULED)) == [game]
+
+
+def test_submissions_are_empty_for_outsiders(game, alice, outsider, referee):
+    services.game_result_submit(actor=alice.user, game=game, result="B+R")
+    assert selectors.submissions_visible_to(outsider, game).count() == 0
+    assert selectors.submissions_visible_to(referee, game).count() == 1
