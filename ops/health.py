@@ -39,11 +39,13 @@ def _check_database() -> dict[str, Any]:
 
 
 def _check_broker() -> dict[str, Any]:
+    from django.conf import settings
+
     from config.celery import app
 
     started = time.monotonic()
     try:
-        with app.connection_for_write() as conn:
+        with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
             conn.ensure_connection(max_retries=1, timeout=1)
             transport = conn.transport_cls
     except Exception as exc:

@@ -25,6 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 REQUIRE_INTEGRATION = os.environ.get("GOREF_REQUIRE_INTEGRATION") == "1"
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings) -> None:  # type: ignore[no-untyped-def]
+    """Personas create several users per test; a slow hasher would dominate the run."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def _missing(reason: str) -> None:
     if REQUIRE_INTEGRATION:
         pytest.fail(f"integration service missing in CI: {reason}")

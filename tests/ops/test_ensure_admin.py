@@ -11,6 +11,13 @@ from django.core.management import CommandError, call_command
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _development(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``make run`` runs with DEBUG on (pytest-django turns it off)."""
+    settings.DEBUG = True
+    settings.VAR_DIR = tmp_path
+
+
 def run(**kwargs: object) -> str:
     out = StringIO()
     call_command("ensure_admin", stdout=out, **kwargs)
@@ -18,7 +25,6 @@ def run(**kwargs: object) -> str:
 
 
 def test_it_creates_a_superuser_and_prints_a_password_that_works(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    settings.VAR_DIR = tmp_path
     printed = run()
     password = (tmp_path / "admin-password").read_text().strip()
     assert f"password {password!r}" in printed
@@ -28,7 +34,6 @@ def test_it_creates_a_superuser_and_prints_a_password_that_works(settings, tmp_p
 
 
 def test_a_second_run_keeps_the_same_account_and_password(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    settings.VAR_DIR = tmp_path
     first = run()
     second = run()
     assert first == second
@@ -38,7 +43,6 @@ def test_a_second_run_keeps_the_same_account_and_password(settings, tmp_path) ->
 def test_with_debug_off_it_needs_the_password_from_the_environment(
     settings, tmp_path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    settings.VAR_DIR = tmp_path
     settings.DEBUG = False
     monkeypatch.delenv("GOREF_ADMIN_PASSWORD", raising=False)
     with pytest.raises(CommandError, match="GOREF_ADMIN_PASSWORD"):
