@@ -29,21 +29,12 @@ passes the first N-1 times (rules.md, ``nz`` row).
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from .rules import Placement
 from .types import MAX_SIZE, Point
 
 MIN_FIXED_SIZE = 7
-
-
-class Placement(enum.StrEnum):
-    """How a ruleset places handicap stones."""
-
-    FIXED = "fixed"  # star points, ratings.md 5
-    FREE = "free"  # anywhere, all at once before White's first move
-    FREE_WHITE_PASSES = "free-white-passes"  # nz: as moves, White passes N-1 times
-    NONE = "none"  # no handicap (first-capture)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,20 +103,18 @@ def fixed_points(size: int, stones: int) -> tuple[Point, ...]:
     return tuple(corners + by_count[stones])
 
 
-def setup_for(placement: enum.Enum | str, size: int, stones: int) -> HandicapPlan:
+def setup_for(placement: Placement | str, size: int, stones: int) -> HandicapPlan:
     """How ``stones`` handicap stones are placed under ``placement``.
 
-    ``placement`` is a ``Placement``, its value (``"fixed"``, ``"free"``,
-    ``"free-white-passes"``, ``"none"``) or a preset's ``rules.Placement``
-    (``Rules.placement``; its ``FREE`` has no White passes, so nz callers
-    pass ``"free-white-passes"`` until the presets say so).  Raises ``ValueError`` for an
-    unknown placement, a negative count, a count that does not fit the
-    board, and fixed counts the board has no points for.
+    ``placement`` is a ruleset's ``Rules.placement`` (``rules.Placement``,
+    which every preset sets, nz included: ``FREE_WHITE_PASSES``) or its
+    value (``"fixed"``, ``"free"``, ``"free-white-passes"``, ``"none"``).
+    Raises ``ValueError`` for an unknown placement, a negative count, a
+    count that does not fit the board, and fixed counts the board has no
+    points for.
     """
-    # Also takes another enum with the same values, such as ``rules.Placement``.
-    value = placement.value if isinstance(placement, enum.Enum) else placement
     try:
-        how = Placement(value)
+        how = Placement(placement)
     except ValueError:
         known = ", ".join(p.value for p in Placement)
         raise ValueError(f"unknown handicap placement {placement!r} (one of {known})") from None

@@ -11,6 +11,15 @@ every violation and carries on: an occupied point is skipped (the turn still
 passes), a suicide, ko or superko move is played anyway (a suicide removes
 the player's own chain), and a move by the wrong colour is accepted as given.
 
+Unbreakable cycles (``Rules.cycle_no_result``, japanese): when a whole-board
+position occurs for the third time with the same player to move, the game
+has no result; ``no_result_at`` is the number of the move that brought it
+back the third time (replay goes on; scoring gives ``Void``).  The start
+position counts as the first occurrence.  Positions left by a pass are not
+counted: two passes end the game, and a record that goes on after them (a
+resumed game) must not turn void because of the passes alone.  Only the
+simple-ko rule lets a cycle repeat; under superko the setting has no effect.
+
 Under first-capture rules (seed 004) the game is over at the first capture:
 replay stops there and ``moves_after_end`` counts the moves the record still
 has.  Those moves are not checked and are not violations.
@@ -19,11 +28,12 @@ has.  Those moves are not checked and are not violations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from .board import _KO_CODE, OCCUPIED, REASONS, Board
 from .coords import point_to_gtp
 from .rules import Rules, Scoring
-from .types import Color, GameRecord, Move, Point, Setup
+from .types import Color, GameRecord, Move, Point
 
 VIOLATION_REASONS = ("occupied", "suicide", "ko", "superko", "wrong-turn")
 
@@ -72,6 +82,7 @@ class Replay:
     handicap: int = 0
     first_capture: FirstCapture | None = None
     moves_after_end: int = 0
+    no_result_at: int | None = None
 
     @property
     def first_illegal(self) -> Violation | None:
@@ -138,6 +149,13 @@ def replay(
     seen_pos = board._seen_pos
     seen_sit = board._seen_sit
     side_key = board._t.side_key
+    index = _index_table(size)
+    black = Color.BLACK
+    # Unbreakable cycles: how often each position occurred with each player to move.
+    cycles: dict[int, int] | None = None
+    if rules.cycle_no_result:
+        cycles = {board.hash ^ side_key[to_move]: 1}
+    no_result_at: int | None = None
     prisoners = [0, 0, 0]
     violations: list[Violation] = []
     number = 0
@@ -150,16 +168,17 @@ def replay(
     limit = len(actions) if stop_after is None else stop_after
     k = 0
     for k, action in enumerate(actions):  # noqa: B007  (k is read after the loop)
-        if action.__class__ is not Move:
-            assert isinstance(action, Setup)
+        if not isinstance(action, Move):
             board.place_setup(action)
             board.record_position(to_move)
+            if cycles is not None:
+                key = board.hash ^ side_key[to_move]
+                cycles[key] = cycles.get(key, 0) + 1
             continue
-        assert isinstance(action, Move)
         if number >= limit:
             break
-        color = int(action.color)
         point = action.point
+        color = 1 if action.color is black else 2
         if color != to_move:
             violations.append(Violation(number + 1, action.color, point, "wrong-turn", size))
             if strict:
@@ -173,10 +192,9 @@ def replay(
                 run_start = color
             pass_run += 1
         else:
-            x, y = point
-            if not (0 <= x < size and 0 <= y < size):
+            i = index.get(point, -1)
+            if i < 0:
                 raise ValueError(f"move {number}: {point} is off a {size}x{size} board")
-            i = y * size + x
             code = check(i, color, ko, suicide_legal)
             if code:
                 violations.append(Violation(number, action.color, point, REASONS[code], size))
@@ -201,7 +219,12 @@ def replay(
         to_move = 3 - color
         h = board.hash
         seen_pos.add(h)
-        seen_sit.add(h ^ side_key[to_move])
+        h ^= side_key[to_move]
+        seen_sit.add(h)
+        if cycles is not None and point is not None:
+            seen = cycles[h] = cycles.get(h, 0) + 1
+            if seen >= 3 and no_result_at is None:
+                no_result_at = number
         if first_capture is not None:
             break
     moves_after_end = 0
@@ -222,4 +245,11 @@ def replay(
         handicap=record.handicap,
         first_capture=first_capture,
         moves_after_end=moves_after_end,
+        no_result_at=no_result_at,
     )
+
+
+@cache
+def _index_table(size: int) -> dict[Point, int]:
+    """Board point to flat index, for every point of a ``size`` board."""
+    return {(x, y): y * size + x for y in range(size) for x in range(size)}

@@ -49,10 +49,13 @@ class Compensation(enum.Enum):
     N_MINUS_1 = "n-1"
 
 
-class Placement(enum.Enum):
-    FIXED = "fixed"
-    FREE = "free"
-    NONE = "none"
+class Placement(enum.StrEnum):
+    """Where handicap stones go (``handicap.setup_for`` turns this into a plan)."""
+
+    FIXED = "fixed"  # fixed star points
+    FREE = "free"  # anywhere, all before White's first move
+    FREE_WHITE_PASSES = "free-white-passes"  # nz: as moves, White passes the first N-1
+    NONE = "none"  # no handicap (first-capture)
 
 
 class UnknownRules(ValueError):
@@ -67,7 +70,9 @@ class Rules:
     and territory that touches a neutral point counts no territory (KataGo's
     seki tax).  ``white_pass_point`` gives White one point if White made the
     first pass of the game (WMSG, seed 003).  ``remove_dead=False`` means every
-    stone on the board counts (tromp-taylor).
+    stone on the board counts (tromp-taylor).  ``cycle_no_result`` makes a
+    game void when a whole-board position recurs a third time with the same
+    player to move (japanese: triple ko, eternal life; see ``replay``).
     """
 
     name: str
@@ -82,6 +87,7 @@ class Rules:
     white_pass_point: bool = False
     integer_komi: bool = False
     remove_dead: bool = True
+    cycle_no_result: bool = False
 
     def komi_for(self, handicap: int) -> Decimal:
         """The preset komi for a game with ``handicap`` stones (HA 1 is not a handicap)."""
@@ -105,12 +111,15 @@ PRESETS: dict[str, Rules] = {
         # Positional superko (OGS/KataGo chinese-ogs); GNU Go adds N as well.
         Rules("chinese", Scoring.AREA, KoRule.POSITIONAL, False, D("7.5"), D("0.5"),
               Compensation.N, Placement.FREE),
-        # "0.5 or 0 in handicap games": 0.5 chosen.  Seki eyes count nothing.
+        # "0.5 or 0 in handicap games": 0.5 chosen.  Seki eyes count nothing;
+        # unbreakable cycles (triple ko, eternal life) are no result.
         Rules("japanese", Scoring.TERRITORY, KoRule.SIMPLE, False, D("6.5"), D("0.5"),
-              Compensation.NONE, Placement.FIXED, seki_territory=False),
-        # Integer komi (jigo exists); free placement, no komi in handicap games.
+              Compensation.NONE, Placement.FIXED, seki_territory=False,
+              cycle_no_result=True),
+        # Integer komi (jigo exists); no komi in handicap games; free placement
+        # as moves, White passing the first N-1 times.
         Rules("nz", Scoring.AREA, KoRule.SITUATIONAL, True, D("7"), D("0"),
-              Compensation.NONE, Placement.FREE, integer_komi=True),
+              Compensation.NONE, Placement.FREE_WHITE_PASSES, integer_komi=True),
         Rules("aga", Scoring.AREA, KoRule.SITUATIONAL, False, D("7.5"), D("0.5"),
               Compensation.N_MINUS_1, Placement.FIXED),
         # Appendix 1 gives no handicap komi, compensation or placement: project

@@ -20,6 +20,7 @@ Decisions where the sources are silent (documented in the report and here):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -75,6 +76,7 @@ class Score:
     fill_in: FillIn | None = None
     compensation: int = 0
     handicap: int = 0
+    no_result_at: int | None = None  # the move that made an unbreakable cycle (Void)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: numbers are ints, or floats for half points; colours "B"/"W"."""
@@ -100,6 +102,7 @@ class Score:
             "handicap": self.handicap,
             "compensation": self.compensation,
             "fill_in": self.fill_in.to_dict() if self.fill_in else None,
+            "no_result_at": self.no_result_at,
         }
 
 
@@ -400,9 +403,14 @@ def score_position(
 
 
 def score(replay: Replay, *, dead: Iterable[Point] = (), komi: Decimal | None = None) -> Score:
-    """Count a replayed game: its final board, prisoners, passes and handicap."""
+    """Count a replayed game: its final board, prisoners, passes and handicap.
+
+    A game that ran into an unbreakable cycle under rules with
+    ``cycle_no_result`` (japanese) has no result: the count is still made
+    (for the referee sheet) but ``result`` is ``Void`` with no winner or margin.
+    """
     fc = replay.first_capture
-    return score_position(
+    counted = score_position(
         replay.board,
         replay.rules,
         dead=dead,
@@ -413,3 +421,12 @@ def score(replay: Replay, *, dead: Iterable[Point] = (), komi: Decimal | None = 
         first_pass_of_final_sequence=replay.first_pass_of_final_sequence,
         first_capture_winner=fc.winner if fc else None,
     )
+    if replay.no_result_at is not None and replay.rules.cycle_no_result:
+        return dataclasses.replace(
+            counted,
+            result=Result(None, Reason.VOID),
+            winner=None,
+            margin=None,
+            no_result_at=replay.no_result_at,
+        )
+    return counted

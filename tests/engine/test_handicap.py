@@ -133,3 +133,34 @@ def test_a_presets_placement_setting_is_accepted() -> None:
     assert setup_for(get_rules("japanese").placement, 19, 3).points == fixed_points(19, 3)
     assert setup_for(get_rules("chinese").placement, 19, 3).is_free
     assert setup_for(get_rules("first-capture").placement, 9, 0).stones == 0
+
+
+def test_the_nz_preset_places_freely_with_white_passes() -> None:
+    from games.engine.rules import Placement as RulesPlacement
+    from games.engine.rules import get_rules
+
+    nz = get_rules("nz")
+    assert nz.placement is RulesPlacement.FREE_WHITE_PASSES
+    plan = setup_for(nz.placement, 19, 4)
+    assert plan.is_free and plan.white_passes == 3 and plan.points == ()
+    assert setup_for(nz.placement, 9, 1).white_passes == 0
+
+
+@pytest.mark.parametrize(
+    "name", ["chinese", "japanese", "nz", "aga", "wmsg", "wga", "tromp-taylor"]
+)
+def test_every_presets_placement_enum_is_accepted(name: str) -> None:
+    from games.engine.rules import get_rules
+
+    rules = get_rules(name)
+    size = 9
+    plan = setup_for(rules.placement, size, 2)
+    assert plan.placement == rules.placement.value
+    assert plan.is_free == (rules.placement.value.startswith("free"))
+    assert plan.white_passes == (1 if name == "nz" else 0)
+
+
+def test_placement_is_one_enum_shared_with_the_rules() -> None:
+    from games.engine import rules
+
+    assert Placement is rules.Placement

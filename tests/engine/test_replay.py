@@ -183,3 +183,18 @@ def test_prisoners_count_stones_captured_by_each_colour():
 def test_stop_after_stops_after_that_many_moves():
     rec = GameRecord(size=9, actions=tuple(Move(c, None) for c in (B, W, B, W)))
     assert replay(rec, get_rules("chinese"), stop_after=3).moves_played == 3
+
+
+def test_an_nz_handicap_record_with_white_passes_replays_without_wrong_turns():
+    from games.engine.record import parse_record
+
+    # HA[3], no AB: Black places the stones as moves, White passes between them.
+    text = "(;GM[1]FF[4]SZ[9]HA[3]KM[0]RU[NZ];B[cc];W[];B[gg];W[];B[cg];W[ee];B[gc])"
+    rec = parse_record(text)
+    r = replay(rec, get_rules("nz"))
+    assert r.violations == [] and r.moves_played == 7
+    assert r.first_pass is W and not r.ended_by_passes and r.to_move is W
+    assert r.board.get((4, 4)) is W and r.board.get((6, 2)) is B
+    # The same record with the stones as AB instead is White to move first.
+    ab = parse_record("(;GM[1]FF[4]SZ[9]HA[3]AB[cc][gg][cg];W[ee];B[gc])")
+    assert replay(ab, get_rules("nz")).violations == []
