@@ -42,7 +42,7 @@ lint: venv
 	$(BIN)/ruff check .
 
 typecheck: venv
-	$(BIN)/mypy .
+	$(BIN)/mypy
 
 pytest: venv
 	$(BIN)/python -m pytest

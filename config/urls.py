@@ -15,8 +15,13 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("healthz", healthz, name="healthz"),
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("referee.api_urls")),
+    path("api/v1/", include("ratings.api_urls")),
+    path("api/v1/", include("ops.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("referee/", include("referee.urls")),
+    path("ratings/", include("ratings.urls")),
     path("", include("games.urls")),
 ]

@@ -112,6 +112,22 @@ class Tournament(models.Model):
     komi = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("6.5"))
     time_control = models.CharField(max_length=100, blank=True)
     rated = models.BooleanField(default=True)
+    # Handicap policy (ratings.handicap): nz = rating difference rounded up
+    # (seed 001), egf = grade difference minus a reduction, none = even games.
+    handicap_policy = models.CharField(
+        max_length=8,
+        choices=[("nz", "New Zealand"), ("egf", "European"), ("none", "none (even games)")],
+        default="nz",
+    )
+    handicap_cap = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(25)],
+        help_text="Largest handicap; empty for the default (9, or 5 on 9x9 and smaller).",
+    )
+    handicap_reduction = models.PositiveSmallIntegerField(
+        default=0, help_text="European policy: stones taken off the grade difference."
+    )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
     )
@@ -188,6 +204,9 @@ class Game(models.Model):
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     handicap = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(25)])
+    # Seed 001: under a 0.5-stone rating difference the players may choose an
+    # even game instead of one stone; null when that choice did not arise.
+    even_game_chosen = models.BooleanField(null=True, blank=True)
     komi = models.DecimalField(max_digits=4, decimal_places=1)
     rules = models.CharField(max_length=20, choices=RULES_CHOICES)
     # The SGF record as submitted (text), and what the engine said about it.
