@@ -66,9 +66,9 @@ class UnknownRules(ValueError):
 class Rules:
     """One ruleset.  ``komi`` is for even games, ``handicap_komi`` for handicap >= 2.
 
-    ``seki_territory=False`` gives the japanese seki rule: an area of stones
-    and territory that touches a neutral point counts no territory (KataGo's
-    seki tax).  ``white_pass_point`` gives White one point if White made the
+    ``seki_territory=False`` gives the japanese seki rule: the eyes and
+    territory of chains in seki count nothing (``scoring._seki_excluded``
+    defines seki points; open dame cost nothing).  ``white_pass_point`` gives White one point if White made the
     first pass of the game (WMSG, seed 003).  ``remove_dead=False`` means every
     stone on the board counts (tromp-taylor).  ``cycle_no_result`` makes a
     game void when a whole-board position recurs a third time with the same

@@ -7,11 +7,13 @@ Decisions where the sources are silent (documented in the report and here):
 * Tromp-taylor (``remove_dead=False``) counts every stone: a non-empty dead
   list is rejected with ``DeadStoneError`` rather than silently ignored.
 * Handicap 1 (HA[1]) is not a handicap: no handicap komi, no compensation.
-* Territory counting with the seki rule (japanese) follows KataGo's
-  "non-dame-touching" rule: the stones and one-colour regions of a colour,
-  taken as connected areas, count territory only if the area touches no
-  neutral point.  So seki eyes count nothing, and neutral points must be
-  filled (or the stones beside them marked) before a territory count.
+* Territory counting with the seki rule (japanese) finds the seki points
+  (neutral points neither colour can fill without self-atari) and gives
+  nothing for the regions of the chains beside them (``_seki_excluded``
+  has the definition and its limits).  Open dame do not cost territory.
+  KataGo's stricter "non-dame-touching" rule, used before, zeroed every
+  area next to any neutral point, which is wrong for records that end
+  with dame open; rules.md (d)7's japanese W+0.5 is that rule's figure.
 * Fill-in (wmsg): every neutral point left at the end is taken as a shared
   seki point, credited half to each side (seed 003, procedure 6).
 * First capture with no capture in the game: a draw ("the source names no
@@ -249,41 +251,110 @@ def _regions(cells: list[int], neigh: tuple[tuple[int, ...], ...]) -> tuple[list
     return owner, counts
 
 
-def _seki_excluded(
-    cells: list[int], owner: list[int], neigh: tuple[tuple[int, ...], ...]
-) -> list[int]:
-    """Territory lost to the seki rule, ``[0, black, white]``.
+def _seki_excluded(board: Board) -> tuple[list[int], int]:
+    """Territory lost to the seki rule, ``[0, black, white]``, and the seki points.
 
-    KataGo's non-dame-touching rule: take each colour's stones and one-colour
-    regions as connected areas; an area any point of which is next to a
-    neutral empty point counts no territory.
+    Definition (japanese: "seki points and eyes of seki groups count nothing"):
+
+    * A *seki point* is a neutral empty point next to chains of both colours
+      that neither colour can fill safely: for each colour, a stone there
+      would capture nothing and leave its chain (merged with the neighbours
+      of its colour) with at most one liberty, i.e. self-atari or suicide.
+    * Chains next to a seki point are *in seki*, and so are the chains joined
+      to them through their own one-colour regions (the other chains of the
+      same group: they share its eyes).
+    * A one-colour region bordered by a chain in seki counts nothing.
+
+    Ordinary dame, which one side can fill safely, change nothing: a game
+    may end with dame open and its territory still counts.
+
+    Known limits: the test looks one move deep.  A seki whose shared
+    liberties are two or more points apart from self-atari (two groups with
+    no eyes and three or more shared liberties, the "all-seki" board of
+    rules.md (d)7) is not found; it has no eyes, so the count is the same
+    unless one of its chains also borders a real eye.  A seki held by a ko,
+    "hane seki" shapes that need a protective move, and bent-four or other
+    dead shapes the players left on the board are not recognised: dead
+    stones must be marked, and a false eye left unfilled is counted as
+    territory.
     """
+    cells = board._cells
+    t = board._t
+    neigh, bit = t.neigh, t.bit
+    head, libs = board._head, board._libs
     n = len(cells)
-    colour = [cells[i] or owner[i] for i in range(n)]  # 0 = neutral empty
-    seen = [False] * n
-    lost = [0, 0, 0]
+    # Regions: id per empty point, their points, owner and bordering chains.
+    region = [-1] * n
+    points: list[list[int]] = []
+    owners: list[int] = []
+    borders: list[set[int]] = []
     for i in range(n):
-        c = colour[i]
-        if not c or seen[i]:
+        if cells[i] or region[i] >= 0:
             continue
-        seen[i] = True
-        area = [i]
-        touches = False
-        k = 0
-        while k < len(area):
-            p = area[k]
-            k += 1
+        rid = len(points)
+        region[i] = rid
+        members = [i]
+        border = 0
+        chains: set[int] = set()
+        for p in members:  # grows while it is walked: a breadth-first fill
             for q in neigh[p]:
-                cq = colour[q]
-                if cq == c:
-                    if not seen[q]:
-                        seen[q] = True
-                        area.append(q)
-                elif cq == 0:
-                    touches = True
-        if touches:
-            lost[c] += sum(1 for p in area if not cells[p])
-    return lost
+                c = cells[q]
+                if c:
+                    border |= c
+                    chains.add(head[q])
+                elif region[q] < 0:
+                    region[q] = rid
+                    members.append(q)
+        points.append(members)
+        owners.append(border if border != 3 else 0)
+        borders.append(chains)
+
+    def unsafe(i: int, color: int) -> bool:
+        """Would ``color`` at empty ``i`` be self-atari (or suicide), capturing nothing?"""
+        me = bit[i]
+        total = 0
+        for q in neigh[i]:
+            c = cells[q]
+            if not c:
+                total |= bit[q]
+            elif c == color:
+                total |= libs[head[q]]
+            elif libs[head[q]] == me:
+                return False  # it captures: a fill that cannot be refused
+        return (total & ~me).bit_count() <= 1
+
+    seki_points = 0
+    in_seki: set[int] = set()
+    for rid, members in enumerate(points):
+        if owners[rid] != 0 or not borders[rid]:
+            continue
+        for i in members:
+            colours = {cells[q] for q in neigh[i] if cells[q]}
+            if len(colours) == 2 and unsafe(i, 1) and unsafe(i, 2):
+                seki_points += 1
+                in_seki.update(head[q] for q in neigh[i] if cells[q])
+    # Spread to the chains sharing a one-colour region with a chain in seki.
+    lost = [0, 0, 0]
+    if in_seki:
+        by_chain: dict[int, list[int]] = {}
+        for rid, chains in enumerate(borders):
+            if owners[rid]:
+                for h in chains:
+                    by_chain.setdefault(h, []).append(rid)
+        todo = list(in_seki)
+        zeroed: set[int] = set()
+        while todo:
+            h = todo.pop()
+            for rid in by_chain.get(h, ()):
+                if rid in zeroed:
+                    continue
+                zeroed.add(rid)
+                lost[owners[rid]] += len(points[rid])
+                for other in borders[rid]:
+                    if other not in in_seki:
+                        in_seki.add(other)
+                        todo.append(other)
+    return lost, seki_points
 
 
 def score_position(
@@ -328,11 +399,10 @@ def score_position(
         komi = rules.komi_for(handicap)
     komi = Decimal(komi)
     cells = board._cells  # read only: no copy
-    neigh = board._t.neigh
     scoring = rules.scoring
     seki_rule = scoring is Scoring.TERRITORY and not rules.seki_territory
     if seki_rule:
-        owner, counts = _regions(cells, neigh)
+        _, counts = _regions(cells, board._t.neigh)
         black_stones, white_stones = cells.count(1), cells.count(2)
     else:
         counts = _area_counts(cells, size)
@@ -341,10 +411,9 @@ def score_position(
     dame = counts[0]
     seki = 0
     if seki_rule:
-        lost = _seki_excluded(cells, owner, neigh)
+        lost, seki = _seki_excluded(board)
         bt -= lost[1]
         wt -= lost[2]
-        seki = lost[1] + lost[2]
     black_area = Decimal(black_stones + counts[1])
     white_area = Decimal(white_stones + counts[2])
     fill: FillIn | None = None

@@ -255,3 +255,32 @@ def test_a_flood_of_compressed_point_lists_is_refused_quickly() -> None:
     with pytest.raises(SgfError, match="more than 250,000"):
         parse_record(text)
     assert time.perf_counter() - start < 2
+
+
+def test_the_plain_move_fast_path_gives_the_same_record_as_the_general_path() -> None:
+    from games.engine.sgf import parse as parse_tree
+
+    from .engine_helpers import random_moves
+
+    moves = random_moves(9, 120, 3)
+    body = "".join(
+        f";{m.color.letter}[{'' if m.point is None else chr(97 + m.point[0]) + chr(97 + m.point[1])}]"
+        for m in moves
+    )
+    fast = parse_record(f"(;GM[1]SZ[9]KM[6.5]\n{body}\n)\n")
+    # A comment on the last move sends the file down the general path.
+    general = parse_record(f"(;GM[1]SZ[9]KM[6.5]\n{body}C[end])")
+    assert fast == general and fast.moves == tuple(moves)
+    assert len(parse_tree(f"(;SZ[9]{body})")[0].nodes) == len(moves) + 1
+
+
+def test_an_off_board_plain_move_is_located_like_any_other() -> None:
+    with pytest.raises(SgfError, match="not on a 9x9") as err:
+        parse_record("(;GM[1]SZ[9]\n;B[ee];W[zz])")
+    assert (err.value.line, err.value.column, err.value.property) == (2, 8, "W")
+
+
+def test_a_second_game_after_plain_moves_is_still_noticed() -> None:
+    rec = parse_record("(;SZ[9];B[ee];W[cc]) (;SZ[13];B[aa])")
+    assert rec.size == 9 and len(rec.moves) == 2
+    assert any("2 games" in w for w in rec.warnings)

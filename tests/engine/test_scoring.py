@@ -45,9 +45,56 @@ def test_seki_under_area_counting_is_white_by_4_5():
 
 
 def test_seki_under_japanese_counting_gives_seki_eyes_nothing():
+    # Top right: Black A9/H8 (here (8,0), (7,1)) and the White chains beside
+    # them share H9 and J8, which neither side can fill without self-atari:
+    # two seki points.  White's eyes F9 and J6 belong to those seki chains and
+    # count nothing, so White has 7 - 2 = 5.  The three points E3 F3 G3 are
+    # ordinary dame (White fills them safely) and cost nobody anything, so
+    # Black keeps all 9.  rules.md (d)7 gives W+0.5 here: that is KataGo's
+    # non-dame-touching count, which zeroes every area next to an open dame
+    # (the earlier behaviour of this module); with the dame filled KataGo
+    # also counts 9 - 5, B+3.5.
     s = score_position(Board.from_ascii(SEKI), get_rules("japanese"), komi=D("0.5"))
-    assert str(s.result) == "W+0.5"
-    assert s.seki_points > 0
+    assert (s.black_territory, s.white_territory) == (9, 5)
+    assert s.seki_points == 2 and s.dame == 5
+    assert str(s.result) == "B+3.5"
+
+
+def test_a_seki_eye_counts_nothing_but_the_same_eye_out_of_seki_does():
+    # White's F9 eye (5,0) is lost only because its chain touches the seki
+    # point H9.  Give Black's stones at the top right to White (no seki left):
+    # the eye counts again.
+    drawing = SEKI.strip().splitlines()
+    drawing[0] = drawing[0][:7] + "oo"
+    drawing[1] = drawing[1][:7] + "o."
+    s = score_position(Board.from_ascii("\n".join(drawing)), get_rules("japanese"))
+    assert s.seki_points == 0
+    assert s.white_territory == 7 + 1  # F9 and J6 count again, and J8 is new
+
+
+def test_open_dame_at_the_end_do_not_cost_territory_under_japanese():
+    # A finished 9x9 game with three dame left open on the right-hand wall.
+    # Hand count: Black owns columns A-D (36 points), White columns H-J
+    # (18 points); F3 F2 F1 are dame.  No prisoners: B-W = 36 - 18 - 6.5.
+    drawing = """
+    ....xxo..
+    ....xxo..
+    ....xxo..
+    ....xoo..
+    ....xoo..
+    ....xoo..
+    ....x.o..
+    ....x.o..
+    ....x.o..
+    """
+    s = score_position(Board.from_ascii(drawing), get_rules("japanese"))
+    assert (s.black_territory, s.white_territory, s.dame, s.seki_points) == (36, 18, 3, 0)
+    assert str(s.result) == "B+11.5"
+    # The same count as with the dame filled.
+    filled = drawing.replace("....x.o..", "....xxo..", 1).replace("....x.o..", "....xoo..")
+    filled_score = score_position(Board.from_ascii(filled), get_rules("japanese"))
+    assert (filled_score.black_territory, filled_score.white_territory) == (36, 18)
+    assert filled_score.dame == 0
 
 
 def test_seki_under_territory_counting_without_the_seki_rule_is_black_by_1_5():
