@@ -31,10 +31,10 @@ Decisions where the sources are silent or inconsistent:
   A ruleset without handicaps (first-capture) always gives an even game.
 * h = 1 (Black first, no komi) gives komi ``policy.one_stone_komi`` (0),
   whatever the preset: every source treats HA 1 as "no komi".
-* Free placement under the ``nz`` policy is played as moves while White
-  passes h − 1 times (ratings.md §2); under other policies free placement
-  puts the stones down at once.  ``white_passes_when_free`` overrides this
-  (``Rules`` itself has no field saying which).
+* Free placement is played as moves while White passes h − 1 times
+  (ratings.md §2) when the ruleset says so (``Placement.FREE_WHITE_PASSES``,
+  the nz preset) or the tournament uses the ``nz`` policy; otherwise free
+  stones are put down at once.  ``white_passes_when_free`` overrides both.
 * In an even game colours are decided by nigiri: ``black``/``white`` are None.
 
 Pure module: standard library plus ``games.engine`` (itself stdlib-only).
@@ -159,10 +159,13 @@ def egf_grade(stones: float) -> int:
     return math.floor(round(stones + 0.5, 9))
 
 
-def _free_passes(policy: HandicapPolicy) -> bool:
+_FREE_PLACEMENTS = (RulesPlacement.FREE, RulesPlacement.FREE_WHITE_PASSES)
+
+
+def _free_passes(rules: Rules, policy: HandicapPolicy) -> bool:
     if policy.white_passes_when_free is not None:
         return policy.white_passes_when_free
-    return policy.kind is PolicyKind.NZ
+    return rules.placement is RulesPlacement.FREE_WHITE_PASSES or policy.kind is PolicyKind.NZ
 
 
 def advise(
@@ -212,7 +215,7 @@ def advise(
         if h > most:
             notes.append(f"{size}x{size} has fixed points for at most {most}")
             h = most
-    if rules.placement is RulesPlacement.FREE and h >= size * size:
+    if rules.placement in _FREE_PLACEMENTS and h >= size * size:
         h = size * size - 1  # leave White somewhere to play
         notes.append(f"a {size}x{size} board holds at most {h} stones")
 
@@ -268,12 +271,10 @@ def _placement(
     rules: Rules, size: int, h: int, policy: HandicapPolicy
 ) -> tuple[tuple[Point, ...] | Literal["free"], int]:
     if rules.placement is RulesPlacement.FIXED:
-        plan = engine_handicap.setup_for(engine_handicap.Placement.FIXED, size, h)
+        plan = engine_handicap.setup_for(RulesPlacement.FIXED, size, h)
         return plan.points, 0
     how = (
-        engine_handicap.Placement.FREE_WHITE_PASSES
-        if _free_passes(policy)
-        else engine_handicap.Placement.FREE
+        RulesPlacement.FREE_WHITE_PASSES if _free_passes(rules, policy) else RulesPlacement.FREE
     )
     plan = engine_handicap.setup_for(how, size, h)
     return FREE, plan.white_passes
