@@ -1,4 +1,4 @@
-"""The audit trail shared by the whole project (disputes and rulings come later).
+"""The audit trail shared by the whole project, and disputes, rulings and appeals.
 
 An ``AuditEntry`` is written for every judgement: a result entered or
 corrected by a director, a record changed, a ruling, a re-rating, a
@@ -32,3 +32,170 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"
+
+
+# --------------------------------------------------------------------------- disputes
+#
+# Issue 4: disputes, rulings and appeals (seed 001 for what a ruling does,
+# seed 003 item 10 for who rules: the referee, then the chief referee, then
+# the arbitration committee).  The games app's tables are not touched: the
+# officials above the referees live here, keyed by tournament.
+
+
+class TournamentOfficials(models.Model):
+    """A tournament's chief referee and its arbitration committee of three."""
+
+    tournament = models.OneToOneField(
+        "games.Tournament", on_delete=models.CASCADE, related_name="officials"
+    )
+    chief_referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    committee_1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    committee_2 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    committee_3 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        verbose_name_plural = "tournament officials"
+
+    def __str__(self) -> str:
+        return f"Officials of {self.tournament}"
+
+    @property
+    def committee_ids(self) -> list[int]:
+        ids = [self.committee_1_id, self.committee_2_id, self.committee_3_id]
+        return [i for i in ids if i is not None]
+
+    @property
+    def has_committee(self) -> bool:
+        return len(set(self.committee_ids)) == 3
+
+
+class DisputeKind(models.TextChoices):
+    REPETITION = "repetition", "repetition (superko)"
+    ILLEGAL_MOVE = "illegal-move", "illegal move"
+    DEAD_STONES = "dead-stones", "dead stones not agreed"
+    RESULT = "result", "result or count"
+    TIME = "time", "time"
+    RESIGNATION = "resignation", "resignation"
+    CONDUCT = "conduct", "conduct"
+    OTHER = "other", "other"
+
+
+class DisputeState(models.TextChoices):
+    OPEN = "open", "open"
+    ASSIGNED = "assigned", "assigned to a referee"
+    RULED = "ruled", "ruled"
+    APPEALED = "appealed", "appealed"
+    CLOSED = "closed", "closed"
+
+
+class Level(models.IntegerChoices):
+    REFEREE = 1, "referee"
+    CHIEF = 2, "chief referee"
+    COMMITTEE = 3, "arbitration committee"
+
+
+class Decision(models.TextChoices):
+    UPHELD = "upheld", "upheld"
+    DISMISSED = "dismissed", "dismissed"
+
+
+class Dispute(models.Model):
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="disputes")
+    kind = models.CharField(max_length=16, choices=DisputeKind.choices)
+    # Null when the system raised it (a re-score that does not match the result).
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    move_number = models.PositiveIntegerField(null=True, blank=True)
+    claim = models.TextField(blank=True)
+    # What the officials see: the record up to the move (SGF), the engine's
+    # legality report and count, the game as it was when the dispute opened.
+    evidence = models.JSONField(default=dict, blank=True)
+    state = models.CharField(
+        max_length=10, choices=DisputeState.choices, default=DisputeState.OPEN, db_index=True
+    )
+    # The level the next ruling is made at (1 referee, 2 chief, 3 committee).
+    level = models.PositiveSmallIntegerField(choices=Level.choices, default=Level.REFEREE)
+    assigned_referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One dispute at a time per game: what makes the automatic opening idempotent.
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=~models.Q(state="closed"),
+                name="dispute_one_open_per_game",
+                violation_error_message="This game already has an open dispute.",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(level__gte=1, level__lte=3), name="dispute_level_1_to_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Dispute {self.pk} ({self.kind}) on game {self.game_id}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.state == DisputeState.CLOSED
+
+
+class Ruling(models.Model):
+    """One level's decision; each is kept, the last one stands."""
+
+    dispute = models.ForeignKey(Dispute, on_delete=models.CASCADE, related_name="rulings")
+    level = models.PositiveSmallIntegerField(choices=Level.choices)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decision = models.CharField(max_length=10, choices=Decision.choices)
+    reasons = models.TextField()
+    result = models.CharField(max_length=20, blank=True, help_text="SGF RE string, if set")
+    moves = models.JSONField(default=list, blank=True, help_text="dead stones: the continuation")
+    # {"base": game before the first ruling, "before": game before this one,
+    #  "after": game after it, "changed": bool}; each {"result", "sgf", "dead_stones"}.
+    effect = models.JSONField(default=dict, blank=True)
+    # Committee rulings: every member's vote when the majority was reached.
+    votes = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["level", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["dispute", "level"], name="ruling_one_per_level")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_level_display()} ruling on dispute {self.dispute_id}: {self.decision}"
+
+
+class CommitteeVote(models.Model):
+    dispute = models.ForeignKey(Dispute, on_delete=models.CASCADE, related_name="votes")
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decision = models.CharField(max_length=10, choices=Decision.choices)
+    result = models.CharField(max_length=20, blank=True)
+    moves = models.JSONField(default=list, blank=True)
+    reasons = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["dispute", "member"], name="vote_one_per_member")
+        ]
+
+    def __str__(self) -> str:
+        return f"vote of {self.member_id} on dispute {self.dispute_id}: {self.decision}"

@@ -1,0 +1,231 @@
+"""What an upheld ruling does to a game record: pure functions over ``GameRecord``.
+
+Seed 001 (New Zealand rules, "Explanation"), the referee's three remedies:
+
+* **Repetition** -- "If a player attempts to repeat a previous board position
+  it is up to their opponent to spot this before playing the next move (they
+  cannot complain later).  The invalid move should then be removed and that
+  player's move be treated as a pass."  ``replace_with_pass``.
+* **Other illegal moves** (two moves in a row, a moved stone, a stone on an
+  occupied point) -- "the game should be restored to the point where the
+  illegal activity occurred with the offending player's last move being
+  treated as a pass.  If it is not possible to restore the board the offender
+  should forfeit the game."  ``restore_with_pass`` (the forfeit, when there
+  is no record, is the service's: it needs no record function).
+* **Dead stones not agreed** -- "it is necessary to play the moves to capture
+  the stones ... allow the person whose stones are in dispute to have the
+  first move to defend them.  (They may of course choose to pass)."
+  ``append_continuation`` after ``owner_of``.
+
+Standard library and the engine only, like the engine: no Django here.
+Moves are numbered from 1 over moves (passes count), as in ``replay``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import Any
+
+from games.engine.board import Board
+from games.engine.coords import CoordinateError, parse_point, point_to_gtp
+from games.engine.replay import Replay, first_player, replay
+from games.engine.rules import Rules
+from games.engine.scoring import score
+from games.engine.types import Color, GameRecord, Move, Point, Setup
+
+
+class RulingError(ValueError):
+    """A transform that cannot be made on this record (the message says why)."""
+
+
+def move_count(record: GameRecord) -> int:
+    return sum(1 for a in record.actions if isinstance(a, Move))
+
+
+def _actions_before(record: GameRecord, number: int) -> list[Move | Setup]:
+    """The actions that come before move ``number`` (setup nodes between included)."""
+    out: list[Move | Setup] = []
+    seen = 0
+    for action in record.actions:
+        if isinstance(action, Move):
+            if seen + 1 >= number:
+                break
+            seen += 1
+        out.append(action)
+    return out
+
+
+def _move(record: GameRecord, number: int) -> Move:
+    if not 1 <= number <= move_count(record):
+        raise RulingError(f"the record has no move {number} (it has {move_count(record)} moves)")
+    return record.moves[number - 1]
+
+
+def _with_actions(record: GameRecord, actions: Iterable[Move | Setup]) -> GameRecord:
+    """The record with new actions; the old end-of-game markup and RE no longer apply."""
+    info = {k: v for k, v in record.info.items() if k != "RE"}
+    return dataclasses.replace(
+        record,
+        actions=tuple(actions),
+        info=info,
+        territory_black=frozenset(),
+        territory_white=frozenset(),
+        warnings=(),
+    )
+
+
+def record_upto(record: GameRecord, number: int) -> GameRecord:
+    """The record up to and including move ``number`` (0: the start position)."""
+    if number < 0 or number > move_count(record):
+        raise RulingError(f"the record has no move {number} (it has {move_count(record)} moves)")
+    actions = _actions_before(record, number + 1)
+    return _with_actions(record, actions)
+
+
+def replace_with_pass(record: GameRecord, number: int) -> GameRecord:
+    """Repetition upheld: move ``number`` becomes a pass by the same colour.
+
+    Play goes on from there, so any later move in the record is kept as it
+    was (in practice there is none: the claim stands only when it is raised
+    before the opponent's next move, see ``repetition_in_time``).
+    """
+    offending = _move(record, number)
+    actions: list[Move | Setup] = []
+    seen = 0
+    for action in record.actions:
+        if isinstance(action, Move):
+            seen += 1
+            if seen == number:
+                action = Move(offending.color, None)
+        actions.append(action)
+    return _with_actions(record, actions)
+
+
+def restore_with_pass(record: GameRecord, number: int) -> GameRecord:
+    """Illegal move upheld: back to just before move ``number``, and the offender
+    (who played move ``number``) is taken to have passed there."""
+    offending = _move(record, number)
+    return _with_actions(record, [*_actions_before(record, number), Move(offending.color, None)])
+
+
+def repetition_in_time(record: GameRecord, number: int) -> bool:
+    """Seed 001: a repetition must be claimed before the offender's opponent moves.
+
+    The record shows whether he did: the claimed move must be its last move.
+    """
+    return number == move_count(record)
+
+
+def parse_continuation(items: Sequence[object], size: int) -> list[Point | None]:
+    """``["D4", "pass", "dd"]`` as points (``None`` for a pass)."""
+    moves: list[Point | None] = []
+    for k, item in enumerate(items, start=1):
+        if not isinstance(item, str) or not item.strip():
+            raise RulingError(f"move {k} of the continuation is not a point such as D4 or 'pass'")
+        text = item.strip()
+        if text.lower() == "pass":
+            moves.append(None)
+            continue
+        try:
+            moves.append(parse_point(text, size))
+        except CoordinateError as e:
+            raise RulingError(f"move {k} of the continuation: {e}") from None
+    return moves
+
+
+def owner_of(board: Board, points: Iterable[Point]) -> Color:
+    """The one colour of the disputed stones (a dispute is about one player's stones)."""
+    colours: set[Color] = set()
+    for p in points:
+        c = board.get(p)
+        if c is None:
+            raise RulingError(f"{point_to_gtp(p, board.size)} is an empty point")
+        colours.add(c)
+    if not colours:
+        raise RulingError("name the stones in dispute")
+    if len(colours) > 1:
+        raise RulingError("the stones in dispute must all be one player's")
+    return colours.pop()
+
+
+def append_continuation(
+    record: GameRecord, moves: Sequence[Point | None], *, owner: Color
+) -> GameRecord:
+    """Dead stones played out: ``moves`` alternate, the owner of the stones first
+    (a pass is his move too).  Played after the record's last move."""
+    if not moves:
+        raise RulingError("the continuation has no moves")
+    colour = owner
+    added: list[Move | Setup] = []
+    for point in moves:
+        added.append(Move(colour, point))
+        colour = colour.opponent
+    return _with_actions(record, [*record.actions, *added])
+
+
+def legality_report(record: GameRecord, rules: Rules) -> dict[str, Any]:
+    """Every illegal move of the record (tolerant replay), first one apart."""
+    played = replay(record, rules, strict=False)
+    violations = [
+        {
+            "number": v.number,
+            "color": v.color.letter,
+            "point": None if v.point is None else point_to_gtp(v.point, record.size),
+            "reason": v.reason,
+            "text": v.describe(),
+        }
+        for v in played.violations
+    ]
+    return {
+        "moves": played.moves_played,
+        "first_illegal": violations[0] if violations else None,
+        "violations": violations,
+    }
+
+
+def count(
+    record: GameRecord, rules: Rules, *, dead: Iterable[Point] = (), komi: Decimal | None = None
+) -> dict[str, Any] | None:
+    """The engine's count of the record's final position (``None`` if it cannot count it)."""
+    played: Replay = replay(record, rules, strict=False)
+    try:
+        return score(played, dead=dead, komi=komi).to_dict()
+    except ValueError:
+        return None
+
+
+def move_list(record: GameRecord) -> list[dict[str, Any]]:
+    """The moves as ``{"number", "color", "point"}`` (point ``"pass"`` for a pass)."""
+    return [
+        {
+            "number": k,
+            "color": m.color.letter,
+            "point": "pass" if m.point is None else point_to_gtp(m.point, record.size),
+        }
+        for k, m in enumerate(record.moves, start=1)
+    ]
+
+
+def position_at(record: GameRecord, rules: Rules, number: int | None) -> Replay:
+    """The position after move ``number`` (all moves when ``None``), tolerant."""
+    return replay(record, rules, strict=False, stop_after=number)
+
+
+__all__ = [
+    "RulingError",
+    "append_continuation",
+    "count",
+    "first_player",
+    "legality_report",
+    "move_count",
+    "move_list",
+    "owner_of",
+    "parse_continuation",
+    "position_at",
+    "record_upto",
+    "replace_with_pass",
+    "repetition_in_time",
+    "restore_with_pass",
+]
