@@ -1,0 +1,81 @@
+"""What each rating system's numbers mean on the rank ladder and the stone scale.
+
+A ``Scale`` bundles a rating system with three conversions the Django side
+needs: the starting state of a newcomer at his declared rank, the rank a
+rating falls in, and a rating on the stone scale (the handicap rule's
+currency, ratings.md §2).
+
+* EGF (``egf2021``, ``egf1998``): a newcomer starts at the nominal GoR of
+  his grade (ratings.md §1, the band's midpoint); grade bands from
+  ``Rank.from_gor``; ``stones = (GoR − 2100)/100``.
+* Glicko-2 and OGS: ratings.md gives only OGS's rank mapping
+  (``rank = ln(r/525)·23.15``), so both use it.  A newcomer starts at the
+  middle of his rank (OGS rank index + 0.5, 1d = 30.5) with the system's
+  start deviation and volatility; the stone scale is ``rank − 30.5``, so
+  the middle of 1d is 0 as under EGF.
+
+The honorary 9p+ is a title, not a strength: a player who declared it
+starts, and is placed for handicaps, as 9d.
+
+``ALGORITHM_VERSIONS`` is stamped on every run and history row; bump a
+system's version whenever a code change changes its numbers, and the next
+rating update recomputes everything instead of continuing an old history.
+
+Pure module: standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratings.ranks import MAX_INDEX, Rank
+from ratings.stones import gor_to_stones
+from ratings.systems import PlayerState, RatingConfig, RatingSystem, get_system
+from ratings.systems.base import OGS_CONFIG
+from ratings.systems.glicko2 import ogs_display_rank, ogs_rank, ogs_rating
+
+ALGORITHM_VERSIONS: dict[str, str] = {"egf2021": "1", "egf1998": "1", "glicko2": "1", "ogs": "1"}
+
+
+def playing_rank(index: int) -> Rank:
+    """The ladder rank a declared rank index plays at (9p+ plays as 9d)."""
+    return Rank(min(index, MAX_INDEX))
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    name: str
+    system: RatingSystem
+    config: RatingConfig | None
+    egf: bool
+
+    @property
+    def version(self) -> str:
+        return ALGORITHM_VERSIONS.get(self.name, "1")
+
+    def start(self, declared_index: int) -> PlayerState:
+        """A newcomer's state at the middle of his declared rank."""
+        rank = playing_rank(declared_index)
+        if self.egf:
+            return self.system.new_player(float(rank.nominal_gor), self.config)
+        return self.system.new_player(ogs_rating(rank.ogs_index + 0.5), self.config)
+
+    def rank(self, rating: float) -> Rank:
+        """The grade band a rating falls in (never the honorary 9p+)."""
+        if self.egf:
+            return Rank.from_gor(rating)
+        return ogs_display_rank(rating, clamp=False)
+
+    def stones(self, rating: float) -> float:
+        """The rating on the stone scale (0 = the middle of 1d, one unit per grade)."""
+        if self.egf:
+            return gor_to_stones(rating)
+        return ogs_rank(rating) - 30.5
+
+
+def scale_for(name: str) -> Scale:
+    """The scale of the rating system called ``name`` (``RatingError`` if unknown)."""
+    system = get_system(name)
+    egf = system.name.startswith("egf")
+    config = OGS_CONFIG if system.name == "ogs" else None
+    return Scale(name=system.name, system=system, config=config, egf=egf)
