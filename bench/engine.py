@@ -11,6 +11,7 @@ import argparse
 import random
 import resource
 import time
+from collections.abc import Callable
 from decimal import Decimal
 
 from sgfmill import boards, sgf
@@ -75,7 +76,7 @@ def sgfmill_replay(moves: list[Move]) -> boards.Board:
     return b
 
 
-def best_of(fn, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
+def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
