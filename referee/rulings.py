@@ -40,6 +40,12 @@ class RulingError(ValueError):
     """A transform that cannot be made on this record (the message says why)."""
 
 
+def sentence(error: Exception) -> str:
+    """An error's message as a sentence: capital first letter, full stop."""
+    text = str(error)
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
 def move_count(record: GameRecord) -> int:
     return sum(1 for a in record.actions if isinstance(a, Move))
 
@@ -225,7 +231,8 @@ __all__ = [
     "parse_continuation",
     "position_at",
     "record_upto",
-    "replace_with_pass",
     "repetition_in_time",
+    "replace_with_pass",
     "restore_with_pass",
+    "sentence",
 ]

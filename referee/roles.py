@@ -1,0 +1,97 @@
+"""Who may do what with a dispute (seed 003 item 10: referee, chief referee, committee).
+
+Per tournament: its *referees* rule first (``games.permissions.is_referee``),
+its *chief referee* hears the first appeal, its *arbitration committee* of
+three hears the second.  Directors run the tournament: they see every
+dispute of it and may close one, but do not rule.  The *parties* are the two
+players of the game.  Answers are booleans; callers choose 403 or 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+
+from games import permissions
+from games.models import Game, Tournament
+from referee.models import Dispute, TournamentOfficials
+
+
+def _user_id(user: Any) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return int(user.pk)
+
+
+def officials_of(tournament: Tournament) -> TournamentOfficials | None:
+    try:
+        officials: TournamentOfficials = tournament.officials
+    except ObjectDoesNotExist:
+        return None
+    return officials
+
+
+def is_chief_referee(user: Any, tournament: Tournament) -> bool:
+    officials = officials_of(tournament)
+    uid = _user_id(user)
+    return uid is not None and officials is not None and officials.chief_referee_id == uid
+
+
+def is_committee_member(user: Any, tournament: Tournament) -> bool:
+    officials = officials_of(tournament)
+    uid = _user_id(user)
+    return uid is not None and officials is not None and uid in officials.committee_ids
+
+
+def is_official(user: Any, tournament: Tournament) -> bool:
+    """Sees every dispute of the tournament: referees, chief, committee, directors."""
+    return (
+        permissions.is_referee(user, tournament)
+        or permissions.is_director(user, tournament)
+        or is_chief_referee(user, tournament)
+        or is_committee_member(user, tournament)
+    )
+
+
+def is_party(user: Any, game: Game) -> bool:
+    return permissions.is_participant(user, game)
+
+
+def can_see_dispute(user: Any, dispute: Dispute) -> bool:
+    """Closed disputes are public with their game; open ones are the parties' and officials'."""
+    if dispute.is_closed:
+        return True
+    game = dispute.game
+    return is_party(user, game) or is_official(user, game.tournament)
+
+
+def can_raise_dispute(user: Any, game: Game) -> bool:
+    """A player on his own game, or the tournament's referees and directors."""
+    return (
+        permissions.is_participant(user, game)
+        or permissions.is_referee(user, game.tournament)
+        or permissions.is_director(user, game.tournament)
+    )
+
+
+def can_rule(user: Any, dispute: Dispute) -> bool:
+    """The official whose turn it is at the dispute's current level."""
+    tournament = dispute.game.tournament
+    if dispute.level == 1:
+        if not permissions.is_referee(user, tournament):
+            return False
+        assigned = dispute.assigned_referee_id
+        return assigned is None or assigned == _user_id(user) or permissions.is_superuser(user)
+    if dispute.level == 2:
+        return is_chief_referee(user, tournament)
+    return is_committee_member(user, tournament)
+
+
+def can_close(user: Any, dispute: Dispute) -> bool:
+    tournament = dispute.game.tournament
+    return (
+        permissions.is_referee(user, tournament)
+        or permissions.is_director(user, tournament)
+        or is_chief_referee(user, tournament)
+    )

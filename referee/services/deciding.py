@@ -1,0 +1,323 @@
+"""Ruling, appealing and closing a dispute (the life cycle is in ``referee.services``)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import permissions
+from games.engine.record import parse_record, write_record
+from games.engine.replay import replay
+from games.engine.rules import get_rules
+from games.engine.scoring import score
+from games.engine.types import Color
+from games.models import Game, Player
+from games.services import records
+from games.services.common import GameStateError, require, validate_and_save
+from games.services.rulings import (
+    game_dispute_settle,
+    game_record_replace,
+    game_result_rule,
+    game_snapshot,
+)
+from referee import roles, rulings
+from referee.audit import audit_record
+from referee.emails import dispute_notify
+from referee.models import (
+    CommitteeVote,
+    Decision,
+    Dispute,
+    DisputeKind,
+    DisputeState,
+    Level,
+    Ruling,
+)
+from referee.services.opening import RESULT_KINDS
+
+MAJORITY = 2  # of the committee's three (seed 003 item 10: the committee adjudicates)
+
+
+def _claimant_colour(dispute: Dispute, game: Game) -> Color | None:
+    player = permissions.player_for(dispute.raised_by)
+    if player is None:
+        return None
+    if player.pk == game.black_id:
+        return Color.BLACK
+    return Color.WHITE if player.pk == game.white_id else None
+
+
+def _result_text(value: object) -> str:
+    return records.parse_result(value).to_sgf()
+
+
+def _outcome(
+    dispute: Dispute, game: Game, base: dict[str, Any], *, decision: str,
+    result: str | None, moves: list[Any] | None,
+) -> tuple[dict[str, Any], str, list[str]]:  # fmt: skip
+    """The game's result, record and dead stones after this decision (seed 001).
+
+    Returns that snapshot, the result the ruling names ("" if none) and the
+    continuation ("dead-stones").  Dismissed: the game as it was before the
+    first ruling.
+    """
+    if decision == Decision.DISMISSED:
+        return dict(base), "", []
+    kind = dispute.kind
+    after = dict(base)
+    named = _result_text(result) if result not in (None, "") else ""
+    if kind in RESULT_KINDS:
+        if not named:
+            raise ValidationError(
+                {
+                    "result": "An upheld claim of this kind names the result (RE), e.g. W+T, B+R, B+F or B+6.5."
+                }
+            )
+        after["result"] = named
+        return after, named, []
+    text = dispute.evidence.get("record") or ""
+    rules = get_rules(game.rules)
+    if kind == DisputeKind.ILLEGAL_MOVE and not text:
+        # "If it is not possible to restore the board the offender should forfeit."
+        if not named:
+            claimant = _claimant_colour(dispute, game)
+            if claimant is None:
+                raise ValidationError(
+                    {"result": "There is no record to restore: name the forfeit, B+F or W+F."}
+                )
+            named = f"{claimant.letter}+F"
+        if not named.endswith("+F"):
+            raise ValidationError({"result": "Without a record the offender forfeits: B+F or W+F."})
+        after["result"] = named
+        return after, named, []
+    record = parse_record(text)
+    number = dispute.move_number or rulings.move_count(record)
+    continuation: list[str] = []
+    if kind == DisputeKind.REPETITION:
+        new = rulings.replace_with_pass(record, number)
+    elif kind == DisputeKind.ILLEGAL_MOVE:
+        new = rulings.restore_with_pass(record, number)
+    else:  # dead stones: played out, the owner first
+        if not isinstance(moves, list) or not moves:
+            raise ValidationError(
+                {
+                    "moves": 'Give the moves played out, e.g. ["D4", "pass", "E5"], the owner of the stones first.'
+                }
+            )
+        try:
+            points = rulings.parse_continuation(moves, record.size)
+        except rulings.RulingError as e:
+            raise ValidationError({"moves": rulings.sentence(e)}) from None
+        owner = Color.from_letter(dispute.evidence.get("owner", "B"))
+        new = rulings.append_continuation(record, points, owner=owner)
+        start = rulings.move_count(record)
+        for v in replay(new, rules, strict=False).violations:
+            if v.number > start:
+                raise ValidationError(
+                    {
+                        "moves": f"Move {v.number - start} of the continuation is illegal ({v.describe()})."
+                    }
+                )
+        counted = score(replay(new, rules, strict=False), komi=Decimal(game.komi))
+        named = counted.result.to_sgf()
+        continuation = ["pass" if p is None else p for p in _labels(points, record.size)]
+        after.update(result=named, dead_stones=[], sgf=write_record(new, result=named))
+        return after, named, continuation
+    # Repetition and illegal move: play goes on from the restored record.  The
+    # ruling may name the result reached afterwards; otherwise the result stays.
+    if named:
+        after["result"] = named
+    after.update(sgf=write_record(new, result=after["result"] or None), dead_stones=[])
+    return after, named, continuation
+
+
+def _labels(points: list[Any], size: int) -> list[str | None]:
+    return [None if p is None else records.points_to_labels([p], size)[0] for p in points]
+
+
+def _apply(actor: Any, game: Game, after: dict[str, Any], reason: str) -> Game:
+    now = game_snapshot(game)
+    if now == after:
+        return game
+    if now["result"] == after["result"] and now["dead_stones"] == after["dead_stones"]:
+        return game_record_replace(actor=actor, game=game, sgf=after["sgf"], reason=reason)
+    return game_result_rule(
+        actor=actor, game=game, result=after["result"], sgf=after["sgf"],
+        dead_stones=after["dead_stones"], reason=reason,
+    )  # fmt: skip
+
+
+def _vote_key(decision: str, result: str, moves: list[str]) -> tuple[str, str, tuple[str, ...]]:
+    if decision == Decision.DISMISSED:
+        return (decision, "", ())
+    return (decision, result, tuple(moves))
+
+
+def dispute_rule(
+    *,
+    actor: Any,
+    dispute: Dispute,
+    decision: str,
+    reasons: str,
+    result: str | None = None,
+    moves: list[Any] | None = None,
+) -> Dispute:
+    """The official of the dispute's level rules (a committee member votes).
+
+    ``decision`` is about the claim: ``upheld`` or ``dismissed``.  ``result``
+    (an RE string) for the kinds that set one, ``moves`` (the continuation)
+    for dead stones.  A committee ruling is made when two members agree.
+    """
+    require(roles.can_rule(actor, dispute), _who_rules(dispute))
+    if decision not in Decision.values:
+        raise ValidationError({"decision": "Either upheld or dismissed."})
+    if not isinstance(reasons, str) or not reasons.strip():
+        raise ValidationError({"reasons": "Give the reasons for the ruling."})
+    with transaction.atomic():
+        dispute = (
+            Dispute.objects.select_for_update()
+            .select_related("game__tournament", "game__round", "game__black", "game__white")
+            .get(pk=dispute.pk)
+        )
+        expected = DisputeState.APPEALED if dispute.level > Level.REFEREE else None
+        if dispute.state == DisputeState.CLOSED:
+            raise GameStateError("This dispute is closed.")
+        if (expected and dispute.state != expected) or (
+            not expected and dispute.state not in (DisputeState.OPEN, DisputeState.ASSIGNED)
+        ):
+            raise GameStateError(
+                "This level has ruled: a party may appeal, or an official close it."
+            )
+        game = dispute.game
+        first = dispute.rulings.order_by("level").first()
+        before = game_snapshot(game)
+        base = first.effect["base"] if first is not None else before
+        after, named, continuation = _outcome(
+            dispute, game, base, decision=decision, result=result, moves=moves
+        )
+        votes: list[dict[str, Any]] = []
+        if dispute.level == Level.COMMITTEE:
+            try:
+                with transaction.atomic():
+                    CommitteeVote.objects.create(
+                        dispute=dispute, member=actor, decision=decision, result=named,
+                        moves=continuation, reasons=reasons,
+                    )  # fmt: skip
+            except IntegrityError:
+                raise GameStateError("You have already voted on this appeal.") from None
+            audit_record(actor=actor, action="dispute.vote", obj=dispute,
+                         new={"decision": decision, "result": named, "moves": continuation})  # fmt: skip
+            cast = list(dispute.votes.all())
+            key = _vote_key(decision, named, continuation)
+            if sum(1 for v in cast if _vote_key(v.decision, v.result, v.moves) == key) < MAJORITY:
+                return dispute
+            votes = [{"member": v.member_id, "decision": v.decision, "result": v.result,
+                      "moves": v.moves, "reasons": v.reasons} for v in cast]  # fmt: skip
+        reason = f"dispute {dispute.pk}: {dispute.get_level_display()} ruling, {decision}"
+        game = _apply(actor, game, after, reason)
+        ruling = Ruling(
+            dispute=dispute, level=dispute.level, decided_by=actor, decision=decision,
+            reasons=reasons.strip(), result=named, moves=continuation, votes=votes,
+            effect={"base": base, "before": before, "after": game_snapshot(game),
+                    "changed": before != game_snapshot(game)},
+        )  # fmt: skip
+        validate_and_save(ruling, exclude=["decided_by"])
+        dispute.state = DisputeState.RULED
+        validate_and_save(dispute, update_fields=["state"])
+        audit_record(
+            actor=actor, action="dispute.ruled", obj=dispute,
+            old={"result": before["result"], "sgf": before["sgf"], "dead_stones": before["dead_stones"]},
+            new={"level": ruling.level, "decision": decision, "reasons": ruling.reasons,
+                 "result": game.result_display, "sgf": game.sgf, "dead_stones": game.dead_stones},
+        )  # fmt: skip
+        dispute_notify(dispute, "ruled", note=f"Decision: {decision}. {ruling.reasons}")
+        if dispute.level == Level.COMMITTEE:  # the last word: nothing left to appeal
+            _close(None, dispute, "the arbitration committee's ruling is final")
+    return dispute
+
+
+def _who_rules(dispute: Dispute) -> str:
+    return {
+        Level.REFEREE: "Only the tournament's referee (the one assigned, if any) rules on this dispute.",
+        Level.CHIEF: "Only the tournament's chief referee rules on this appeal.",
+        Level.COMMITTEE: "Only the members of the arbitration committee vote on this appeal.",
+    }[Level(dispute.level)]
+
+
+def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute:
+    """A party appeals the standing ruling to the next level (once per level)."""
+    require(roles.is_party(actor, dispute.game), "Only the players of this game appeal a ruling.")
+    with transaction.atomic():
+        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        if dispute.state != DisputeState.RULED:
+            raise GameStateError(
+                "There is no ruling to appeal." if dispute.state != DisputeState.APPEALED
+                else "This ruling has been appealed already."
+            )  # fmt: skip
+        if dispute.level >= Level.COMMITTEE:
+            raise GameStateError("The arbitration committee's ruling is final.")
+        officials = roles.officials_of(dispute.game.tournament)
+        if dispute.level == Level.REFEREE and (
+            officials is None or officials.chief_referee_id is None
+        ):
+            raise GameStateError("This tournament has no chief referee to hear an appeal.")
+        if dispute.level == Level.CHIEF and (officials is None or not officials.has_committee):
+            raise GameStateError("This tournament has no arbitration committee to hear an appeal.")
+        old = {"level": dispute.level, "state": dispute.state}
+        dispute.level += 1
+        dispute.state = DisputeState.APPEALED
+        validate_and_save(dispute, update_fields=["level", "state"])
+        audit_record(actor=actor, action="dispute.appealed", obj=dispute, old=old,
+                     new={"level": dispute.level, "state": dispute.state, "reason": reason})  # fmt: skip
+        dispute_notify(dispute, "appealed", note=reason)
+    return dispute
+
+
+def dispute_close(*, actor: Any, dispute: Dispute) -> Dispute:
+    """An official closes a ruled dispute nobody appealed; the game may then be settled."""
+    if not roles.can_close(actor, dispute):
+        raise PermissionDenied(
+            "Only the tournament's referees, chief referee or directors close a dispute."
+        )
+    with transaction.atomic():
+        dispute = (
+            Dispute.objects.select_for_update()
+            .select_related("game__tournament", "game__round", "game__black", "game__white")
+            .get(pk=dispute.pk)
+        )
+        if dispute.state == DisputeState.CLOSED:
+            raise GameStateError("This dispute is closed already.")
+        if dispute.state != DisputeState.RULED:
+            raise GameStateError("Only a ruled dispute, with no appeal pending, is closed.")
+        _close(actor, dispute, "closed by an official")
+    return dispute
+
+
+def _close(actor: Any, dispute: Dispute, why: str) -> None:
+    game = dispute.game
+    game.refresh_from_db()
+    original = dispute.evidence.get("game", {})
+    # The claim stands as it was submitted: it is again that player's claim
+    # (his opponent may confirm it).  Otherwise it is an official's result.
+    submitter: Player | None = None
+    if game.result_display == original.get("result") and original.get("result_submitted_by"):
+        submitter = Player.objects.filter(pk=original["result_submitted_by"]).first()
+    game_dispute_settle(
+        actor=actor, game=game, submitted_by=submitter, reason=f"dispute {dispute.pk} {why}"
+    )
+    dispute.state = DisputeState.CLOSED
+    dispute.closed_at = timezone.now()
+    validate_and_save(dispute, update_fields=["state", "closed_at"])
+    audit_record(
+        actor=actor,
+        action="dispute.closed",
+        obj=dispute,
+        new={"why": why, "result": game.result_display},
+    )
+    dispute_notify(dispute, "closed", note=f"Result: {game.result_display or 'none yet'}.")
+
+
+__all__ = ["dispute_appeal", "dispute_close", "dispute_rule"]

@@ -1,0 +1,270 @@
+"""Officials, and raising disputes: by a party or an official, or by the system."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from games import permissions
+from games.engine.record import write_record
+from games.engine.replay import replay
+from games.engine.rules import get_rules
+from games.engine.types import GameRecord
+from games.models import Game, Tournament
+from games.services import records
+from games.services.common import GameLockedError, GameStateError, require, validate_and_save
+from games.services.rulings import (
+    game_dispute_open,
+    game_snapshot,
+)
+from referee import roles, rulings
+from referee.audit import audit_record
+from referee.emails import dispute_notify
+from referee.models import (
+    Dispute,
+    DisputeKind,
+    DisputeState,
+    TournamentOfficials,
+)
+
+# Kinds whose upheld ruling simply sets the result the official names.
+RESULT_KINDS = frozenset(
+    {DisputeKind.RESULT, DisputeKind.TIME, DisputeKind.RESIGNATION, DisputeKind.CONDUCT,
+     DisputeKind.OTHER}
+)  # fmt: skip
+RECORD_KINDS = frozenset({DisputeKind.REPETITION, DisputeKind.DEAD_STONES})  # need a record
+
+
+# --------------------------------------------------------------------------- officials
+
+
+def tournament_officials_set(
+    *, actor: Any, tournament: Tournament, chief_referee: Any, committee: list[Any]
+) -> TournamentOfficials:
+    """A director names the chief referee and the arbitration committee (three, or none)."""
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament),
+            "Only the tournament's directors name its officials.",
+        )
+    members = [m for m in committee if m is not None]
+    if members and (len(members) != 3 or len({m.pk for m in members}) != 3):
+        raise ValidationError(
+            {"committee": "The arbitration committee has three different members."}
+        )
+    if chief_referee is not None and chief_referee.pk in {m.pk for m in members}:
+        raise ValidationError(
+            {
+                "committee": "The chief referee cannot sit on the committee that hears appeals of his rulings."
+            }
+        )
+    with transaction.atomic():
+        officials, _ = TournamentOfficials.objects.select_for_update().get_or_create(
+            tournament=tournament
+        )
+        old = {"chief_referee": officials.chief_referee_id, "committee": officials.committee_ids}
+        officials.chief_referee = chief_referee
+        officials.committee_1, officials.committee_2, officials.committee_3 = [
+            *members,
+            None,
+            None,
+            None,
+        ][:3]
+        validate_and_save(officials)
+        audit_record(
+            actor=actor, action="tournament.officials_set", obj=tournament, old=old,
+            new={"chief_referee": officials.chief_referee_id, "committee": officials.committee_ids},
+        )  # fmt: skip
+    return officials
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def _kind(kind: object) -> DisputeKind:
+    if kind not in DisputeKind.values:
+        raise ValidationError({"kind": f"Choose one of: {', '.join(DisputeKind.values)}."})
+    return DisputeKind(str(kind))
+
+
+def _read(game: Game, text: str) -> GameRecord:
+    """The record, checked like a submitted one (size, readability)."""
+    read = records.read_record(
+        text, board_size=game.tournament.board_size, rules=get_rules(game.rules),
+        komi=Decimal(game.komi), handicap=game.handicap,
+    )  # fmt: skip
+    return read.record
+
+
+def _gather_evidence(
+    game: Game, kind: DisputeKind, move_number: int | None, sgf: str | None,
+    stones: list[str] | None,
+) -> tuple[int | None, dict[str, Any]]:  # fmt: skip
+    """Check the claim against the record and gather what the officials will see."""
+    text = sgf if sgf and sgf.strip() else game.sgf
+    evidence: dict[str, Any] = {"game": {**game_snapshot(game), "state": str(game.state)}}
+    evidence["game"]["result_submitted_by"] = game.result_submitted_by_id
+    if not text:
+        if kind in RECORD_KINDS:
+            raise ValidationError(
+                {"sgf": "This claim is judged on the game record: send it (sgf) with the claim."}
+            )
+        if move_number is not None:
+            raise ValidationError({"move_number": "There is no game record to number moves in."})
+        return None, {**evidence, "record": ""}
+    record = _read(game, text)
+    rules = get_rules(game.rules)
+    total = rulings.move_count(record)
+    legality = rulings.legality_report(record, rules)
+    if move_number is None:
+        if kind == DisputeKind.REPETITION:
+            move_number = total
+        elif kind == DisputeKind.ILLEGAL_MOVE:
+            first = legality["first_illegal"]
+            if first is None:
+                raise ValidationError(
+                    {"move_number": "The engine finds no illegal move: name the move you mean."}
+                )
+            move_number = int(first["number"])
+    if move_number is not None and not 1 <= move_number <= total:
+        raise ValidationError({"move_number": f"The record has moves 1 to {total}."})
+    if (
+        kind == DisputeKind.REPETITION
+        and move_number is not None
+        and not rulings.repetition_in_time(record, move_number)
+    ):
+        raise ValidationError(
+            {
+                "move_number": f"Too late: move {move_number} was followed by the opponent's "
+                f"move {move_number + 1}. A repetition must be claimed before the next move is "
+                "played (New Zealand rules: it cannot be complained of later)."
+            }
+        )
+    size = record.size
+    dead = records.parse_dead_stones(game.dead_stones or [], board_size=size)
+    if kind == DisputeKind.DEAD_STONES:
+        points = records.parse_dead_stones(stones or game.dead_stones or [], board_size=size)
+        final = replay(record, rules, strict=False).board
+        try:
+            owner = rulings.owner_of(final, points)
+        except rulings.RulingError as e:
+            raise ValidationError({"stones": rulings.sentence(e)}) from None
+        evidence["stones"] = records.points_to_labels(points, size)
+        evidence["owner"] = owner.letter
+    upto = rulings.record_upto(record, move_number) if move_number else record
+    evidence.update(
+        record=text,
+        sgf_upto=write_record(upto),
+        legality=legality,
+        count=rulings.count(record, rules, dead=dead, komi=Decimal(game.komi)),
+    )
+    return move_number, evidence
+
+
+def dispute_open(
+    *,
+    actor: Any,
+    game: Game,
+    kind: str,
+    move_number: int | None = None,
+    claim: str = "",
+    sgf: str | None = None,
+    stones: list[str] | None = None,
+) -> Dispute:
+    """A player (on his own game), a referee or a director raises a dispute.
+
+    ``sgf`` is the record so far when the game has none stored yet (a claim
+    raised at the board); ``stones`` the stones in dispute for ``dead-stones``
+    (default: the dead stones the result was submitted with).
+    """
+    require(
+        roles.can_raise_dispute(actor, game),
+        "Only the players of this game or the tournament's referees and directors raise disputes.",
+    )
+    if game.is_locked:
+        raise GameLockedError()
+    kind_ = _kind(kind)
+    move_number, evidence = _gather_evidence(game, kind_, move_number, sgf, stones)
+    with transaction.atomic():
+        game, _ = game_dispute_open(game=game)
+        if Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).exists():
+            raise GameStateError("This game already has an open dispute: it is settled first.")
+        referee = permissions.is_referee(actor, game.tournament) and not actor.is_superuser
+        dispute = Dispute(
+            game=game, kind=kind_, raised_by=actor, move_number=move_number,
+            claim=claim or "", evidence=evidence,
+            state=DisputeState.ASSIGNED if referee else DisputeState.OPEN,
+            assigned_referee=actor if referee else None,
+        )  # fmt: skip
+        validate_and_save(dispute)
+        audit_record(
+            actor=actor, action="dispute.opened", obj=dispute, old={"game_state": evidence["game"]["state"]},
+            new={"kind": kind_.value, "move_number": move_number, "claim": dispute.claim},
+        )  # fmt: skip
+        dispute_notify(dispute, "opened")
+    return dispute
+
+
+def dispute_open_automatic(
+    *, game: Game, kind: str = "result", claim: str, evidence: dict[str, Any]
+) -> Dispute | None:
+    """Raised by the system (a re-score that does not match the result); idempotent.
+
+    Returns the game's open dispute if it has one already.  A locked game is
+    never disputed: nothing is opened, the mismatch is noted in the audit
+    trail and ``None`` is returned.
+    """
+    kind_ = _kind(kind)
+    try:
+        with transaction.atomic():
+            try:
+                game, before = game_dispute_open(game=game)
+            except GameLockedError:
+                audit_record(
+                    actor=None, action="dispute.not_opened_locked", obj=game,
+                    new={"kind": kind_.value, "claim": claim, "evidence": evidence},
+                )  # fmt: skip
+                return None
+            existing = Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).first()
+            if existing is not None:
+                return existing
+            snapshot = {**game_snapshot(game), "state": before}
+            snapshot["result_submitted_by"] = game.result_submitted_by_id
+            dispute = Dispute.objects.create(
+                game=game, kind=kind_, raised_by=None, claim=claim,
+                evidence={"automatic": evidence, "game": snapshot, "record": game.sgf},
+            )  # fmt: skip
+            audit_record(
+                actor=None, action="dispute.opened", obj=dispute, old={"game_state": before},
+                new={"kind": kind_.value, "claim": claim, "automatic": True},
+            )  # fmt: skip
+            dispute_notify(dispute, "opened")
+            return dispute
+    except IntegrityError:  # a simultaneous opening won the one-open-dispute constraint
+        return Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).first()
+
+
+def dispute_assign(*, actor: Any, dispute: Dispute, referee: Any) -> Dispute:
+    """A director assigns a referee of the tournament, or a referee takes it himself."""
+    tournament = dispute.game.tournament
+    require(
+        permissions.is_director(actor, tournament)
+        or (permissions.is_referee(actor, tournament) and referee == actor),
+        "Only a director assigns a dispute; a referee may take one himself.",
+    )
+    if not permissions.is_referee(referee, tournament):
+        raise ValidationError({"referee": "Assign one of the tournament's referees."})
+    with transaction.atomic():
+        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        if dispute.state not in (DisputeState.OPEN, DisputeState.ASSIGNED):
+            raise GameStateError("Only a dispute that has not been ruled on is assigned.")
+        old = dispute.assigned_referee_id
+        dispute.assigned_referee = referee
+        dispute.state = DisputeState.ASSIGNED
+        validate_and_save(dispute, update_fields=["assigned_referee", "state"])
+        audit_record(actor=actor, action="dispute.assigned", obj=dispute,
+                     old={"referee": old}, new={"referee": referee.pk})  # fmt: skip
+    return dispute
