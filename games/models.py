@@ -323,3 +323,7 @@ class ResultSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.result} ({self.game_id})"
+
+
+# Re-scoring runs live in their own module; imported here so the app registers them.
+from games.scoring_models import ScoringRun, ScoringState  # noqa: E402, F401

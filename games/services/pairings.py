@@ -59,23 +59,35 @@ def game_create(
     round_number: int,
     black: Player | int,
     white: Player | int,
-    handicap: int = 0,
+    handicap: int | None = None,
     komi: Decimal | int | str | None = None,
     table: int | None = None,
     rules: str | None = None,
 ) -> Game:
     """Pair ``black`` and ``white`` in round ``round_number``.
 
-    Without ``komi``, the preset's komi for that handicap (``Rules.komi_for``).
+    Without ``handicap``, the tournament's handicap policy advises one from the
+    players' ratings (``ratings.strength.pairing_advice``): the weaker player
+    takes Black, and without ``komi`` the advised komi applies (HA 1: none).
+    With a ``handicap`` but no ``komi``, the preset's komi for it (``Rules.komi_for``).
     """
     if actor is not None:
         require(permissions.is_director(actor, tournament), "Only its directors can pair games.")
     preset = rules_named(rules if rules is not None else tournament.rules)
-    handicap = _handicap(handicap)
     black_player = _player(black, "black")
     white_player = _player(white, "white")
     if black_player.pk == white_player.pk:
         raise ValidationError({"white": "A player cannot play himself."})
+    if handicap is None:
+        from ratings.strength import pairing_advice  # ratings builds on games: import late
+
+        advice = pairing_advice(tournament=tournament, a=black_player, b=white_player, rules=preset)
+        handicap = advice.handicap
+        if advice.black == white_player:
+            black_player, white_player = white_player, black_player
+        if komi is None:
+            komi = advice.komi
+    handicap = _handicap(handicap)
     rnd = round_get_or_create(actor=None, tournament=tournament, number=round_number)
     # Lock the round row so two directors pairing the same player at once
     # cannot both pass the "already has a game" check (PostgreSQL; SQLite's

@@ -176,11 +176,13 @@ def _submission(
 def _after_result_changed(game: Game) -> None:
     """Work that follows a new result once it is committed.
 
-    Nothing is queued yet.  The re-scoring job (a later issue) is one line here:
-    ``transaction.on_commit(partial(rescore_game.delay, game.pk))`` -- the
-    submission is stored first, so a broker outage loses nothing (the sweep
-    picks it up).
+    A result with a record is re-scored (``games.services.scoring``): the run
+    is saved in this transaction and queued on commit, so a broker outage
+    loses nothing (the sweep picks it up).
     """
+    from games.services.scoring import scoring_run_request
+
+    scoring_run_request(game=game)
 
 
 def _snapshot(game: Game) -> dict[str, Any]:

@@ -1,0 +1,370 @@
+"""Re-scoring: asking for it (one game, a whole tournament, every game under a
+preset), handing it to the broker, and sweeping up what the broker never got.
+
+Delivery design (the README's "Re-scoring" section says the same):
+
+* The run row is written first, inside the caller's transaction, in state
+  ``pending``; the task is published from ``transaction.on_commit`` with ids
+  only.  A broker that is down makes the publish fail fast
+  (``CELERY_BROKER_CONNECTION_TIMEOUT``, no publish retry): the error is
+  logged and the run stays ``pending`` with ``queued_at`` null, which the API
+  shows as "the record will be checked when the job queue is back".
+* ``sweep_pending`` (Celery beat, and once at every worker start-up) publishes
+  again every run that is pending and never queued, pending and queued longer
+  ago than the visibility timeout, or running under a stale claim (the
+  claiming worker's heartbeat stopped, or the claim is older than the hard
+  time limit).  A duplicate message is harmless: the claim is conditional.
+* Claims and stores are in ``games.services.scoring_worker``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games import permissions
+from games.engine import ENGINE_VERSION
+from games.engine.rules import PRESETS
+from games.models import Game, Tournament
+from games.scoring_models import FINISHED_STATES, ScoringRun, ScoringState
+from ops.models import Job, JobState
+
+log = logging.getLogger(__name__)
+
+JOB_KIND = "rescore"
+CHUNK_SIZE = 50
+# A pending run younger than this may still be on its way to the broker (its
+# on_commit publish has not run yet): the sweep leaves it alone.
+SWEEP_GRACE = timedelta(seconds=5)
+WAITING_MESSAGE = "The record will be checked when the job queue is back."
+
+# Fields that describe one scoring; cleared when a run is reset to pending.
+_RESULT_FIELDS = {
+    "computed_result": "",
+    "submitted_result": "",
+    "breakdown": None,
+    "first_illegal": None,
+    "matches": None,
+    "dispute_id": None,
+    "error": "",
+    "claimed_by": "",
+    "claim_token": "",
+    "claimed_at": None,
+    "queued_at": None,
+    "started_at": None,
+    "finished_at": None,
+    "duration_ms": None,
+}
+
+
+def input_hash(game: Game) -> str:
+    """The digest of everything a count depends on: a change means re-score."""
+    payload = json.dumps(
+        [
+            game.sgf,
+            game.rules,
+            game.result_display,
+            list(game.dead_stones or []),
+            str(game.komi),
+            game.handicap,
+        ],
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def latest_run(game: Game) -> ScoringRun | None:
+    """The run for the game's rules under this engine, else its most recent run."""
+    runs = list(ScoringRun.objects.filter(game=game).order_by("-requested_at", "-id")[:5])
+    for run in runs:
+        if run.rules == game.rules and run.engine_version == ENGINE_VERSION:
+            return run
+    return runs[0] if runs else None
+
+
+# --------------------------------------------------------------------------- one game
+
+
+def scoring_run_request(*, game: Game) -> ScoringRun | None:
+    """Ask for the game's record to be re-scored; ``None`` if it has no record.
+
+    Creates the run for (game, rules, engine version) or resets it to pending
+    when what it scored has changed, and publishes the task after commit.  An
+    unchanged run that is finished or already on its way is left alone.
+    """
+    if not game.sgf:
+        return None
+    digest = input_hash(game)
+    now = timezone.now()
+    with transaction.atomic():
+        run, created = ScoringRun.objects.select_for_update().get_or_create(
+            game=game,
+            rules=game.rules,
+            engine_version=ENGINE_VERSION,
+            defaults={"input_hash": digest, "requested_at": now},
+        )
+        if not created:
+            if run.input_hash == digest:
+                return run  # already scored, or already on its way
+            _reset(run, digest=digest, now=now, job=_keep_job(run))
+        run_id = run.pk
+        transaction.on_commit(lambda: publish([run_id]))
+    return run
+
+
+def _keep_job(run: ScoringRun) -> Job | None:
+    # A run still counted by an unfinished job stays in it (the job counts it
+    # when it is stored); a finished run was counted already and leaves it.
+    return None if run.state in FINISHED_STATES else run.job
+
+
+def _reset(run: ScoringRun, *, digest: str, now: Any, job: Job | None) -> None:
+    for name, value in _RESULT_FIELDS.items():
+        setattr(run, name, value)
+    run.state = ScoringState.PENDING
+    run.input_hash = digest
+    run.requested_at = now
+    run.job = job
+    # The claim token is cleared: a worker still scoring the old record finds
+    # its token gone and drops what it computed (scoring_worker.store).
+    run.save(update_fields=[*_RESULT_FIELDS, "state", "input_hash", "requested_at", "job"])
+
+
+# --------------------------------------------------------------------------- publishing
+
+
+def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: int = 0) -> int:
+    """Hand runs to the broker (after commit); returns how many were published.
+
+    Never raises: a broker that is down leaves the runs pending with
+    ``queued_at`` null, and ``sweep_pending`` publishes them when it is back.
+    """
+    from games import tasks
+
+    ids = list(run_ids)
+    if not ids:
+        return 0
+    size = chunk_size or CHUNK_SIZE
+    published: list[int] = []
+    try:
+        if len(ids) == 1 and job_id is None:
+            tasks.rescore_game.apply_async((ids[0],))
+            published = ids
+        else:
+            from config.celery import app
+
+            with app.producer_or_acquire() as producer:
+                for start in range(0, len(ids), size):
+                    chunk = ids[start : start + size]
+                    tasks.rescore_chunk.apply_async((job_id, chunk), producer=producer)
+                    published.extend(chunk)
+    except Exception:  # the broker is down or refuses: keep the runs, the sweep retries
+        log.warning(
+            "re-scoring of %d run(s) not queued (broker unavailable); the sweep will queue them",
+            len(ids) - len(published),
+            exc_info=True,
+        )
+    if published:
+        try:
+            ScoringRun.objects.filter(pk__in=published).exclude(state__in=FINISHED_STATES).update(
+                queued_at=timezone.now()
+            )
+        except Exception:  # a duplicate message later is harmless; the work is queued
+            log.warning("queued_at not recorded", exc_info=True)
+    return len(published)
+
+
+# --------------------------------------------------------------------------- batches
+
+
+def tournament_rescore(
+    *,
+    actor: Any,
+    tournament: Tournament | None = None,
+    rules: str | None = None,
+    chunk_size: int = CHUNK_SIZE,
+) -> Job:
+    """Re-score every game with a record in a tournament, or under a rules preset.
+
+    A director re-scores his tournament; every game under a preset is for
+    staff.  Runs already scored from the same input are kept (re-running adds
+    nothing); games whose record, result or dead stones changed since are
+    re-scored.  The work is published in chunks after commit; the job's
+    ``done``/``failed`` count kept runs from the start.
+    """
+    if tournament is None and not rules:
+        raise ValidationError("Name a tournament or a rules preset to re-score.")
+    if rules and rules not in PRESETS:
+        raise ValidationError({"rules": f"Unknown rules preset {rules!r}."})
+    if actor is not None:
+        if tournament is None:
+            if not (getattr(actor, "is_staff", False) or permissions.is_superuser(actor)):
+                raise PermissionDenied("Only staff can re-score every game under a preset.")
+        elif not permissions.is_director(actor, tournament):
+            raise PermissionDenied("Only the tournament's directors can re-score it.")
+
+    games = Game.objects.exclude(sgf="").only(
+        "id", "sgf", "rules", "result_winner", "result_margin", "result_reason",
+        "dead_stones", "komi", "handicap",
+    )  # fmt: skip
+    if tournament is not None:
+        games = games.filter(tournament=tournament)
+    if rules:
+        games = games.filter(rules=rules)
+    params: dict[str, Any] = {"tournament": tournament.pk if tournament else None, "rules": rules}
+    now = timezone.now()
+    with transaction.atomic():
+        job = Job.objects.create(
+            kind=JOB_KIND, state=JobState.RUNNING, params=params, created_by=_user(actor)
+        )
+        plan = {g.pk: (g, input_hash(g)) for g in games}
+        existing = {
+            r.game_id: r
+            for r in ScoringRun.objects.select_for_update().filter(
+                game_id__in=list(plan), engine_version=ENGINE_VERSION
+            )
+            if r.rules == plan[r.game_id][0].rules
+        }
+        create: list[ScoringRun] = []
+        reset_ids: list[int] = []
+        adopt_ids: list[int] = []
+        left_jobs: Counter[int] = Counter()
+        done = failed = 0
+        for game_id, (game, digest) in plan.items():
+            run = existing.get(game_id)
+            if run is None:
+                create.append(
+                    ScoringRun(
+                        game_id=game_id, rules=game.rules, engine_version=ENGINE_VERSION,
+                        input_hash=digest, requested_at=now, job=job,
+                    )
+                )  # fmt: skip
+                continue
+            if run.input_hash == digest and run.state == ScoringState.DONE:
+                done += 1
+                continue
+            if run.input_hash == digest and run.state == ScoringState.FAILED:
+                failed += 1  # the same record fails the same way: not retried
+                continue
+            if run.job_id is not None and run.state not in FINISHED_STATES:
+                left_jobs[run.job_id] += 1  # taken over from an unfinished job
+            if run.input_hash == digest:
+                adopt_ids.append(run.pk)  # on its way already: this job counts it
+            else:
+                reset_ids.append(run.pk)
+        ScoringRun.objects.bulk_create(create, batch_size=500)
+        if reset_ids:
+            ScoringRun.objects.filter(pk__in=reset_ids).update(
+                **_RESULT_FIELDS, state=ScoringState.PENDING, requested_at=now, job=job,
+                input_hash=_hash_case(reset_ids, plan, existing),
+            )  # fmt: skip
+        if adopt_ids:
+            ScoringRun.objects.filter(pk__in=adopt_ids).update(job=job)
+        for old_job, n in left_jobs.items():
+            Job.objects.filter(pk=old_job).update(total=F("total") - n)
+        job.total, job.done, job.failed = len(plan), done, failed
+        job.save(update_fields=["total", "done", "failed"])
+        finish_jobs([job.pk, *left_jobs])
+        # New and reset runs, and adopted ones that never reached the broker.
+        to_publish = list(
+            ScoringRun.objects.filter(job=job, state=ScoringState.PENDING, queued_at__isnull=True)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        job_id = job.pk
+        transaction.on_commit(lambda: publish(to_publish, job_id=job_id, chunk_size=chunk_size))
+    job.refresh_from_db()
+    return job
+
+
+def _hash_case(ids: list[int], plan: dict[int, tuple[Game, str]], runs: dict[int, Any]) -> Any:
+    from django.db.models import Case, CharField, Value, When
+
+    by_run = {r.pk: plan[gid][1] for gid, r in runs.items()}
+    return Case(
+        *[When(pk=pk, then=Value(by_run[pk])) for pk in ids], output_field=CharField()
+    )
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def finish_jobs(job_ids: Iterable[int | None]) -> None:
+    """Mark running jobs whose every run is counted as done."""
+    ids = [j for j in set(job_ids) if j is not None]
+    if ids:
+        Job.objects.filter(
+            pk__in=ids, state__in=[JobState.PENDING, JobState.RUNNING]
+        ).filter(done__gte=F("total") - F("failed")).update(
+            state=JobState.DONE, finished_at=timezone.now()
+        )
+
+
+# --------------------------------------------------------------------------- the sweep
+
+
+def stale_claim_q(now: Any) -> Q:
+    """A running run whose claim no longer holds: the claiming worker's heartbeat
+    stopped, or the claim is older than the hard time limit (the task is dead)."""
+    from games.services.scoring_worker import WORKER_GONE_AFTER, claim_expires
+    from ops.models import WorkerHeartbeat
+
+    alive = WorkerHeartbeat.objects.filter(last_seen__gte=now - WORKER_GONE_AFTER).values(
+        "hostname"
+    )
+    return Q(state=ScoringState.RUNNING) & (
+        Q(claimed_at__lt=now - claim_expires()) | ~Q(claimed_by__in=alive)
+    )
+
+
+def sweep_pending() -> int:
+    """Publish again every run the broker may not have: returns how many.
+
+    Pending and never queued (the broker was down), pending and queued longer
+    ago than the visibility timeout (the message should have been delivered
+    by now), and running under a stale claim (its worker died).
+    """
+    now = timezone.now()
+    visibility = timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)
+    waiting = Q(state=ScoringState.PENDING, requested_at__lt=now - SWEEP_GRACE) & (
+        Q(queued_at__isnull=True) | Q(queued_at__lt=now - visibility)
+    )
+    rows = list(
+        ScoringRun.objects.filter(waiting | stale_claim_q(now))
+        .order_by("job_id", "pk")
+        .values_list("pk", "job_id")
+    )
+    by_job: dict[int | None, list[int]] = {}
+    for pk, owner in rows:
+        by_job.setdefault(owner, []).append(pk)
+    total = 0
+    for job, ids in by_job.items():
+        total += publish(ids, job_id=job)
+    if rows:
+        log.info("sweep: %d run(s) found, %d queued", len(rows), total)
+    return total
+
+
+def oldest_pending_age(now: Any = None) -> float | None:
+    """Seconds since the oldest pending run was requested, for /healthz."""
+    first = (
+        ScoringRun.objects.filter(state=ScoringState.PENDING)
+        .order_by("requested_at")
+        .values_list("requested_at", flat=True)
+        .first()
+    )
+    if first is None:
+        return None
+    return round(((now or timezone.now()) - first).total_seconds(), 1)

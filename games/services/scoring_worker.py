@@ -1,0 +1,316 @@
+"""Inside a worker: claim runs, replay and count their records, store the outcome.
+
+Claims (the README's "Re-scoring" section):
+
+* A run is claimed by one conditional UPDATE (``claim``): it must be
+  ``pending``, or ``running`` under a stale claim -- the claiming worker's
+  heartbeat (``ops.WorkerHeartbeat``) is older than ``WORKER_GONE_AFTER``, or
+  the claim is older than the hard time limit plus a margin, so the task that
+  made it is dead whatever happened to its worker.  The claim writes a fresh
+  token; a chunk scores only the rows that carry its token.
+* Storing (``store``) is conditional on that token, under a row lock, in one
+  transaction with the job's progress (``F()`` increments) and any dispute.
+  A run reset meanwhile (a new record came in) or re-claimed by another
+  worker (this one was presumed dead) has another token: what this worker
+  computed is dropped.  So a run is stored, and counted, exactly once per
+  request, however often its message is delivered.
+* ``attempts`` counts claims that did not end in a release; a run claimed
+  more than ``MAX_ATTEMPTS`` times (its worker died each time: a record that
+  kills the worker) is stored as failed instead of being tried forever.
+  A transient database error releases the claim (attempts back down) and the
+  task retries with backoff.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.engine import ENGINE_VERSION
+from games.engine.coords import parse_point, point_to_gtp
+from games.engine.record import parse_record
+from games.engine.replay import replay
+from games.engine.result import Reason, Result
+from games.engine.rules import get_rules
+from games.engine.scoring import score
+from games.models import Game
+from games.scoring_models import ScoringRun, ScoringState
+from games.services import scoring
+from ops.models import Job
+from ops.worker import HEARTBEAT_SECONDS
+
+log = logging.getLogger(__name__)
+
+WORKER_GONE_AFTER = timedelta(seconds=HEARTBEAT_SECONDS * 3)
+MAX_ATTEMPTS = 3
+_COMPARABLE = (Reason.SCORE, Reason.DRAW)
+_GAME_FIELDS = (
+    "id", "sgf", "rules", "komi", "handicap", "dead_stones", "result_winner", "result_margin",
+    "result_reason", "state", "tournament_id",
+)  # fmt: skip
+_STORED_FIELDS = [
+    "state", "input_hash", "computed_result", "submitted_result", "breakdown", "first_illegal",
+    "matches", "dispute_id", "error", "finished_at", "duration_ms",
+]  # fmt: skip
+
+
+def claim_expires() -> timedelta:
+    """After this a claim is dead even if its worker lives: the hard limit killed the task."""
+    return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+
+
+# --------------------------------------------------------------------------- the count
+
+
+@dataclass
+class Outcome:
+    failed: bool = False
+    error: str = ""
+    computed_result: str = ""
+    breakdown: dict[str, Any] | None = None
+    first_illegal: dict[str, Any] | None = None
+    matches: bool | None = None
+    duration_ms: int = 0
+
+    @property
+    def needs_referee(self) -> bool:
+        return not self.failed and (self.matches is False or self.first_illegal is not None)
+
+
+def compare(claimed: Result | None, computed: Result) -> bool | None:
+    """Does the count bear the claim out?  ``None``: a resignation, a win on time
+    or by forfeit says nothing a count can check."""
+    if claimed is None:
+        return None
+    if claimed.reason in _COMPARABLE or computed.reason is Reason.VOID:
+        return claimed.same_outcome(computed)
+    return None
+
+
+def compute(game: Game) -> Outcome:
+    """Replay the record under the game's rules and count it with the submitted
+    dead stones and the game's komi.  Any engine error is the record's fault:
+    a failed outcome with the error, never an exception (nothing to retry)."""
+    started = time.monotonic()
+    try:
+        record = parse_record(game.sgf)
+        played = replay(record, get_rules(game.rules), strict=False)
+        dead = [parse_point(label, record.size) for label in game.dead_stones or []]
+        counted = score(played, dead=dead, komi=Decimal(game.komi))
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception as exc:
+        return Outcome(failed=True, error=f"{type(exc).__name__}: {exc}"[:2000])
+    first = played.first_illegal
+    illegal = None
+    if first is not None:
+        illegal = {
+            "number": first.number,
+            "color": first.color.letter,
+            "point": None if first.point is None else point_to_gtp(first.point, first.size),
+            "reason": first.reason,
+            "text": first.describe(),
+        }
+    return Outcome(
+        computed_result=counted.result.to_sgf(),
+        breakdown=counted.to_dict(),
+        first_illegal=illegal,
+        matches=compare(game.result, counted.result),
+        duration_ms=round(1000 * (time.monotonic() - started)),
+    )
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def claim(run_ids: Sequence[int], *, worker: str, token: str) -> int:
+    """Claim the pending (or stale-running) runs among ``run_ids``; the row count."""
+    now = timezone.now()
+    return (
+        ScoringRun.objects.filter(pk__in=list(run_ids))
+        .filter(Q(state=ScoringState.PENDING) | scoring.stale_claim_q(now))
+        .update(
+            state=ScoringState.RUNNING,
+            claimed_by=worker[:200],
+            claim_token=token,
+            claimed_at=now,
+            started_at=now,
+            attempts=F("attempts") + 1,
+        )
+    )
+
+
+def release(token: str) -> None:
+    """Give claimed runs back (pending) after a transient error; best effort."""
+    try:
+        ScoringRun.objects.filter(claim_token=token, state=ScoringState.RUNNING).update(
+            state=ScoringState.PENDING,
+            claim_token="",
+            claimed_by="",
+            claimed_at=None,
+            attempts=F("attempts") - 1,
+        )
+    except Exception:  # the database is the problem: the claim goes stale and is swept
+        log.warning("claim %s not released", token, exc_info=True)
+
+
+# --------------------------------------------------------------------------- the job
+
+
+def process(run_ids: Sequence[int], *, worker: str, delay: float = 0.0) -> Counter[str]:
+    """Claim, score and store ``run_ids``; what happened, counted by outcome.
+
+    Transient database errors propagate (the task retries) after the claim is
+    released; a soft time limit stores what is done and sends the rest back.
+    """
+    token = uuid.uuid4().hex
+    summary: Counter[str] = Counter()
+    if not claim(run_ids, worker=worker, token=token):
+        summary["skipped"] = len(run_ids)
+        return summary
+    outcomes: dict[int, Outcome] = {}
+    runs: list[ScoringRun] = []
+    games: dict[int, Game] = {}
+    try:
+        runs = list(ScoringRun.objects.filter(pk__in=list(run_ids), claim_token=token))
+        games = Game.objects.only(*_GAME_FIELDS).in_bulk([r.game_id for r in runs])
+        for run in runs:
+            if run.attempts > MAX_ATTEMPTS:
+                outcomes[run.pk] = Outcome(
+                    failed=True,
+                    error=f"gave up after {MAX_ATTEMPTS} attempts: the worker was lost each "
+                    "time while scoring this record",
+                )
+            else:
+                outcomes[run.pk] = compute(games[run.game_id])
+            if delay:  # test hook: GOREF_RESCORE_TEST_DELAY, so a kill lands mid-batch
+                time.sleep(delay)
+        summary.update(store(runs, outcomes, games, token=token))
+    except SoftTimeLimitExceeded:
+        done = [r for r in runs if r.pk in outcomes]
+        summary.update(store(done, outcomes, games, token=token))
+        release(token)
+        rest = [r.pk for r in runs if r.pk not in outcomes]
+        log.warning("soft time limit: %d run(s) scored, %d sent back", len(done), len(rest))
+        scoring.publish(rest, job_id=runs[0].job_id if runs else None)
+    except BaseException:
+        release(token)
+        raise
+    return summary
+
+
+def store(
+    runs: list[ScoringRun], outcomes: dict[int, Outcome], games: dict[int, Game], *, token: str
+) -> Counter[str]:
+    """Write the outcomes of the runs this claim still holds, the job progress
+    and the disputes, in one transaction."""
+    summary: Counter[str] = Counter()
+    now = timezone.now()
+    progress: dict[int, Counter[str]] = {}
+    with transaction.atomic():
+        held = set(
+            ScoringRun.objects.select_for_update()
+            .filter(pk__in=[r.pk for r in runs], claim_token=token, state=ScoringState.RUNNING)
+            .values_list("pk", flat=True)
+        )
+        kept: list[ScoringRun] = []
+        for run in runs:
+            if run.pk not in held:
+                summary["dropped"] += 1  # reset or re-claimed meanwhile
+                continue
+            outcome = outcomes[run.pk]
+            game = games[run.game_id]
+            _fill(run, outcome, game, now)
+            if outcome.needs_referee:
+                run.dispute_id = _dispute(game, run)
+            kept.append(run)
+            kind = "failed" if outcome.failed else "done"
+            summary[kind] += 1
+            if run.job_id is not None:
+                progress.setdefault(run.job_id, Counter())[kind] += 1
+        ScoringRun.objects.bulk_update(kept, _STORED_FIELDS, batch_size=500)
+        for job_id, counts in progress.items():
+            Job.objects.filter(pk=job_id).update(
+                done=F("done") + counts["done"], failed=F("failed") + counts["failed"]
+            )
+        scoring.finish_jobs(progress)
+    return summary
+
+
+def _fill(run: ScoringRun, outcome: Outcome, game: Game, now: Any) -> None:
+    run.state = ScoringState.FAILED if outcome.failed else ScoringState.DONE
+    run.input_hash = scoring.input_hash(game)  # what was actually scored
+    run.computed_result = outcome.computed_result
+    run.submitted_result = game.result_display
+    run.breakdown = outcome.breakdown
+    run.first_illegal = outcome.first_illegal
+    run.matches = outcome.matches
+    run.error = outcome.error
+    run.finished_at = now
+    run.duration_ms = outcome.duration_ms
+
+
+def _dispute(game: Game, run: ScoringRun) -> int | None:
+    """Open an automatic dispute for a mismatch or an illegal move; its id."""
+    if run.first_illegal is not None:
+        claim = f"The record has an illegal move: {run.first_illegal['text']}."
+    else:
+        claim = (
+            f"The record counts {run.computed_result} under {run.rules} rules, "
+            f"but the submitted result is {run.submitted_result}."
+        )
+    evidence = {
+        "scoring_run": run.pk,
+        "rules": run.rules,
+        "engine_version": ENGINE_VERSION,
+        "submitted_result": run.submitted_result,
+        "computed_result": run.computed_result,
+        "matches": run.matches,
+        "first_illegal": run.first_illegal,
+        "breakdown": run.breakdown,
+        "dead_stones": list(game.dead_stones or []),
+        "komi": str(game.komi),
+    }
+    try:
+        with transaction.atomic():  # a savepoint: a refusal does not undo the store
+            return open_dispute(game=game, claim=claim, evidence=evidence)
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception as exc:
+        from django.db import DatabaseError
+
+        if isinstance(exc, DatabaseError) and _transient(exc):
+            raise
+        log.warning("automatic dispute not opened for game %s", game.pk, exc_info=True)
+        run.error = f"dispute not opened: {type(exc).__name__}: {exc}"[:2000]
+        return None
+
+
+def _transient(exc: BaseException) -> bool:
+    from django.db import InterfaceError, OperationalError
+
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+def open_dispute(*, game: Game, claim: str, evidence: dict[str, Any]) -> int | None:
+    """The referee app's automatic dispute (idempotent; ``None`` for a locked game)."""
+    try:
+        from referee.services import dispute_open_automatic  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        log.warning("referee.services.dispute_open_automatic is not available yet")
+        return None
+    dispute = dispute_open_automatic(game=game, claim=claim, evidence=evidence)
+    return None if dispute is None else int(dispute.pk)

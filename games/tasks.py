@@ -1,0 +1,81 @@
+"""Celery tasks for re-scoring: thin wrappers over ``games.services.scoring_worker``.
+
+Ids in, re-fetched inside; ``acks_late`` with reject-on-worker-lost, so a
+worker killed mid-task leaves its message to be delivered again, and the
+conditional claim makes a second delivery harmless.  Time limits come from
+the settings and stay below the broker's visibility timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from celery import shared_task
+from celery.signals import worker_ready
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+log = logging.getLogger(__name__)
+
+TRANSIENT = (OperationalError, InterfaceError)
+_OPTIONS: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "retry_backoff_max": 120,
+    "retry_jitter": True,
+    "max_retries": 8,
+    "time_limit": settings.CELERY_TASK_TIME_LIMIT,
+    "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
+}
+
+
+def _test_delay() -> float:
+    """Seconds to wait after each game: only the integration tests set it, so a
+    SIGKILL can land in the middle of a batch."""
+    try:
+        return max(0.0, float(os.environ.get("GOREF_RESCORE_TEST_DELAY", "0") or 0))
+    except ValueError:
+        return 0.0
+
+
+def _worker(task: Any) -> str:
+    return str(task.request.hostname or "unknown")
+
+
+@shared_task(name="games.rescore_game", **_OPTIONS)
+def rescore_game(self: Any, run_id: int) -> dict[str, int]:
+    """Re-score one game's run (a result submitted with a record)."""
+    from games.services.scoring_worker import process
+
+    return dict(process([run_id], worker=_worker(self), delay=_test_delay()))
+
+
+@shared_task(name="games.rescore_chunk", **_OPTIONS)
+def rescore_chunk(self: Any, job_id: int | None, run_ids: list[int]) -> dict[str, int]:
+    """Re-score a chunk of a batch; the job's progress moves once per chunk."""
+    from games.services.scoring_worker import process
+
+    return dict(process(run_ids, worker=_worker(self), delay=_test_delay()))
+
+
+@shared_task(name="games.sweep_pending", **_OPTIONS)
+def sweep_pending(self: Any) -> int:
+    """Queue every run the broker may not have (beat, and at worker start-up)."""
+    from games.services.scoring import sweep_pending as sweep
+
+    return sweep()
+
+
+@worker_ready.connect
+def _sweep_at_start(sender: Any = None, **kwargs: Any) -> None:
+    # A worker that comes back after an outage (its own or the broker's) picks
+    # up what was left behind at once, without waiting for beat.
+    try:
+        sweep_pending.delay()
+    except Exception:
+        log.warning("start-up sweep not queued", exc_info=True)
