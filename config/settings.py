@@ -179,6 +179,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # "kind" and "state" name choice sets in both the games and the referee app.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStateEnum": "games.models.GameState",
+        "DisputeKindEnum": "referee.models.DisputeKind",
+        "DisputeStateEnum": "referee.models.DisputeState",
+    },
 }
 
 # --- I18N, static, e-mail -----------------------------------------------------

@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.scoring_serializers import VerificationSerializer, verification_of
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, Tournament
 from games.models import Game as GameModel
+from referee.serializers import PublicDisputeSerializer
 
 # --------------------------------------------------------------------------- errors
 
@@ -146,10 +149,27 @@ class GameSerializer(GameListSerializer):
     sgf = serializers.CharField(read_only=True, help_text="The SGF record as submitted, or ''.")
     sgf_warnings = serializers.ListField(child=serializers.CharField(), read_only=True)
     dead_stones = serializers.ListField(child=serializers.CharField(), read_only=True)
+    verification = serializers.SerializerMethodField(
+        help_text="The latest re-scoring of the record by the engine (null without a record)."
+    )
+    disputes = serializers.SerializerMethodField(
+        help_text="Closed disputes and their rulings (public with the game; referee app)."
+    )
 
     class Meta(GameListSerializer.Meta):
-        fields = [*GameListSerializer.Meta.fields, "sgf", "sgf_warnings", "dead_stones"]
+        fields = [*GameListSerializer.Meta.fields, "sgf", "sgf_warnings", "dead_stones", "disputes",
+                  "verification"]  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(VerificationSerializer(allow_null=True))
+    def get_verification(self, obj: GameModel) -> Any:
+        return verification_of(obj)
+
+    @extend_schema_field(PublicDisputeSerializer(many=True))
+    def get_disputes(self, obj: GameModel) -> Any:
+        from referee.selectors import closed_disputes_of
+
+        return PublicDisputeSerializer(closed_disputes_of(obj), many=True).data
 
 
 class GameCreateSerializer(serializers.Serializer[Any]):
