@@ -1,0 +1,163 @@
+"""``/api/v1/``: disputes, rulings, appeals.
+
+Status codes as in ``games.api.views``: 400 invalid input, 401 a write
+without credentials, 403 visible but not yours to change, 404 unknown or
+not visible to you (an open dispute is the parties' and the officials'
+business), 409 the game's or the dispute's state forbids it (a locked
+result, a dispute already open, a ruling already made or appealed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
+from games.models import Game
+from referee import roles, selectors, services
+from referee import serializers as s
+from referee.models import Dispute, DisputeState
+
+WRITE_ERRORS = {**ERRORS, **CONFLICT}
+
+
+class GameDisputeCreateView(APIView):
+    """Raise a dispute on a game."""
+
+    @extend_schema(
+        request=s.DisputeCreateSerializer,
+        responses={201: s.DisputeSerializer, **WRITE_ERRORS},
+        description="A player on his own game, or the tournament's referees and directors, "
+        "raise a dispute while the result is not locked; the game becomes disputed. "
+        "A repetition must be claimed at the last move of the record (seed 001).",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game.objects.select_related("tournament"), pk=pk)
+        if not roles.can_raise_dispute(request.user, game):
+            raise exceptions.PermissionDenied(
+                "Only the players of this game or the tournament's referees and directors "
+                "raise disputes."
+            )
+        data = _valid(s.DisputeCreateSerializer, request.data)
+        with service_errors():
+            dispute = services.dispute_open(actor=request.user, game=game, **data)
+        out = selectors.dispute_detail_queryset().get(pk=dispute.pk)
+        return Response(s.DisputeSerializer(out).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter("game", int, description="Game id."),
+            OpenApiParameter("tournament", int, description="Tournament id."),
+            OpenApiParameter(
+                "state", str, enum=[c for c, _ in DisputeState.choices], description="State."
+            ),
+        ],
+        responses={200: s.DisputeListSerializer(many=True), 400: ERRORS[400]},
+        description="Players see their games' disputes, officials their tournaments', "
+        "everyone the closed ones.",
+    ),
+    retrieve=extend_schema(responses={200: s.DisputeSerializer, **NOT_FOUND}),
+)
+class DisputeViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Dispute]
+):
+    """Disputes, their rulings and appeals."""
+
+    http_method_names = ["get", "post", "head", "options"]
+
+    def get_serializer_class(self) -> Any:
+        return s.DisputeListSerializer if self.action == "list" else s.DisputeSerializer
+
+    def get_queryset(self) -> Any:
+        if self.action == "list":
+            params = _valid(s.DisputeFilterSerializer, self.request.query_params.dict())
+            return selectors.dispute_list(user=self.request.user, **params)
+        return selectors.dispute_detail_queryset()
+
+    def _dispute(self) -> Dispute:
+        dispute: Dispute = self.get_object()
+        if not roles.can_see_dispute(self.request.user, dispute):
+            raise exceptions.NotFound()
+        return dispute
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(s.DisputeSerializer(self._dispute()).data)
+
+    def _out(self, dispute: Dispute, code: int = status.HTTP_200_OK) -> Response:
+        fresh = selectors.dispute_detail_queryset().get(pk=dispute.pk)
+        return Response(s.DisputeSerializer(fresh).data, status=code)
+
+    @extend_schema(
+        request=s.RulingCreateSerializer,
+        responses={
+            201: s.DisputeSerializer,
+            202: OpenApiResponse(
+                s.DisputeSerializer, description="A committee vote, no majority yet."
+            ),
+            **WRITE_ERRORS,
+        },
+        description="The tournament's referee rules at level 1, the chief referee at level 2; "
+        "at level 3 each committee member votes and the ruling is made when two agree.",
+    )
+    @action(detail=True, methods=["post"])
+    def rulings(self, request: Request, pk: str | None = None) -> Response:
+        dispute = self._dispute()
+        if not roles.can_rule(request.user, dispute):
+            raise exceptions.PermissionDenied(
+                "It is not yours to rule on this dispute at its level."
+            )
+        data = _valid(s.RulingCreateSerializer, request.data)
+        before = dispute.rulings.count()
+        with service_errors():
+            dispute = services.dispute_rule(actor=request.user, dispute=dispute, **data)
+        made = dispute.rulings.count() > before
+        return self._out(dispute, status.HTTP_201_CREATED if made else status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=s.AppealSerializer,
+        responses={200: s.DisputeSerializer, **WRITE_ERRORS},
+        description="A player of the game appeals the standing ruling, once per level: the "
+        "referee's to the chief referee, the chief's to the arbitration committee.",
+    )
+    @action(detail=True, methods=["post"])
+    def appeal(self, request: Request, pk: str | None = None) -> Response:
+        dispute = self._dispute()
+        if not roles.is_party(request.user, dispute.game):
+            raise exceptions.PermissionDenied("Only the players of this game appeal a ruling.")
+        data = _valid(s.AppealSerializer, request.data)
+        with service_errors():
+            dispute = services.dispute_appeal(
+                actor=request.user, dispute=dispute, reason=data.get("reason", "")
+            )
+        return self._out(dispute)
+
+    @extend_schema(
+        request=None,
+        responses={200: s.DisputeSerializer, **WRITE_ERRORS},
+        description="An official (referee, chief referee, director) closes a ruled dispute "
+        "that no one appealed; the game goes back to submitted with the ruled result.",
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str | None = None) -> Response:
+        dispute = self._dispute()
+        if not roles.can_close(request.user, dispute):
+            raise exceptions.PermissionDenied(
+                "Only the tournament's referees, chief referee or directors close a dispute."
+            )
+        with service_errors():
+            dispute = services.dispute_close(actor=request.user, dispute=dispute)
+        return self._out(dispute)

@@ -1,0 +1,94 @@
+"""Reads of disputes that are more than a get: who sees which, with what joined."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from games.models import Game, Tournament
+from referee.models import AuditEntry, CommitteeVote, Dispute, DisputeState, Ruling
+
+_JOINED = (
+    "game__tournament", "game__round", "game__black", "game__white", "raised_by",
+    "assigned_referee",
+)  # fmt: skip
+
+
+def _authenticated(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False))
+
+
+def official_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Tournaments the user directs, referees, chief-referees or sits on the committee of."""
+    return Tournament.objects.filter(
+        Q(directors=user) | Q(referees=user) | Q(officials__chief_referee=user)
+        | Q(officials__committee_1=user) | Q(officials__committee_2=user)
+        | Q(officials__committee_3=user)
+    ).values("pk")  # type: ignore[return-value]  # fmt: skip
+
+
+def dispute_list(
+    *,
+    user: Any,
+    game: int | None = None,
+    tournament: int | None = None,
+    state: str | None = None,
+) -> QuerySet[Dispute]:
+    """Disputes ``user`` may see, newest first: the public sees closed ones only,
+    players their games' disputes, officials their tournaments'."""
+    qs = Dispute.objects.select_related(*_JOINED)
+    if not _authenticated(user):
+        qs = qs.filter(state=DisputeState.CLOSED)
+    elif not user.is_superuser:
+        qs = qs.filter(
+            Q(state=DisputeState.CLOSED)
+            | Q(game__black__user=user)
+            | Q(game__white__user=user)
+            | Q(game__tournament__in=official_tournaments(user))
+        )
+    if game is not None:
+        qs = qs.filter(game_id=game)
+    if tournament is not None:
+        qs = qs.filter(game__tournament_id=tournament)
+    if state is not None:
+        qs = qs.filter(state=state)
+    return qs.order_by("-created_at", "-id")
+
+
+def dispute_queue(*, user: Any) -> QuerySet[Dispute]:
+    """The referee desk: disputes not yet closed in the user's tournaments, oldest first."""
+    if not _authenticated(user):
+        return Dispute.objects.none()
+    qs = Dispute.objects.select_related(*_JOINED).exclude(state=DisputeState.CLOSED)
+    if not user.is_superuser:
+        qs = qs.filter(game__tournament__in=official_tournaments(user))
+    return qs.order_by("created_at", "id")
+
+
+def dispute_detail_queryset() -> QuerySet[Dispute]:
+    return Dispute.objects.select_related(*_JOINED).prefetch_related(
+        Prefetch("rulings", queryset=Ruling.objects.select_related("decided_by").order_by("level")),
+        Prefetch("votes", queryset=CommitteeVote.objects.select_related("member").order_by("id")),
+    )
+
+
+def closed_disputes_of(game: Game) -> QuerySet[Dispute]:
+    """A game's closed disputes and their rulings: public with the game."""
+    return (
+        Dispute.objects.filter(game=game, state=DisputeState.CLOSED)
+        .prefetch_related(Prefetch("rulings", queryset=Ruling.objects.select_related("decided_by")))
+        .order_by("created_at", "id")
+    )
+
+
+def audit_for_dispute(dispute: Dispute) -> QuerySet[AuditEntry]:
+    """The dispute's trail and its game's, oldest first."""
+    return (
+        AuditEntry.objects.filter(
+            Q(object_type="referee.dispute", object_id=str(dispute.pk))
+            | Q(object_type="games.game", object_id=str(dispute.game_id))
+        )
+        .select_related("actor")
+        .order_by("created_at", "id")
+    )
