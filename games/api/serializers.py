@@ -48,14 +48,36 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
     rank = serializers.SerializerMethodField()
     club = serializers.SerializerMethodField()
     name = serializers.CharField(source="full_name", read_only=True)
+    # Ratings (ratings app): null rating and rating_rank until the first rated tournament.
+    rating = serializers.SerializerMethodField()
+    rating_rank = serializers.SerializerMethodField()
+    provisional = serializers.SerializerMethodField()
 
     class Meta:
         model = Player
         fields = [
             "id", "family_name", "given_name", "name", "rank", "club", "country",
-            "egd_pin", "aga_id", "nzgs_id",
+            "egd_pin", "aga_id", "nzgs_id", "rating", "rating_rank", "provisional",
         ]  # fmt: skip
         read_only_fields = fields
+
+    def get_rating(self, obj: Player) -> float | None:
+        from ratings.strength import current_strength
+
+        rating = current_strength(obj).rating
+        return None if rating is None else round(rating, 3)
+
+    def get_rating_rank(self, obj: Player) -> str | None:
+        """The rating's grade band (\"9p+\" for an honorary title); null when unrated."""
+        from ratings.strength import current_strength
+
+        s = current_strength(obj)
+        return str(s.rank) if s.rating is not None or s.rank.is_honorary else None
+
+    def get_provisional(self, obj: Player) -> bool:
+        from ratings.strength import current_strength
+
+        return current_strength(obj).provisional
 
     def get_rank(self, obj: Player) -> str:
         return str(obj.rank)
@@ -177,7 +199,11 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(min_value=1, max_value=32767)
     black = serializers.IntegerField(min_value=1, help_text="Player id.")
     white = serializers.IntegerField(min_value=1, help_text="Player id.")
-    handicap = serializers.IntegerField(min_value=0, max_value=25, required=False)
+    handicap = serializers.IntegerField(
+        min_value=0, max_value=25, required=False,
+        help_text="Omitted: the tournament's handicap policy advises one from the players' "
+        "ratings and the weaker player takes Black.",
+    )  # fmt: skip
     komi = serializers.DecimalField(
         max_digits=4, decimal_places=1, required=False, allow_null=True,
         help_text="Defaults to the preset's komi for the handicap.",

@@ -138,10 +138,11 @@ class PlayerViewSet(
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self) -> Any:
+        # The ratings (one-to-ones) come in the same query: the list's count stays pinned.
         if self.action != "list":
-            return selectors.player_list()
+            return selectors.player_list().select_related("rating", "honorary_title")
         params = _valid(s.PlayerFilterSerializer, self.request.query_params.dict())
-        return selectors.player_list(**params)
+        return selectors.player_list(**params).select_related("rating", "honorary_title")
 
     def create(self, request: Request) -> Response:
         data = _valid(s.PlayerWriteSerializer, request.data)
@@ -262,7 +263,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 round_number=data["round"],
                 black=data["black"],
                 white=data["white"],
-                handicap=data.get("handicap", 0),
+                handicap=data.get("handicap"),  # none given: the policy advises one
                 komi=data.get("komi"),
                 table=data.get("table"),
             )

@@ -59,14 +59,14 @@ def game_create(
     round_number: int,
     black: Player | int,
     white: Player | int,
-    handicap: int | None = None,
+    handicap: int | None = 0,
     komi: Decimal | int | str | None = None,
     table: int | None = None,
     rules: str | None = None,
 ) -> Game:
     """Pair ``black`` and ``white`` in round ``round_number``.
 
-    Without ``handicap``, the tournament's handicap policy advises one from the
+    With ``handicap=None``, the tournament's handicap policy advises one from the
     players' ratings (``ratings.strength.pairing_advice``): the weaker player
     takes Black, and without ``komi`` the advised komi applies (HA 1: none).
     With a ``handicap`` but no ``komi``, the preset's komi for it (``Rules.komi_for``).

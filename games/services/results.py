@@ -185,6 +185,14 @@ def _after_result_changed(game: Game) -> None:
     scoring_run_request(game=game)
 
 
+def _after_result_locked(game: Game) -> None:
+    """A locked result may complete a rated tournament: the rating update is queued on
+    commit when it does (``ratings.services.ratings_on_result_locked``)."""
+    from ratings.services import ratings_on_result_locked  # ratings builds on games
+
+    ratings_on_result_locked(game)
+
+
 def _snapshot(game: Game) -> dict[str, Any]:
     return {
         "result": game.result_display or None,
@@ -241,6 +249,7 @@ def game_result_confirm(*, actor: Any, game: Game) -> Game:
         game.locked_at = timezone.now()
         validate_and_save(game, update_fields=["state", "locked_at", "updated_at"])
         _submission(game, SubmissionKind.CONFIRM, actor=actor, player=player)
+        _after_result_locked(game)
     return game
 
 
@@ -321,6 +330,7 @@ def game_finalise(*, actor: Any, game: Game) -> Game:
         validate_and_save(game, update_fields=["state", "locked_at", "updated_at"])
         _submission(game, SubmissionKind.FINALISE, actor=actor, player=None)
         audit_record(actor=actor, action="game.finalised", obj=game, old=old, new=_snapshot(game))
+        _after_result_locked(game)
     return game
 
 

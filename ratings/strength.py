@@ -1,0 +1,138 @@
+"""A player's current strength, the handicap it implies, and what-if rating changes.
+
+Reads only.  A player with a ``PlayerRating`` is placed by it (converted on
+the scale of the algorithm that wrote it); one without is placed at the
+middle of his declared rank, which is also where his first rated tournament
+starts him (``ratings.scales``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engine.rules import Rules, get_rules
+from games.models import Player, Tournament
+from ratings.handicap import NZ_POLICY, HandicapAdvice, HandicapPolicy, PolicyKind, advise
+from ratings.models import HonoraryTitle, PlayerRating
+from ratings.ranks import HONORARY_INDEX, Rank
+from ratings.recompute import provisional_games, rating_system_name
+from ratings.scales import playing_rank, scale_for
+from ratings.systems import GameOutcome, PlayerState
+
+
+@dataclass(frozen=True)
+class Strength:
+    player: Player
+    rating: float | None  # None: no rated games yet
+    state: PlayerState  # the state a rating update starts from
+    stones: float
+    rank: Rank  # the rating's band, the declared rank when unrated, 9p+ when honorary
+    provisional: bool
+    algorithm: str
+
+
+def _rating_row(player: Player) -> PlayerRating | None:
+    try:
+        return player.rating
+    except PlayerRating.DoesNotExist:
+        return None
+
+
+def is_honorary(player: Player) -> bool:
+    try:
+        player.honorary_title  # noqa: B018 (the access is the check)
+    except HonoraryTitle.DoesNotExist:
+        return False
+    return True
+
+
+def current_strength(player: Player) -> Strength:
+    row = _rating_row(player)
+    name = rating_system_name()
+    if row is not None:
+        scale = scale_for(row.algorithm)
+        state = PlayerState(row.rating, row.deviation, row.volatility, row.games)
+        rank = Rank(row.rank)
+        stones = scale.stones(row.rating)
+        provisional = row.games < provisional_games()
+        rating: float | None = row.rating
+        name = row.algorithm
+    else:
+        scale = scale_for(name)
+        state = scale.start(player.declared_rank)
+        rank = Rank(player.declared_rank)
+        stones = float(playing_rank(player.declared_rank).stones)
+        provisional = True
+        rating = None
+    if player.declared_rank == HONORARY_INDEX or is_honorary(player):
+        rank = Rank(HONORARY_INDEX)
+    return Strength(player, rating, state, stones, rank, provisional, name)
+
+
+def policy_for(tournament: Tournament | None) -> HandicapPolicy:
+    """The tournament's handicap rule as a value (no tournament: the NZ rule, cap 9/5)."""
+    if tournament is None:
+        return NZ_POLICY
+    cap = tournament.handicap_cap
+    return HandicapPolicy(
+        kind=PolicyKind(tournament.handicap_policy),
+        cap=9 if cap is None else cap,
+        small_board_cap=5 if cap is None else cap,
+        reduction=tournament.handicap_reduction,
+    )
+
+
+def pairing_advice(
+    *,
+    tournament: Tournament | None,
+    a: Player,
+    b: Player,
+    rules: Rules | None = None,
+    size: int | None = None,
+) -> HandicapAdvice:
+    """Handicap, colours and komi for ``a`` against ``b`` (advice.black is a ``Player``)."""
+    if rules is None:
+        rules = get_rules(tournament.rules if tournament is not None else "nz")
+    if size is None:
+        size = tournament.board_size if tournament is not None else 19
+    sa, sb = current_strength(a), current_strength(b)
+    return advise(a, sa.stones, b, sb.stones, rules=rules, size=size, policy=policy_for(tournament))
+
+
+@dataclass(frozen=True)
+class WhatIfSide:
+    player: Player
+    rating_before: float
+    rating_after: float
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    black: WhatIfSide
+    white: WhatIfSide
+    score_black: float
+    handicap: int
+    algorithm: str
+
+
+def what_if(*, black: Player, white: Player, score_black: float, handicap: int = 0) -> WhatIf:
+    """The rating changes one game would cause, from current ratings (nothing is written)."""
+    sb, sw = current_strength(black), current_strength(white)
+    scale = scale_for(rating_system_name())
+    # Players rated under another algorithm restart at their declared rank on this one.
+    pre = {
+        1: sb.state if sb.algorithm == scale.name else scale.start(black.declared_rank),
+        2: sw.state if sw.algorithm == scale.name else scale.start(white.declared_rank),
+    }
+    new = scale.system.rate_event(pre, [GameOutcome(1, 2, score_black, handicap)], scale.config)
+    return WhatIf(
+        black=WhatIfSide(black, pre[1].rating, new[1].rating),
+        white=WhatIfSide(white, pre[2].rating, new[2].rating),
+        score_black=score_black,
+        handicap=handicap,
+        algorithm=scale.name,
+    )

@@ -1,0 +1,81 @@
+"""Celery tasks for ratings: the recompute job and the sweep.
+
+Job id in, re-fetched inside; ``acks_late`` with reject-on-worker-lost.  The
+claim is a conditional update (pending → running).  A job redelivered while
+``running`` (its worker died) runs again: a recompute is a function of the
+database and runs one at a time (``ratings.recompute``), so a second run
+gives the same rows.  A job that is done or failed is never run again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from ops.models import Job, JobState
+
+log = logging.getLogger(__name__)
+
+TRANSIENT = (OperationalError, InterfaceError)
+_OPTIONS: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "retry_backoff_max": 120,
+    "max_retries": 5,
+    "time_limit": settings.CELERY_TASK_TIME_LIMIT,
+    "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
+}
+
+
+def run_job(job_id: int) -> str:
+    """The task body: claim the job, recompute, record the outcome.  Returns the job state."""
+    from ratings.recompute import recompute
+
+    claimed = Job.objects.filter(pk=job_id, state=JobState.PENDING).update(state=JobState.RUNNING)
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        log.warning("ratings job %s does not exist", job_id)
+        return "missing"
+    if not claimed and job.state != JobState.RUNNING:
+        return str(job.state)  # done or failed already: a duplicate message
+
+    def progress(done: int, total: int) -> None:
+        # +1: the last step is the write, reported when it has committed.
+        Job.objects.filter(pk=job_id).update(done=min(done, total), total=total + 1)
+
+    try:
+        run = recompute(from_tournament=job.params.get("from_tournament"), job=job, progress=progress)
+    except TRANSIENT:
+        raise  # the job stays running; the retry runs it again
+    except Exception as exc:
+        Job.objects.filter(pk=job_id).update(
+            state=JobState.FAILED, error=repr(exc)[:2000], finished_at=timezone.now()
+        )
+        raise
+    total = run.events + 1
+    Job.objects.filter(pk=job_id).update(
+        state=JobState.DONE, done=total, total=total, finished_at=timezone.now()
+    )
+    return JobState.DONE
+
+
+@shared_task(name="ratings.recompute", **_OPTIONS)
+def ratings_recompute(self: Any, job_id: int) -> str:
+    """Run a ratings job (``ops.Job`` kind ``ratings``)."""
+    return run_job(job_id)
+
+
+@shared_task(name="ratings.sweep", ignore_result=True)
+def ratings_sweep() -> int:
+    """Publish again the ratings jobs the broker never got (see ``ratings.services``)."""
+    from ratings.services import ratings_sweep as sweep
+
+    return sweep()
