@@ -113,9 +113,29 @@ class TournamentAdmin(admin.ModelAdmin):
     date_hierarchy = "start_date"
     fields = TOURNAMENT_FIELDS
     inlines = [RoundInline, GameInline]
+    actions = ["rescore"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         return super().get_queryset(request).filter(_directed(request)).distinct()
+
+    @admin.action(description="Re-score every game with a record")
+    def rescore(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        from games.services.scoring import tournament_rescore
+
+        for tournament in queryset:
+            try:
+                job = tournament_rescore(actor=request.user, tournament=tournament)
+            except (PermissionDenied, ValidationError) as e:
+                self.message_user(request, f"{tournament}: {e}", messages.ERROR)
+                continue
+            link = reverse("admin:ops_job_change", args=[job.pk])
+            self.message_user(
+                request,
+                format_html(
+                    '{}: <a href="{}">re-scoring job #{}</a> queued ({} games, {} already scored).',
+                    tournament, link, job.pk, job.total, job.done + job.failed,
+                ),
+            )  # fmt: skip
 
     def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
         allowed = super().has_change_permission(request, obj)

@@ -1,3 +1,7 @@
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-urlpatterns: list[URLPattern] = []
+from ops.api import JobView
+
+urlpatterns: list[URLPattern] = [
+    path("jobs/<int:pk>/", JobView.as_view(), name="api-job"),
+]

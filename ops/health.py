@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.db import connection
@@ -70,6 +71,32 @@ def _check_workers() -> dict[str, Any]:
     return {"ok": bool(alive), "alive": len(alive), "hostnames": alive}
 
 
+def _check_queue() -> dict[str, Any]:
+    """Messages waiting in the default Celery queue, and the oldest pending re-scoring."""
+    from django.conf import settings
+
+    from games.services.scoring import oldest_pending_age
+
+    body: dict[str, Any] = {}
+    try:
+        url = settings.CELERY_BROKER_URL
+        if url.startswith(("redis://", "rediss://")):
+            import redis
+
+            client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+            body["depth"] = int(client.llen("celery"))  # type: ignore[arg-type]
+        else:  # Kombu's file-system transport: one file per waiting message
+            folder = Path(str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]))
+            body["depth"] = sum(1 for p in folder.iterdir() if p.name.endswith(".msg"))
+    except Exception as exc:
+        body.update(depth=None, error=str(exc)[:200])
+    try:
+        body["oldest_pending_run_age_s"] = oldest_pending_age()
+    except Exception as exc:
+        body.update(oldest_pending_run_age_s=None, error=str(exc)[:200])
+    return body
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -78,6 +105,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "database": database,
         "broker": _check_broker(),
         "workers": _check_workers() if database["ok"] else {"ok": False, "error": "no database"},
+        "queue": _check_queue(),
     }
     body["ok"] = database["ok"]
     return JsonResponse(body, status=200 if database["ok"] else 503)

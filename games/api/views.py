@@ -37,6 +37,8 @@ from games import permissions, selectors, services
 from games.api import serializers as s
 from games.models import Game, GameState, Player, Tournament
 from games.services import UNSET, GameStateError
+from games.services.scoring import tournament_rescore
+from ops.api import JobSerializer
 
 
 class Conflict(exceptions.APIException):
@@ -204,6 +206,21 @@ class TournamentViewSet(
                 actor=request.user, tournament=tournament, **_changes(data, names)
             )
         return Response(s.TournamentSerializer(tournament).data)
+
+    @extend_schema(
+        request=None,
+        responses={202: JobSerializer, **ERRORS},
+        description="A director re-scores every game of the tournament that has a record "
+        "(games already scored from the same record and result are kept). Answers 202 with "
+        "the job; follow its url for progress.",
+    )
+    @action(detail=True, methods=["post"])
+    def rescore(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        with service_errors():
+            job = tournament_rescore(actor=request.user, tournament=tournament)
+        data = JobSerializer(job, context={"request": request}).data
+        return Response(data, status=status.HTTP_202_ACCEPTED)
 
 
 # --------------------------------------------------------------------------- games

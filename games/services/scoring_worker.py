@@ -265,7 +265,9 @@ def _fill(run: ScoringRun, outcome: Outcome, game: Game, now: Any) -> None:
 
 def _dispute(game: Game, run: ScoringRun) -> int | None:
     """Open an automatic dispute for a mismatch or an illegal move; its id."""
+    kind = "result"
     if run.first_illegal is not None:
+        kind = "repetition" if "superko" in run.first_illegal["reason"] else "illegal-move"
         claim = f"The record has an illegal move: {run.first_illegal['text']}."
     else:
         claim = (
@@ -286,7 +288,7 @@ def _dispute(game: Game, run: ScoringRun) -> int | None:
     }
     try:
         with transaction.atomic():  # a savepoint: a refusal does not undo the store
-            return open_dispute(game=game, claim=claim, evidence=evidence)
+            return open_dispute(game=game, kind=kind, claim=claim, evidence=evidence)
     except SoftTimeLimitExceeded:
         raise
     except Exception as exc:
@@ -305,12 +307,9 @@ def _transient(exc: BaseException) -> bool:
     return isinstance(exc, OperationalError | InterfaceError)
 
 
-def open_dispute(*, game: Game, claim: str, evidence: dict[str, Any]) -> int | None:
+def open_dispute(*, game: Game, kind: str, claim: str, evidence: dict[str, Any]) -> int | None:
     """The referee app's automatic dispute (idempotent; ``None`` for a locked game)."""
-    try:
-        from referee.services import dispute_open_automatic  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        log.warning("referee.services.dispute_open_automatic is not available yet")
-        return None
-    dispute = dispute_open_automatic(game=game, claim=claim, evidence=evidence)
+    from referee.services import dispute_open_automatic
+
+    dispute = dispute_open_automatic(game=game, kind=kind, claim=claim, evidence=evidence)
     return None if dispute is None else int(dispute.pk)
