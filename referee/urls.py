@@ -1,4 +1,16 @@
-from django.urls import URLPattern
+"""``/referee/``: the referee desk (queue, dispute pages) and raising a dispute."""
+
+from django.urls import path
+
+from referee import views
 
 app_name = "referee"
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.queue, name="queue"),
+    path("disputes/<int:pk>/", views.dispute_detail, name="dispute"),
+    path("disputes/<int:pk>/rule/", views.dispute_rule, name="dispute-rule"),
+    path("disputes/<int:pk>/appeal/", views.dispute_appeal, name="dispute-appeal"),
+    path("disputes/<int:pk>/close/", views.dispute_close, name="dispute-close"),
+    path("disputes/<int:pk>/take/", views.dispute_take, name="dispute-take"),
+    path("games/<int:game_pk>/dispute/", views.dispute_open, name="dispute-open"),
+]

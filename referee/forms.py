@@ -1,0 +1,98 @@
+"""Web forms of the referee desk.  They read input; the services judge it.
+
+The ruling form carries only what the dispute's kind can use: a result for
+the kinds that set one, the continuation for dead stones, neither for a
+repetition (its remedy is fixed by seed 001; a result may still be named
+once play has finished).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from referee.models import Decision, DisputeKind
+from referee.services import RESULT_KINDS
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def _items(text: str) -> list[str]:
+    return [item for item in _SEPARATORS.split(text or "") if item]
+
+
+class DisputeForm(forms.Form):
+    kind = forms.ChoiceField(choices=DisputeKind.choices)
+    move_number = forms.IntegerField(
+        required=False, min_value=1, help_text="The move the claim is about, where one applies."
+    )
+    claim = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 4, "cols": 60}))
+    sgf = forms.CharField(
+        label="Record so far (SGF)", required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 60, "spellcheck": "false"}),
+        help_text="Only when the game has no record stored yet.",
+    )  # fmt: skip
+    stones = forms.CharField(
+        required=False, max_length=2000,
+        help_text="Dead stones in dispute, such as C5 B5 (default: those submitted as dead).",
+    )  # fmt: skip
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "kind": data["kind"],
+            "move_number": data.get("move_number"),
+            "claim": data.get("claim", ""),
+            "sgf": data.get("sgf") or None,
+            "stones": _items(data.get("stones", "")) or None,
+        }
+
+
+class RulingForm(forms.Form):
+    decision = forms.ChoiceField(choices=Decision.choices, widget=forms.RadioSelect)
+    reasons = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 4, "cols": 60}))
+    result = forms.CharField(
+        label="Result (RE)", max_length=20, required=False,
+        help_text="Such as W+T, B+R, B+F or B+6.5.",
+    )  # fmt: skip
+    moves = forms.CharField(
+        label="Moves played out", required=False, max_length=4000,
+        help_text="The owner of the stones first, alternating: C5 B4 pass B6 ...",
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        if kind != DisputeKind.DEAD_STONES:
+            del self.fields["moves"]
+        if kind == DisputeKind.DEAD_STONES:
+            del self.fields["result"]  # the engine counts the played-out position
+        elif kind in RESULT_KINDS:
+            self.fields["result"].help_text = "Required when upheld: " + str(
+                self.fields["result"].help_text
+            )
+        elif kind == DisputeKind.ILLEGAL_MOVE:
+            self.fields["result"].help_text = "Optional; B+F or W+F when there is no record."
+        else:
+            self.fields["result"].help_text = "Optional: the result once play has finished."
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        out: dict[str, Any] = {"decision": data["decision"], "reasons": data["reasons"]}
+        if "result" in self.fields:
+            out["result"] = data.get("result") or None
+        if "moves" in self.fields:
+            out["moves"] = _items(data.get("moves", ""))
+        return out
+
+
+def apply_errors(form: forms.Form, exc: ValidationError) -> None:
+    """Put a service's errors on the matching fields (others on the form)."""
+    if hasattr(exc, "error_dict"):
+        for name, messages in exc.message_dict.items():
+            form.add_error(name if name in form.fields else None, messages)
+    else:
+        form.add_error(None, exc.messages)

@@ -1,0 +1,199 @@
+"""The referee desk: the queue, a dispute's page, and the forms that act on it.
+
+Who sees what, as in the API: an open dispute is shown to its parties and
+the tournament's officials (404 for anyone else), a closed one to everyone.
+Someone who may see a dispute but not act on it gets a 403 for the action,
+with the reason.  Each view parses the request and calls one service.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import permissions
+from games.engine.record import parse_record
+from games.engine.rules import get_rules
+from games.engine.sgf import SgfError
+from games.models import Game
+from games.svg import board_svg
+from referee import roles, rulings, selectors, services
+from referee.forms import DisputeForm, RulingForm, apply_errors
+from referee.models import Dispute, DisputeState, Level
+
+
+def _dispute(request: HttpRequest, pk: int) -> Dispute:
+    dispute = get_object_or_404(selectors.dispute_detail_queryset(), pk=pk)
+    if not roles.can_see_dispute(request.user, dispute):
+        raise Http404("No such dispute.")
+    return dispute
+
+
+def _refused(request: HttpRequest, dispute: Dispute, reasons: list[str]) -> HttpResponse:
+    game = dispute.game
+    return render(
+        request, "games/refused.html",
+        {"game": game, "tournament": game.tournament, "reasons": reasons}, status=403,
+    )  # fmt: skip
+
+
+@login_required
+@require_GET
+def queue(request: HttpRequest) -> HttpResponse:
+    disputes = list(selectors.dispute_queue(user=request.user))
+    return render(request, "referee/queue.html", {"disputes": disputes})
+
+
+def _board(dispute: Dispute) -> dict[str, Any]:
+    """The board at the disputed move, the move list, the engine's report and count."""
+    text = dispute.evidence.get("record") or dispute.game.sgf
+    size = dispute.game.tournament.board_size
+    out: dict[str, Any] = {"svg": None, "moves": [], "at": dispute.move_number, "error": ""}
+    if not text:
+        out["svg"] = mark_safe(board_svg(size, {}))  # board_svg: numbers and fixed labels only
+        return out
+    try:
+        record = parse_record(text)
+    except (SgfError, ValueError) as e:
+        out["error"] = f"The record cannot be read: {e}"
+        return out
+    rules = get_rules(dispute.game.rules)
+    position = rulings.position_at(record, rules, dispute.move_number)
+    stones = position.board.stones()
+    last = position.last_move.point if position.last_move is not None else None
+    out["svg"] = mark_safe(  # board_svg: numbers and fixed labels only
+        board_svg(record.size, stones, last_move=last if last in stones else None)
+    )
+    out["moves"] = rulings.move_list(record)
+    out["legality"] = rulings.legality_report(record, rules)
+    out["count"] = dispute.evidence.get("count") or rulings.count(
+        record, rules, komi=Decimal(dispute.game.komi)
+    )
+    return out
+
+
+def _page(
+    request: HttpRequest, dispute: Dispute, *, form: RulingForm | None = None, status: int = 200
+) -> HttpResponse:
+    user = request.user
+    game = dispute.game
+    can_rule = dispute.state != DisputeState.CLOSED and roles.can_rule(user, dispute)
+    ctx = {
+        "dispute": dispute,
+        "game": game,
+        "tournament": game.tournament,
+        "board": _board(dispute),
+        "rulings": list(dispute.rulings.all()),
+        "votes": list(dispute.votes.all()),
+        "form": form or (RulingForm(kind=dispute.kind) if can_rule else None),
+        "can_rule": can_rule,
+        "can_appeal": roles.is_party(user, game)
+        and dispute.state == DisputeState.RULED
+        and dispute.level < Level.COMMITTEE,
+        "can_close": dispute.state == DisputeState.RULED and roles.can_close(user, dispute),
+        "can_take": dispute.state in (DisputeState.OPEN, DisputeState.ASSIGNED)
+        and permissions.is_referee(user, game.tournament)
+        and dispute.assigned_referee_id != getattr(user, "pk", None),
+        "audit": list(selectors.audit_for_dispute(dispute))
+        if roles.is_official(user, game.tournament)
+        else None,
+    }
+    return render(request, "referee/dispute_detail.html", ctx, status=status)
+
+
+@require_GET
+def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _page(request, _dispute(request, pk))
+
+
+@login_required
+@require_POST
+def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
+    dispute = _dispute(request, pk)
+    if not roles.can_rule(request.user, dispute):
+        return _refused(request, dispute, ["It is not yours to rule on this dispute at its level."])
+    form = RulingForm(request.POST, kind=dispute.kind)
+    if form.is_valid():
+        try:
+            services.dispute_rule(actor=request.user, dispute=dispute, **form.service_kwargs())
+        except PermissionDenied as exc:
+            return _refused(request, dispute, [str(exc)])
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, "Recorded.")
+            return redirect("referee:dispute", pk=dispute.pk)
+    return _page(request, _dispute(request, pk), form=form, status=400)
+
+
+def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    dispute = _dispute(request, pk)
+    try:
+        if action == "appeal":
+            services.dispute_appeal(
+                actor=request.user, dispute=dispute, reason=request.POST.get("reason", "")[:4000]
+            )
+            messages.success(request, "Appeal lodged.")
+        elif action == "close":
+            services.dispute_close(actor=request.user, dispute=dispute)
+            messages.success(request, "Dispute closed.")
+        else:
+            services.dispute_assign(actor=request.user, dispute=dispute, referee=request.user)
+            messages.success(request, "The dispute is yours.")
+    except (PermissionDenied, ValidationError) as exc:
+        reasons = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
+        return _refused(request, dispute, reasons)
+    return redirect("referee:dispute", pk=dispute.pk)
+
+
+@login_required
+@require_POST
+def dispute_appeal(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, "appeal")
+
+
+@login_required
+@require_POST
+def dispute_close(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, "close")
+
+
+@login_required
+@require_POST
+def dispute_take(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, "take")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dispute_open(request: HttpRequest, game_pk: int) -> HttpResponse:
+    """A player (or an official) raises a dispute from the game page."""
+    game = get_object_or_404(
+        Game.objects.select_related("tournament", "round", "black", "white"), pk=game_pk
+    )
+    if not roles.can_raise_dispute(request.user, game):
+        raise Http404("No such game to raise a dispute on.")
+    form = DisputeForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                dispute = services.dispute_open(
+                    actor=request.user, game=game, **form.service_kwargs()
+                )
+            except ValidationError as exc:
+                apply_errors(form, exc)
+            else:
+                messages.success(request, "Dispute raised: a referee will look at it.")
+                return redirect("referee:dispute", pk=dispute.pk)
+        status = 400
+    ctx = {"game": game, "tournament": game.tournament, "form": form}
+    return render(request, "referee/dispute_form.html", ctx, status=status)
