@@ -1,0 +1,196 @@
+"""The ratings and handicap API (v1): parse, call a service or a read, format.
+
+Reads are public.  Recomputes and the honorary 9p+ are for directors and
+staff (403 for others, 401 without credentials); the even-game choice for
+the game's players and directors.  Unknown ids in the path are 404; bad ids
+in a query or body are 400 naming the field.  Errors have the shape of
+``config.api_errors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
+from games.engine.coords import point_to_gtp
+from games.engine.rules import get_rules
+from games.models import Game, Player, Tournament
+from ratings import api_serializers as s
+from ratings import selectors, services
+from ratings.strength import current_strength, pairing_advice, policy_for, what_if
+
+SCORES = {"black": 1.0, "white": 0.0, "jigo": 0.5}
+
+
+def _player_field(pk: int, field_name: str) -> Player:
+    player = Player.objects.select_related("rating", "honorary_title").filter(pk=pk).first()
+    if player is None:
+        raise exceptions.ValidationError({field_name: f"There is no player with id {pk}."})
+    return player
+
+
+def _two_players(data: dict[str, Any]) -> tuple[Player, Player]:
+    if data["black"] == data["white"]:
+        raise exceptions.ValidationError({"white": "Black and White must be two players."})
+    return _player_field(data["black"], "black"), _player_field(data["white"], "white")
+
+
+class HandicapView(APIView):
+    """The handicap, komi and colours the tournament's policy gives two players."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[s.HandicapQuerySerializer],
+        responses={200: s.HandicapSerializer, 400: ERRORS[400]},
+    )
+    def get(self, request: Request) -> Response:
+        data = _valid(s.HandicapQuerySerializer, request.query_params.dict())
+        a, b = _two_players(data)
+        tournament = None
+        if data.get("tournament") is not None:
+            tournament = Tournament.objects.filter(pk=data["tournament"]).first()
+            if tournament is None:
+                raise exceptions.ValidationError(
+                    {"tournament": f"There is no tournament with id {data['tournament']}."}
+                )
+        return Response(s.HandicapSerializer(handicap_payload(tournament, a, b)).data)
+
+
+def handicap_payload(tournament: Tournament | None, a: Player, b: Player) -> dict[str, Any]:
+    """The advice for ``a`` (asked as Black) and ``b`` as plain data (API and calculator page)."""
+    rules = get_rules(tournament.rules if tournament is not None else "nz")
+    size = tournament.board_size if tournament is not None else 19
+    advice = pairing_advice(tournament=tournament, a=a, b=b, rules=rules, size=size)
+    black, white = (advice.black, advice.white) if advice.black is not None else (a, b)
+    assert isinstance(black, Player) and isinstance(white, Player)
+    if advice.placement == "free":
+        placement = ["free"]
+    else:
+        placement = [point_to_gtp(p, size) for p in advice.placement]
+    return {
+        "handicap": advice.handicap,
+        "komi": advice.komi,
+        "compensation": advice.compensation,
+        "even_game_allowed": advice.even_game_allowed,
+        "nigiri": advice.handicap == 0,
+        "placement": placement,
+        "white_passes": advice.white_passes,
+        "black": black.pk,
+        "white": white.pk,
+        "rating_difference": round(advice.difference_stones, 4),
+        "strengths": {str(p.pk): round(current_strength(p).stones, 4) for p in (a, b)},
+        "policy": policy_for(tournament).kind.value,
+        "rules": rules.name,
+        "board_size": size,
+        "explanation": advice.explanation,
+    }
+
+
+class WhatIfView(APIView):
+    """The rating changes one game would cause, from current ratings; nothing is stored."""
+
+    permission_classes = [AllowAny]
+
+    def _answer(self, data: dict[str, Any]) -> Response:
+        black, white = _two_players(data)
+        result = what_if(
+            black=black, white=white, score_black=SCORES[data["winner"]], handicap=data["handicap"]
+        )
+        return Response(s.WhatIfSerializer(result).data)
+
+    @extend_schema(
+        parameters=[s.WhatIfRequestSerializer],
+        responses={200: s.WhatIfSerializer, 400: ERRORS[400]},
+        operation_id="ratings_what_if_query",
+    )
+    def get(self, request: Request) -> Response:
+        return self._answer(_valid(s.WhatIfRequestSerializer, request.query_params.dict()))
+
+    @extend_schema(
+        request=s.WhatIfRequestSerializer,
+        responses={200: s.WhatIfSerializer, 400: ERRORS[400]},
+        operation_id="ratings_what_if",
+    )
+    def post(self, request: Request) -> Response:
+        return self._answer(_valid(s.WhatIfRequestSerializer, request.data))
+
+
+class PlayerHistoryView(APIView):
+    """A player's rating before and after each rated tournament, oldest first."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.HistoryRowSerializer(many=True), **NOT_FOUND})
+    def get(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        rows = selectors.player_history(player)
+        return Response(s.HistoryRowSerializer(rows, many=True).data)
+
+
+class RecomputeView(APIView):
+    """Start a rating recompute (directors and staff): 202 with the job to follow."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=s.RecomputeRequestSerializer,
+        responses={202: s.JobRefSerializer, **ERRORS},
+        description="Full by default; with from_tournament, from that event onward. "
+        "Follow the job at GET /api/v1/jobs/{id}/.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.RecomputeRequestSerializer, request.data or {})
+        tournament = None
+        if data.get("from_tournament") is not None:
+            tournament = Tournament.objects.filter(pk=data["from_tournament"]).first()
+            if tournament is None:
+                raise exceptions.ValidationError(
+                    {"from_tournament": f"There is no tournament with id {data['from_tournament']}."}
+                )
+        with service_errors():
+            job = services.ratings_recompute_start(actor=request.user, from_tournament=tournament)
+        body = {"job": job.pk, "status": job.state, "url": f"/api/v1/jobs/{job.pk}/"}
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+class HonoraryView(APIView):
+    """Award the honorary 9p+ (directors and staff), with a reason; audited."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=s.HonoraryRequestSerializer, responses={201: s.HonorarySerializer, **ERRORS}
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        data = _valid(s.HonoraryRequestSerializer, request.data)
+        with service_errors():
+            title = services.player_award_honorary(
+                actor=request.user, player=player, reason=data["reason"]
+            )
+        return Response(s.HonorarySerializer(title).data, status=status.HTTP_201_CREATED)
+
+
+class EvenGameView(APIView):
+    """The players (or a director) choose an even game where the rule allows it (seed 001)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={200: s.EvenGameSerializer, **ERRORS, **CONFLICT},
+        parameters=[OpenApiParameter("pk", int, OpenApiParameter.PATH, description="Game id.")],
+    )  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game.objects.select_related("tournament", "black", "white"), pk=pk)
+        with service_errors():
+            game = services.game_choose_even(actor=request.user, game=game)
+        return Response(s.EvenGameSerializer(game).data)

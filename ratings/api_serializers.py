@@ -1,0 +1,106 @@
+"""API shapes for ratings and handicaps: inputs check types only; the rules live in services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+WINNERS = ["black", "white", "jigo"]
+
+
+class HandicapQuerySerializer(serializers.Serializer[Any]):
+    black = serializers.IntegerField(min_value=1, help_text="Player id.")
+    white = serializers.IntegerField(min_value=1, help_text="Player id.")
+    tournament = serializers.IntegerField(
+        min_value=1, required=False, help_text="Its policy, rules and board; default NZ, 19x19."
+    )
+
+
+class HandicapSerializer(serializers.Serializer[Any]):
+    handicap = serializers.IntegerField()
+    komi = serializers.DecimalField(max_digits=4, decimal_places=1)
+    compensation = serializers.IntegerField(help_text="Extra points to White at the count.")
+    even_game_allowed = serializers.BooleanField()
+    nigiri = serializers.BooleanField(help_text="An even game: colours by nigiri.")
+    placement = serializers.ListField(
+        child=serializers.CharField(), help_text='Fixed points in placing order, or ["free"].'
+    )
+    white_passes = serializers.IntegerField()
+    black = serializers.IntegerField(help_text="Player id of Black (the weaker player).")
+    white = serializers.IntegerField()
+    rating_difference = serializers.FloatField(help_text="In stones: the number the rule used.")
+    strengths = serializers.DictField(
+        child=serializers.FloatField(), help_text="Each player's strength in stones, by id."
+    )
+    policy = serializers.CharField()
+    rules = serializers.CharField()
+    board_size = serializers.IntegerField()
+    explanation = serializers.CharField()
+
+
+class WhatIfRequestSerializer(serializers.Serializer[Any]):
+    black = serializers.IntegerField(min_value=1, help_text="Player id.")
+    white = serializers.IntegerField(min_value=1, help_text="Player id.")
+    winner = serializers.ChoiceField(choices=WINNERS)
+    handicap = serializers.IntegerField(min_value=0, max_value=9, required=False, default=0)
+
+
+class WhatIfSideSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.full_name")
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    change = serializers.FloatField()
+
+
+class WhatIfSerializer(serializers.Serializer[Any]):
+    algorithm = serializers.CharField()
+    score_black = serializers.FloatField()
+    handicap = serializers.IntegerField()
+    black = WhatIfSideSerializer()
+    white = WhatIfSideSerializer()
+
+
+class HistoryRowSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField(source="tournament_id")
+    tournament_name = serializers.CharField(source="tournament.name")
+    date = serializers.DateField(source="event_date")
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    change = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.FloatField(help_text="Jigo counts ½.")
+    algorithm = serializers.CharField()
+    version = serializers.CharField()
+
+
+class RecomputeRequestSerializer(serializers.Serializer[Any]):
+    from_tournament = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True,
+        help_text="Re-rate from this tournament onward; omitted: a full recompute.",
+    )  # fmt: skip
+
+
+class JobRefSerializer(serializers.Serializer[Any]):
+    job = serializers.IntegerField()
+    status = serializers.CharField(help_text="pending, running, done or failed.")
+    url = serializers.CharField(help_text="Follow the job's progress here.")
+
+
+class HonoraryRequestSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=2000)
+
+
+class HonorarySerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(source="player_id")
+    rank = serializers.CharField(default="9p+")
+    reason = serializers.CharField()
+    awarded_at = serializers.DateTimeField()
+
+
+class EvenGameSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(source="pk")
+    handicap = serializers.IntegerField()
+    komi = serializers.DecimalField(max_digits=4, decimal_places=1)
+    even_game_chosen = serializers.BooleanField(allow_null=True)

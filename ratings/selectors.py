@@ -1,0 +1,112 @@
+"""Rating reads: history, top lists, search, head-to-head, the rating list.
+
+Each comes with its ``select_related`` so a page costs a fixed number of
+queries whatever its length (the tests pin them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games.models import Game, Player
+from ratings.models import PlayerRating, RatingHistory
+
+TOP_SIZE = 100
+
+
+def player_history(player: Player) -> QuerySet[RatingHistory]:
+    """The player's per-tournament before/after rows, oldest first (one query)."""
+    return (
+        RatingHistory.objects.filter(player=player)
+        .select_related("tournament")
+        .order_by("event_date", "tournament_id")
+    )
+
+
+def top_list(kind: str, limit: int = TOP_SIZE) -> QuerySet[PlayerRating]:
+    """The highest-rated dan (rank index >= 0) or kyu (< 0) players (one query)."""
+    qs = PlayerRating.objects.select_related("player", "player__club", "player__honorary_title")
+    qs = qs.filter(rank__gte=0) if kind == "dan" else qs.filter(rank__lt=0)
+    return qs.order_by("-rating", "player_id")[:limit]
+
+
+def player_search(
+    *, name: str = "", club: str = "", federation_id: str = ""
+) -> QuerySet[Player]:
+    """Players by name words, club (name or code) and federation id (EGD PIN, AGA, NZGS)."""
+    qs = Player.objects.select_related("club", "rating", "honorary_title")
+    for word in name.split():
+        qs = qs.filter(Q(family_name__icontains=word) | Q(given_name__icontains=word))
+    if club.strip():
+        c = club.strip()
+        qs = qs.filter(Q(club__name__icontains=c) | Q(club__code__iexact=c))
+    if federation_id.strip():
+        f = federation_id.strip()
+        qs = qs.filter(Q(egd_pin=f) | Q(aga_id__iexact=f) | Q(nzgs_id__iexact=f))
+    return qs.order_by("family_name", "given_name", "id")
+
+
+def player_games(player: Player) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(Q(black=player) | Q(white=player))
+        .select_related("tournament", "round", "black", "white")
+        .order_by("-tournament__end_date", "-tournament_id", "round__number", "id")
+    )
+
+
+def outcome_for(game: Game, player_id: int) -> str:
+    """win / loss / jigo / void / forfeit win... from ``player_id``'s side, '' if no result."""
+    if not game.result_reason:
+        return ""
+    if not game.result_winner:
+        return "jigo" if game.result_reason == "draw" else game.result_reason
+    mine = "B" if game.black_id == player_id else "W"
+    won = "win" if game.result_winner == mine else "loss"
+    return f"{won} by forfeit" if game.result_reason == "forfeit" else won
+
+
+@dataclass
+class HeadToHead:
+    a: Player
+    b: Player
+    games: list[Game]
+    a_wins: float
+    b_wins: float
+
+
+def head_to_head(a: Player, b: Player) -> HeadToHead:
+    """Every game between two players, newest first, with the score (locked results only)."""
+    games = list(
+        Game.objects.filter(Q(black=a, white=b) | Q(black=b, white=a))
+        .select_related("tournament", "round", "black", "white")
+        .order_by("-tournament__end_date", "-tournament_id", "-round__number")
+    )
+    aw = bw = 0.0
+    for g in games:
+        if not g.is_locked or g.result_reason in ("void", ""):
+            continue
+        o = outcome_for(g, a.pk)
+        if o.startswith("win"):
+            aw += 1
+        elif o.startswith("loss"):
+            bw += 1
+        elif o == "jigo":
+            aw += 0.5
+            bw += 0.5
+    return HeadToHead(a, b, games, aw, bw)
+
+
+def rating_list() -> QuerySet[PlayerRating]:
+    """Every rated player for the downloads, highest first (one query)."""
+    return PlayerRating.objects.select_related(
+        "player", "player__club", "player__honorary_title", "last_tournament"
+    ).order_by("-rating", "player_id")
+
+
+def latest_run() -> Any:
+    from ratings.models import RatingRun
+
+    return RatingRun.objects.filter(state=RatingRun.State.DONE).order_by("-id").first()
