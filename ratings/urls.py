@@ -1,4 +1,16 @@
-from django.urls import URLPattern
+from django.urls import path
+
+from ratings import views
 
 app_name = "ratings"
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("players/", views.search, name="search"),
+    path("players/<int:pk>/", views.player, name="player"),
+    path("head-to-head/", views.head_to_head, name="head-to-head"),
+    path("top/<kind>/", views.top, name="top"),
+    path("list.csv", views.list_csv, name="list-csv"),
+    path("list.txt", views.list_egd, name="list-egd"),
+    path("handicap/", views.handicap, name="handicap"),
+    path("what-if/", views.what_if_page, name="what-if"),
+]

@@ -1,0 +1,199 @@
+"""Public rating pages: search, a player's rating and history, head-to-head, top lists,
+the rating list downloads, the handicap calculator and the what-if page.
+
+Every page is public and read-only; views parse the query, call a selector or a
+read in ``ratings.strength``, and render.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from games.models import Player, Tournament
+from ratings import selectors
+from ratings.api import SCORES, handicap_payload
+from ratings.charts import rating_chart_svg
+from ratings.exports import ListRow, rating_list_csv, rating_list_egd, tournament_code
+from ratings.ranks import Rank
+from ratings.recompute import rating_system_name
+from ratings.strength import current_strength, what_if
+
+SEARCH_LIMIT = 200
+
+
+class SearchForm(forms.Form):
+    name = forms.CharField(max_length=100, required=False)
+    club = forms.CharField(max_length=100, required=False)
+    federation_id = forms.CharField(
+        max_length=20, required=False, label="Federation id", help_text="EGD PIN, AGA or NZGS id"
+    )
+
+
+class PairForm(forms.Form):
+    black = forms.IntegerField(min_value=1, label="Black (player id)")
+    white = forms.IntegerField(min_value=1, label="White (player id)")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in ("black", "white"):
+            pk = data.get(name)
+            if pk is not None:
+                player = Player.objects.select_related("rating", "honorary_title").filter(pk=pk)
+                found = player.first()
+                if found is None:
+                    self.add_error(name, f"There is no player with id {pk}.")
+                data[f"{name}_player"] = found
+        if data.get("black") and data.get("black") == data.get("white"):
+            self.add_error("white", "Black and White must be two players.")
+        return data
+
+
+class HandicapForm(PairForm):
+    tournament = forms.IntegerField(
+        min_value=1, required=False, label="Tournament id", help_text="Its policy, rules, board"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        pk = data.get("tournament")
+        if pk is not None:
+            data["tournament_obj"] = Tournament.objects.filter(pk=pk).first()
+            if data["tournament_obj"] is None:
+                self.add_error("tournament", f"There is no tournament with id {pk}.")
+        return data
+
+
+class WhatIfForm(PairForm):
+    winner = forms.ChoiceField(choices=[(k, k) for k in SCORES])
+    handicap = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "ratings/index.html",
+        {"form": SearchForm(), "run": selectors.latest_run(), "system": rating_system_name()},
+    )  # fmt: skip
+
+
+@require_GET
+def search(request: HttpRequest) -> HttpResponse:
+    form = SearchForm(request.GET)
+    players: list[Player] = []
+    if form.is_valid() and any(form.cleaned_data.values()):
+        players = list(selectors.player_search(**form.cleaned_data)[:SEARCH_LIMIT])
+    rows = [(p, current_strength(p)) for p in players]
+    return render(request, "ratings/search.html", {"form": form, "rows": rows})
+
+
+@require_GET
+def player(request: HttpRequest, pk: int) -> HttpResponse:
+    p = get_object_or_404(Player.objects.select_related("club", "rating", "honorary_title"), pk=pk)
+    history = list(selectors.player_history(p))
+    points: list[tuple[dt.date, float]] = []
+    if history:
+        points.append((history[0].event_date, history[0].rating_before))
+        points += [(h.event_date, h.rating_after) for h in history]
+    games = [
+        {"game": g, "colour": "Black" if g.black_id == p.pk else "White",
+         "opponent": g.white if g.black_id == p.pk else g.black,
+         "outcome": selectors.outcome_for(g, p.pk)}
+        for g in selectors.player_games(p)
+    ]  # fmt: skip
+    # rating_chart_svg escapes every text it draws.
+    chart = mark_safe(rating_chart_svg(points, title=f"Rating history of {p.full_name}"))
+    return render(
+        request, "ratings/player.html",
+        {"player": p, "strength": current_strength(p), "history": history, "chart": chart,
+         "games": games},
+    )  # fmt: skip
+
+
+@require_GET
+def head_to_head(request: HttpRequest) -> HttpResponse:
+    form = PairForm(request.GET or None)
+    h2h = None
+    if form.is_valid():
+        h2h = selectors.head_to_head(form.cleaned_data["black_player"], form.cleaned_data["white_player"])
+        for g in h2h.games:
+            g.outcome_a = selectors.outcome_for(g, h2h.a.pk)  # type: ignore[attr-defined]
+    return render(request, "ratings/head_to_head.html", {"form": form, "h2h": h2h})
+
+
+@require_GET
+def top(request: HttpRequest, kind: str) -> HttpResponse:
+    rows = list(selectors.top_list(kind))
+    return render(
+        request, "ratings/top.html",
+        {"kind": kind, "rows": [(r, Rank(r.rank)) for r in rows]},
+    )  # fmt: skip
+
+
+def _list_rows() -> list[ListRow]:
+    rows = []
+    for r in selectors.rating_list():
+        p = r.player
+        club = p.club
+        last = r.last_tournament
+        rows.append(
+            ListRow(
+                player_id=p.pk, egd_pin=p.egd_pin or "", family_name=p.family_name,
+                given_name=p.given_name, country=p.country, club_code=club.code if club else "",
+                club_name=club.name if club else "", grade=str(Rank(r.rank)),
+                honorary=hasattr(p, "honorary_title"), rating=r.rating, deviation=r.deviation,
+                games=r.games, tournaments=r.tournaments, provisional=r.provisional,
+                last_code=tournament_code(last.end_date if last else None, r.last_tournament_id),
+                last_name=last.name if last else "", last_date=last.end_date if last else None,
+            )
+        )  # fmt: skip
+    return rows
+
+
+@require_GET
+def list_csv(request: HttpRequest) -> HttpResponse:
+    resp = HttpResponse(rating_list_csv(_list_rows()), content_type="text/csv; charset=utf-8")
+    resp["Content-Disposition"] = 'attachment; filename="goref-ratings.csv"'
+    return resp
+
+
+@require_GET
+def list_egd(request: HttpRequest) -> HttpResponse:
+    text = rating_list_egd(_list_rows(), on=timezone.localdate(), algorithm=rating_system_name())
+    resp = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    resp["Content-Disposition"] = 'attachment; filename="goref-ratings.txt"'
+    return resp
+
+
+@require_GET
+def handicap(request: HttpRequest) -> HttpResponse:
+    form = HandicapForm(request.GET or None)
+    advice = None
+    if form.is_valid():
+        d = form.cleaned_data
+        advice = handicap_payload(d.get("tournament_obj"), d["black_player"], d["white_player"])
+        advice["black_player"] = d["black_player"] if advice["black"] == d["black"] else d["white_player"]
+        advice["white_player"] = d["white_player"] if advice["black"] == d["black"] else d["black_player"]
+        advice["strength_black"] = current_strength(advice["black_player"])
+        advice["strength_white"] = current_strength(advice["white_player"])
+    return render(request, "ratings/handicap.html", {"form": form, "advice": advice})
+
+
+@require_GET
+def what_if_page(request: HttpRequest) -> HttpResponse:
+    form = WhatIfForm(request.GET or None)
+    result = None
+    if form.is_valid():
+        d = form.cleaned_data
+        result = what_if(
+            black=d["black_player"], white=d["white_player"], score_black=SCORES[d["winner"]],
+            handicap=d.get("handicap") or 0,
+        )  # fmt: skip
+    return render(request, "ratings/what_if.html", {"form": form, "result": result})
