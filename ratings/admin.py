@@ -1,0 +1,111 @@
+"""Ratings in the admin: read-only rows, and a page where a director starts a recompute.
+
+The recompute page (``Rating runs → Recompute ratings``) calls
+``ratings.services.ratings_recompute_start`` and sends the director to the
+job's page in the ops admin, whose progress bar follows the run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+
+from games import permissions
+from games.models import Tournament
+from ratings import services
+from ratings.models import HonoraryTitle, PlayerRating, RatingHistory, RatingRun
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class DirectorsView(ReadOnly):
+    """Directors see rating rows without holding the model permissions."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return permissions.is_any_director(request.user) and request.user.is_staff
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_module_permission(request)
+
+
+@admin.register(RatingRun)
+class RatingRunAdmin(DirectorsView):
+    list_display = ("id", "algorithm", "version", "mode", "state", "from_tournament", "events",
+                    "games", "history_rows", "started_at", "finished_at", "job_link")  # fmt: skip
+    list_filter = ("state", "mode", "algorithm")
+    list_select_related = ("from_tournament", "job")
+
+    @admin.display(description="job")
+    def job_link(self, obj: RatingRun) -> str:
+        from django.utils.html import format_html
+
+        if obj.job_id is None:
+            return "–"
+        return format_html(
+            '<a href="{}">#{}</a>', reverse("admin:ops_job_change", args=[obj.job_id]), obj.job_id
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [
+            path(
+                "recompute/",
+                self.admin_site.admin_view(self.recompute_view),
+                name="ratings_ratingrun_recompute",
+            )
+        ]
+        return own + super().get_urls()
+
+    def recompute_view(self, request: HttpRequest) -> HttpResponse:
+        if not permissions.is_any_director(request.user):
+            raise PermissionDenied
+        if request.method == "POST":
+            tid = request.POST.get("from_tournament") or ""
+            tournament = Tournament.objects.filter(pk=int(tid)).first() if tid.isdigit() else None
+            job = services.ratings_recompute_start(actor=request.user, from_tournament=tournament)
+            messages.success(request, f"Rating recompute queued as job #{job.pk}.")
+            return HttpResponseRedirect(reverse("admin:ops_job_change", args=[job.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Recompute ratings",
+            "opts": self.model._meta,
+            "tournaments": Tournament.objects.filter(rated=True).order_by("-end_date", "-id")[:200],
+            "last": RatingRun.objects.order_by("-id").first(),
+        }
+        return TemplateResponse(request, "admin/ratings/recompute.html", context)
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(DirectorsView):
+    list_display = ("player", "rating", "rank", "games", "tournaments", "provisional", "algorithm")
+    list_select_related = ("player",)
+    search_fields = ("player__family_name", "player__given_name", "player__egd_pin")
+    list_filter = ("provisional", "algorithm")
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(DirectorsView):
+    list_display = ("player", "tournament", "event_date", "rating_before", "rating_after",
+                    "change", "games", "wins", "algorithm", "version")  # fmt: skip
+    list_select_related = ("player", "tournament")
+    search_fields = ("player__family_name", "tournament__name")
+    date_hierarchy = "event_date"
+
+
+@admin.register(HonoraryTitle)
+class HonoraryTitleAdmin(DirectorsView):
+    list_display = ("player", "awarded_by", "awarded_at", "reason")
+    list_select_related = ("player", "awarded_by")
