@@ -1,0 +1,204 @@
+"""The database recompute: which games count, repeatability, incremental = full, the job."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from games import services as game_services
+from games.models import GameState
+from ops.models import Job, JobState
+from ratings.models import PlayerRating, RatingHistory, RatingRun
+from ratings.recompute import recompute
+from ratings.systems.base import GameOutcome
+from ratings.systems.egf import rate_event_textbook
+from ratings.tasks import run_job
+from tests.ratings.django_helpers import (
+    add_games,
+    current_snapshot,
+    event,
+    history_snapshot,
+    players,
+)
+
+pytestmark = pytest.mark.django_db
+D = dt.date
+
+
+def _history(n_events: int = 6) -> tuple[list[Any], list[Any]]:
+    ps = players(-10, -5, -3, -1, 0, 2)
+    ts = []
+    for k in range(n_events):
+        a, b, c, d, e, f = ps[k % 6 :] + ps[: k % 6]
+        ts.append(
+            event(
+                D(2025, 1, 1) + dt.timedelta(days=10 * k),
+                [(a, b, "B", 0), (c, d, "W", 2), (e, f, "=", 0), (a, c, "W", 1), (b, f, "B", 0)],
+            )
+        )
+    return ps, ts
+
+
+def test_a_recompute_run_twice_gives_identical_histories() -> None:
+    _history()
+    first = recompute()
+    h1, c1 = history_snapshot(), current_snapshot()
+    second = recompute()
+    assert history_snapshot() == h1 and current_snapshot() == c1
+    assert len(h1) == 6 * 6 and first.history_rows == second.history_rows == 36
+    assert (first.algorithm, first.version, first.mode) == ("egf2021", "1", "full")
+
+
+def test_one_event_matches_the_textbook_formula_against_pre_event_ratings() -> None:
+    a, b, c = players(-3, -2, 0)
+    t = event(D(2025, 1, 1), [(a, b, "B", 0), (b, c, "W", 1), (a, c, "=", 0)])
+    recompute()
+    start = {a.pk: 1800.0, b.pk: 1900.0, c.pk: 2100.0}
+    want = rate_event_textbook(
+        start,
+        [GameOutcome(a.pk, b.pk, 1.0), GameOutcome(b.pk, c.pk, 0.0, 1),
+         GameOutcome(a.pk, c.pk, 0.5)],
+    )  # fmt: skip
+    got = {h.player_id: h for h in RatingHistory.objects.filter(tournament=t)}
+    for pk, r in want.items():
+        assert got[pk].rating_before == start[pk]
+        assert got[pk].rating_after == pytest.approx(r, abs=1e-9)
+    assert got[a.pk].wins == 1.5 and got[a.pk].games == 2
+
+
+def test_only_locked_rateable_games_of_rated_tournaments_count() -> None:
+    a, b = players(-3, -3)
+    t = event(D(2025, 1, 1), [(a, b, "B", 0), (a, b, "void", 0), (a, b, "forfeit", 0)])
+    add_games(t, [(b, a, "B", 0)], state=GameState.SUBMITTED)
+    event(D(2025, 2, 1), [(a, b, "W", 0)], rated=False)
+    run = recompute()
+    assert (run.events, run.games) == (1, 1)
+    assert RatingHistory.objects.get(player=a).games == 1
+
+
+def test_provisional_follows_the_setting_at_call_time(settings: Any) -> None:
+    a, b = players(-3, -3)
+    event(D(2025, 1, 1), [(a, b, "B", 0)] * 1 + [(b, a, "B", 0)])
+    settings.GOREF_PROVISIONAL_GAMES = 2
+    recompute()
+    assert PlayerRating.objects.get(player=a).provisional is False
+    settings.GOREF_PROVISIONAL_GAMES = 3
+    recompute()
+    assert PlayerRating.objects.get(player=a).provisional is True
+
+
+def test_a_late_result_re_rates_only_from_its_event_onward_and_matches_a_full_recompute() -> None:
+    ps, ts = _history()
+    recompute()
+    untouched = set(RatingHistory.objects.filter(tournament__in=ts[:2]).values_list("pk", "run_id"))
+    # A game of the third tournament arrives late (the others are already rated).
+    add_games(ts[2], [(ps[0], ps[5], "W", 0), (ps[1], ps[4], "=", 3)])
+    run = recompute(from_tournament=ts[2])
+    assert run.mode == "incremental" and run.from_tournament_id == ts[2].pk
+    assert run.events == 4
+    assert set(RatingHistory.objects.filter(tournament__in=ts[:2]).values_list("pk", "run_id")) == untouched
+    assert set(RatingHistory.objects.filter(tournament__in=ts[2:]).values_list("run_id", flat=True)) == {run.pk}
+    incremental = history_snapshot(), current_snapshot()
+    recompute()
+    assert (history_snapshot(), current_snapshot()) == incremental
+
+
+def test_an_incremental_run_after_a_tournament_loses_its_rating_matches_full() -> None:
+    _, ts = _history()
+    recompute()
+    ts[3].rated = False
+    ts[3].save(update_fields=["rated"])
+    recompute(from_tournament=ts[3])
+    incremental = history_snapshot(), current_snapshot()
+    recompute()
+    assert (history_snapshot(), current_snapshot()) == incremental
+
+
+def test_incremental_without_a_run_of_this_version_becomes_full() -> None:
+    _, ts = _history(2)
+    run = recompute(from_tournament=ts[1])
+    assert run.mode == "full" and "recomputed in full" in run.note
+
+
+@pytest.mark.parametrize("system", ["ogs", "glicko2", "egf1998"])
+def test_other_systems_are_selectable_and_repeatable(settings: Any, system: str) -> None:
+    settings.GOREF_RATING_SYSTEM = system
+    _, ts = _history(3)
+    run = recompute()
+    assert run.algorithm == system
+    first = history_snapshot()
+    recompute(from_tournament=ts[1])
+    assert history_snapshot() == first
+
+
+def test_the_job_body_claims_runs_and_reports_progress() -> None:
+    _history(3)
+    job = Job.objects.create(kind="ratings", params={"from_tournament": None})
+    assert run_job(job.pk) == JobState.DONE
+    job.refresh_from_db()
+    assert (job.state, job.done, job.total, job.percent) == (JobState.DONE, 4, 4, 100)
+    assert RatingRun.objects.get().job_id == job.pk
+    assert run_job(job.pk) == JobState.DONE  # a duplicate message does nothing
+    assert RatingRun.objects.count() == 1
+
+
+def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
+    director: Any, alice: Any, bob: Any, tournament: Any, monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:  # fmt: skip
+    import ratings.tasks
+
+    monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", run_job)
+    g1 = game_services.game_create(actor=None, tournament=tournament, round_number=1,
+                                   black=alice, white=bob)  # fmt: skip
+    g2 = game_services.game_create(actor=None, tournament=tournament, round_number=2,
+                                   black=bob, white=alice)  # fmt: skip
+    for g, res in ((g1, "B+R"), (g2, "W+R")):
+        game_services.game_result_enter(actor=director, game=g, result=res)
+    with django_capture_on_commit_callbacks(execute=True) as first:
+        game_services.game_finalise(actor=director, game=g1)
+    assert not Job.objects.filter(kind="ratings").exists() and not RatingRun.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True) as last:
+        game_services.game_finalise(actor=director, game=g2)
+    job = Job.objects.get(kind="ratings")
+    assert job.params["from_tournament"] == tournament.pk and job.state == JobState.DONE
+    assert len(last) == 1 and not [c for c in first if "ratings" in repr(c)]
+    assert RatingHistory.objects.filter(tournament=tournament).count() == 2
+    assert PlayerRating.objects.get(player=alice).games == 2
+
+
+def test_an_unrated_tournament_queues_nothing(
+    director: Any, alice: Any, bob: Any, tournament: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament.rated = False
+    tournament.save(update_fields=["rated"])
+    g = game_services.game_create(actor=None, tournament=tournament, round_number=1,
+                                  black=alice, white=bob)  # fmt: skip
+    game_services.game_result_enter(actor=director, game=g, result="B+R")
+    with django_capture_on_commit_callbacks(execute=False):
+        game_services.game_finalise(actor=director, game=g)
+    assert not Job.objects.filter(kind="ratings").exists()
+
+
+def test_a_broker_outage_leaves_the_job_pending_for_the_sweep(
+    director: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    import ratings.tasks
+    from ratings.services import ratings_recompute_start, ratings_sweep
+
+    def down(job_id: int) -> None:
+        raise ConnectionError("broker down")
+
+    director.is_staff = True
+    director.save()
+    monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = ratings_recompute_start(actor=director)
+    job.refresh_from_db()
+    assert job.state == JobState.PENDING
+    sent: list[int] = []
+    monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", sent.append)
+    later = job.created_at + dt.timedelta(minutes=5)
+    assert ratings_sweep(now=later) == 1 and sent == [job.pk]
