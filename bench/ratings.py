@@ -17,8 +17,11 @@ tournaments, their ratio, the largest difference between the two (they must
 agree), and peak memory (``resource.getrusage``: the whole process,
 generated history included).
 
-The database-backed recompute is not part of this (pure) benchmark: its
-hook is ``bench_database_recompute`` below, for whoever owns that half.
+With ``--database`` it also loads the history into PostgreSQL and times the
+database-backed recompute end to end (``bench/ratings_db.py``; targets under
+60 s and under 1 GB)::
+
+    .venv/bin/python bench/ratings.py --database --repeat 1 --reference-events 0
 """
 
 from __future__ import annotations
@@ -115,13 +118,17 @@ def run_reference(
     return time.perf_counter() - t0, ratings
 
 
-def bench_database_recompute(start: Sequence[float], events: Sequence[Sequence[GameTuple]]) -> None:
-    """Hook: the database-backed recompute of the same history (not the pure half's job).
+def bench_database_recompute(
+    start: Sequence[float], events: Sequence[Sequence[GameTuple]], url: str
+) -> None:
+    """The database-backed recompute of the same history (``bench/ratings_db.py``).
 
-    Whoever owns the Django side loads ``start``/``events`` into the models,
-    times the recompute service, and prints games/s next to the pure numbers.
+    Loads ``start``/``events`` into PostgreSQL (its own database at ``url``)
+    and times the Celery job's body in a fresh process.
     """
-    raise NotImplementedError("the database-backed recompute benchmark is not written yet")
+    from bench.ratings_db import bench
+
+    bench(url, start, events)
 
 
 def peak_mib() -> float:
@@ -144,7 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs of the batch path")
     ap.add_argument("--quick", action="store_true", help="a tenth of the default history")
-    ap.add_argument("--database", action="store_true", help="also run the database hook")
+    ap.add_argument(
+        "--database", action="store_true",
+        help="also load the history into PostgreSQL and time the database recompute",
+    )  # fmt: skip
+    ap.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/goref_bench_ratings",
+        help="the bench's own database (created and migrated if needed)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     if args.quick:
         args.players //= 10
@@ -191,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  largest difference between the two: {worst:.2e} GoR")
     print(f"peak memory (whole process, history included): {peak_mib():,.0f} MiB")
     if args.database:
-        bench_database_recompute(start, events)
+        bench_database_recompute(start, events, args.database_url)
     return 0
 
 
