@@ -1,0 +1,67 @@
+"""/healthz reports the queue; the sweep runs at worker start-up and on a beat schedule."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from config.celery import app
+from games.models import ScoringRun
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_shows_queue_depth_and_the_oldest_pending_run(client, settings, tmp_path: Path):
+    folder = tmp_path / "queue"
+    folder.mkdir()
+    for name in ("1_a.celery.msg", "2_b.celery.msg", "notes.txt"):
+        (folder / name).write_text("{}")
+    settings.CELERY_BROKER_URL = "filesystem://"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(folder)}
+    game = GameFactory(sgf="(;SZ[19])")
+    ScoringRun.objects.create(
+        game=game, rules="japanese", engine_version="1", input_hash="x",
+        requested_at=timezone.now() - timedelta(seconds=90),
+    )  # fmt: skip
+    queue = client.get("/healthz").json()["queue"]
+    assert queue["depth"] == 2
+    assert 89 <= queue["oldest_pending_run_age_s"] < 120
+
+
+@pytest.mark.integration
+def test_healthz_reads_the_redis_queue_length(client, settings, redis_url):
+    import redis
+
+    settings.CELERY_BROKER_URL = redis_url
+    r = redis.Redis.from_url(redis_url)
+    before = r.llen("celery")
+    assert client.get("/healthz").json()["queue"] == {
+        "depth": before, "oldest_pending_run_age_s": None,
+    }  # fmt: skip
+
+
+def test_a_queue_it_cannot_read_is_reported_not_raised(client, settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["queue"]["depth"] is None and response.json()["queue"]["error"]
+
+
+def test_the_sweep_is_on_the_beat_schedule():
+    entry = app.conf.beat_schedule["games-rescore-sweep"]
+    assert entry["task"] == "games.sweep_pending" and entry["schedule"] <= 60
+
+
+def test_a_starting_worker_queues_a_sweep(monkeypatch):
+    from celery.signals import worker_ready
+
+    from games import tasks
+
+    sent: list[str] = []
+    monkeypatch.setattr(tasks.sweep_pending, "delay", lambda: sent.append("sweep"))
+    worker_ready.send(sender=None)
+    assert sent == ["sweep"]
