@@ -11,8 +11,8 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 # Re-scoring runs the broker never got (it was down) or whose worker died are
-# queued again every minute (games.tasks.sweep_pending; also once at worker
-# start-up).  Beat runs inside the worker with ``-B`` or as ``celery -A config beat``.
+# queued again every minute (games.tasks.sweep_pending; also whenever a worker
+# connects to the broker).  Beat runs inside the worker with ``-B`` or as ``celery -A config beat``.
 app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),
     "games-rescore-sweep": {"task": "games.sweep_pending", "schedule": 60.0},
@@ -23,6 +23,10 @@ def _add_worker_steps() -> None:
     from ops.worker import HeartbeatStep
 
     app.steps["worker"].add(HeartbeatStep)
+
+    from games.worker_steps import SweepOnConnect  # re-scoring runs left behind
+
+    app.steps["consumer"].add(SweepOnConnect)
 
 
 _add_worker_steps()

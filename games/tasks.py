@@ -13,7 +13,6 @@ import os
 from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_ready
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
@@ -65,17 +64,8 @@ def rescore_chunk(self: Any, job_id: int | None, run_ids: list[int]) -> dict[str
 
 @shared_task(name="games.sweep_pending", **_OPTIONS)
 def sweep_pending(self: Any) -> int:
-    """Queue every run the broker may not have (beat, and at worker start-up)."""
+    """Queue every run the broker may not have (beat, and whenever a worker
+    connects to the broker: ``games.worker_steps.SweepOnConnect``)."""
     from games.services.scoring import sweep_pending as sweep
 
     return sweep()
-
-
-@worker_ready.connect
-def _sweep_at_start(sender: Any = None, **kwargs: Any) -> None:
-    # A worker that comes back after an outage (its own or the broker's) picks
-    # up what was left behind at once, without waiting for beat.
-    try:
-        sweep_pending.delay()
-    except Exception:
-        log.warning("start-up sweep not queued", exc_info=True)

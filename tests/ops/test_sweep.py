@@ -56,12 +56,26 @@ def test_the_sweep_is_on_the_beat_schedule():
     assert entry["task"] == "games.sweep_pending" and entry["schedule"] <= 60
 
 
-def test_a_starting_worker_queues_a_sweep(monkeypatch):
-    from celery.signals import worker_ready
-
+def test_a_worker_queues_a_sweep_each_time_it_connects(monkeypatch):
     from games import tasks
+    from games.worker_steps import SweepOnConnect
 
-    sent: list[str] = []
-    monkeypatch.setattr(tasks.sweep_pending, "delay", lambda: sent.append("sweep"))
-    worker_ready.send(sender=None)
-    assert sent == ["sweep"]
+    assert SweepOnConnect in app.steps["consumer"]
+    sent: list[dict[str, object]] = []
+    monkeypatch.setattr(tasks.sweep_pending, "apply_async", lambda **kw: sent.append(kw))
+    step = SweepOnConnect.__new__(SweepOnConnect)
+    step.start(None)
+    step.start(None)  # the consumer restarts its steps after a lost connection
+    assert len(sent) == 2 and sent[0]["retry"] is True
+
+
+def test_a_sweep_that_cannot_be_queued_does_not_stop_the_worker(monkeypatch, caplog):
+    from games import tasks
+    from games.worker_steps import SweepOnConnect
+
+    def down(**kw: object) -> None:
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(tasks.sweep_pending, "apply_async", down)
+    SweepOnConnect.__new__(SweepOnConnect).start(None)
+    assert "sweep not queued" in caplog.text
