@@ -184,6 +184,8 @@ def dispute_open(
         roles.can_raise_dispute(actor, game),
         "Only the players of this game or the tournament's referees and directors raise disputes.",
     )
+    # The caller's copy may be stale: judge the claim on the stored game.
+    game = Game.objects.select_related("tournament", "round", "black", "white").get(pk=game.pk)
     if game.is_locked:
         raise GameLockedError()
     kind_ = _kind(kind)

@@ -22,7 +22,9 @@ def dispute(nz_game, alice):  # type: ignore[no-untyped-def]
     return services.dispute_open(actor=alice.user, game=nz_game, kind="other", claim="x")
 
 
-def test_outsider_gets_404_for_an_open_dispute_and_does_not_see_it_listed(api_as, dispute, outsider):
+def test_outsider_gets_404_for_an_open_dispute_and_does_not_see_it_listed(
+    api_as, dispute, outsider
+):
     assert_error(api_as(outsider).get(f"{LIST}{dispute.pk}/"), 404)
     assert api_as(outsider).get(LIST).json()["count"] == 0
 
@@ -41,22 +43,32 @@ def test_anonymous_sees_only_closed_disputes(api, dispute, referee):
 
 @pytest.mark.parametrize("who", ["alice", "bob", "referee", "director", "chief", "member1"])
 def test_parties_and_officials_see_the_open_dispute(api_as, dispute, who, request):
-    user = request.getfixturevalue(who) if who != "member1" else request.getfixturevalue("members")[0]
+    user = (
+        request.getfixturevalue(who) if who != "member1" else request.getfixturevalue("members")[0]
+    )
     response = api_as(user).get(f"{LIST}{dispute.pk}/")
-    assert response.status_code == 200 and response.json()["evidence"]["game"]["state"] == "scheduled"
+    assert (
+        response.status_code == 200 and response.json()["evidence"]["game"]["state"] == "scheduled"
+    )
     assert api_as(user).get(LIST).json()["count"] == 1
 
 
 @pytest.mark.parametrize("who", ["alice", "bob", "director", "chief", "member1"])
-def test_only_the_referee_rules_at_the_first_level_the_others_get_403(api_as, dispute, who, request):
-    user = request.getfixturevalue(who) if who != "member1" else request.getfixturevalue("members")[0]
+def test_only_the_referee_rules_at_the_first_level_the_others_get_403(
+    api_as, dispute, who, request
+):
+    user = (
+        request.getfixturevalue(who) if who != "member1" else request.getfixturevalue("members")[0]
+    )
     assert_error(rule(api_as(user), dispute.pk, decision="dismissed", reasons="x"), 403)
 
 
 def test_only_the_chief_rules_at_the_second_level(api_as, dispute, alice, referee, chief):
     rule(api_as(referee), dispute.pk, decision="dismissed", reasons="x")
     api_as(alice).post(f"{LIST}{dispute.pk}/appeal/")
-    assert_error(rule(api_as(referee), dispute.pk, decision="upheld", reasons="x", result="B+F"), 403)
+    assert_error(
+        rule(api_as(referee), dispute.pk, decision="upheld", reasons="x", result="B+F"), 403
+    )
     assert rule(api_as(chief), dispute.pk, decision="dismissed", reasons="x").status_code == 201
 
 
@@ -76,7 +88,9 @@ def test_bad_input_comes_back_in_the_error_shape(api_as, nz_game, alice, referee
     assert_error(api_as(alice).post(f"/api/v1/games/{other.pk}/disputes/", [1], format="json"), 400)
     assert_error(rule(api_as(referee), dispute.pk, decision="maybe", reasons="x"), 400, "decision")
     assert_error(rule(api_as(referee), dispute.pk, decision="upheld", reasons=""), 400, "reasons")
-    body = assert_error(rule(api_as(referee), dispute.pk, decision="upheld", reasons="x"), 400, "result")
+    body = assert_error(
+        rule(api_as(referee), dispute.pk, decision="upheld", reasons="x"), 400, "result"
+    )
     assert "names the result" in body["extra"]["fields"]["result"]
     assert_error(rule(api_as(referee), dispute.pk, decision="upheld", reasons="x", result="B+X"),
                  400, "result")  # fmt: skip
@@ -137,7 +151,9 @@ def test_closed_rulings_are_public_on_the_game(api, dispute, nz_game, referee):
     assert api.get(f"/api/v1/games/{nz_game.pk}/").json()["disputes"] == []
     services.dispute_close(actor=referee, dispute=dispute)
     public = api.get(f"/api/v1/games/{nz_game.pk}/").json()["disputes"]
-    assert public[0]["rulings"][0]["reasons"] == "No case" and "effect" not in public[0]["rulings"][0]
+    assert (
+        public[0]["rulings"][0]["reasons"] == "No case" and "effect" not in public[0]["rulings"][0]
+    )
 
 
 def test_emails_go_to_both_players_and_the_referee_on_commit(

@@ -20,7 +20,10 @@ def test_an_appeal_chain_of_three_levels_ends_with_a_two_to_one_committee_vote(
     dispute = open_(api_as(bob), nz_game, kind="time", claim="Black's flag fell").json()
     pk = dispute["id"]
     # Level 1: the referee upholds, White wins on time.
-    assert rule(api_as(referee), pk, decision="upheld", reasons="Flag", result="W+T").status_code == 201
+    assert (
+        rule(api_as(referee), pk, decision="upheld", reasons="Flag", result="W+T").status_code
+        == 201
+    )
     nz_game.refresh_from_db()
     assert nz_game.result_display == "W+T"
     # Alice appeals; the chief referee dismisses the claim: back to the submitted result.
@@ -49,9 +52,9 @@ def test_an_appeal_chain_of_three_levels_ends_with_a_two_to_one_committee_vote(
     assert nz_game.result_submitted_by is None  # an official's result: a director finalises
     assert_error(appeal(api_as(bob), pk), 409)
     actions = list(
-        AuditEntry.objects.filter(object_type="referee.dispute").order_by("id").values_list(
-            "action", flat=True
-        )
+        AuditEntry.objects.filter(object_type="referee.dispute")
+        .order_by("id")
+        .values_list("action", flat=True)
     )
     assert actions == [
         "dispute.opened", "dispute.ruled", "dispute.appealed", "dispute.ruled",
@@ -73,7 +76,9 @@ def test_a_committee_member_votes_once_and_a_two_nil_majority_decides_at_once(
     rule(api_as(chief), pk, decision="dismissed", reasons="No")
     appeal(api_as(alice), pk)
     rule(api_as(members[0]), pk, decision="upheld", reasons="Yes", result="B+F")
-    assert_error(rule(api_as(members[0]), pk, decision="upheld", reasons="Again", result="B+F"), 409)
+    assert_error(
+        rule(api_as(members[0]), pk, decision="upheld", reasons="Again", result="B+F"), 409
+    )
     response = rule(api_as(members[1]), pk, decision="upheld", reasons="Yes", result="B+F")
     assert response.status_code == 201 and response.json()["state"] == "closed"
     assert_error(rule(api_as(members[2]), pk, decision="dismissed", reasons="Late"), 409)

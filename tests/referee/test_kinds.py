@@ -50,18 +50,16 @@ def test_an_upheld_repetition_replaces_the_move_with_a_pass_and_play_goes_on(
     assert response.status_code == 201, response.content
     nz_game.refresh_from_db()
     assert moves_of(nz_game.sgf) == [*moves_of(sgf(*KO))[:6], ("B", None)]
+    entry = AuditEntry.objects.get(action="game.record_replaced")
+    assert entry.actor == referee and entry.old_value["sgf"] == "" and entry.new_value["sgf"]
     assert close(api_as(referee), body["id"]).status_code == 200
     nz_game.refresh_from_db()
     # No result yet: play goes on from the corrected record.
     assert nz_game.state == GameState.SCHEDULED
 
 
-def test_a_repetition_claimed_after_the_next_move_is_refused_with_the_reason(
-    api_as, nz_game, bob
-):
-    response = open_(
-        api_as(bob), nz_game, kind="repetition", sgf=sgf(*KO, "W pass"), move_number=7
-    )
+def test_a_repetition_claimed_after_the_next_move_is_refused_with_the_reason(api_as, nz_game, bob):
+    response = open_(api_as(bob), nz_game, kind="repetition", sgf=sgf(*KO, "W pass"), move_number=7)
     body = assert_error(response, 400, "move_number")
     assert "Too late" in body["extra"]["fields"]["move_number"]
     assert not Dispute.objects.exists()
@@ -93,6 +91,8 @@ def test_an_illegal_move_without_a_record_is_a_forfeit_for_the_offender(
                 "the board cannot be restored.").status_code == 201  # fmt: skip
     nz_game.refresh_from_db()
     assert nz_game.result_display == "B+F"
+    entry = AuditEntry.objects.get(action="game.result_ruled")
+    assert (entry.old_value["result"], entry.new_value["result"]) == ("W+R", "B+F")
 
 
 def test_upheld_dead_stones_are_played_out_owner_first_and_the_game_is_scored_again(
