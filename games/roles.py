@@ -25,6 +25,9 @@ DIRECTOR_PERMISSIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("games", "game", ("view", "add", "change")),
     ("games", "resultsubmission", ("view",)),
     ("referee", "auditentry", ("view",)),
+    ("referee", "dispute", ("view",)),
+    ("referee", "ruling", ("view",)),
+    ("referee", "tournamentofficials", ("view", "add", "change")),
     ("ops", "job", ("view",)),
     ("ops", "workerheartbeat", ("view",)),
 )
