@@ -1,16 +1,22 @@
 """The audit trail and disputes in the admin: read-only, for directors (view permission,
-scoped to their tournaments) and superusers."""
+scoped to their tournaments) and superusers.  A tournament's officials (chief referee,
+committee) are named here by its directors, through ``tournament_officials_set``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 
-from games.models import Game
-from referee.models import AuditEntry, Dispute, Ruling
+from games.models import Game, Tournament
+from games.permissions import is_director
+from referee import services
+from referee.forms import OfficialsFields, officials_initial
+from referee.models import AuditEntry, Dispute, Ruling, TournamentOfficials
 
 
 @admin.register(AuditEntry)
@@ -99,3 +105,87 @@ class DisputeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class TournamentOfficialsForm(OfficialsFields, forms.ModelForm):
+    """The tournament (when adding) and the officials by username, checked as the service
+    checks them: a refusal shows on the form and nothing is saved."""
+
+    class Meta:
+        model = TournamentOfficials
+        fields = ("tournament",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        instance = kwargs.get("instance")
+        if instance is not None and instance.pk:
+            kwargs["initial"] = {**officials_initial(instance), **(kwargs.get("initial") or {})}
+        super().__init__(*args, **kwargs)
+
+
+@admin.register(TournamentOfficials)
+class TournamentOfficialsAdmin(admin.ModelAdmin):
+    """A director names his tournaments' chief referee and committee; saved by the service
+    (checked, audited).  Not deleted here: empty the fields to name no one."""
+
+    form = TournamentOfficialsForm
+    list_display = ("tournament", "chief_referee", "committee")
+    list_select_related = (
+        "tournament", "chief_referee", "committee_1", "committee_2", "committee_3",
+    )  # fmt: skip
+    search_fields = ("tournament__name",)
+    fields = ("tournament", "chief_referee", "committee_1", "committee_2", "committee_3")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[TournamentOfficials]:
+        qs = super().get_queryset(request)
+        user: Any = request.user
+        return qs if user.is_superuser else qs.filter(tournament__directors=user)
+
+    @admin.display(description="arbitration committee")
+    def committee(self, obj: TournamentOfficials) -> str:
+        members = (obj.committee_1, obj.committee_2, obj.committee_3)
+        return ", ".join(m.get_username() for m in members if m is not None) or "–"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return ("tournament",) if obj is not None else ()
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "tournament":
+            qs = Tournament.objects.filter(officials__isnull=True)
+            if not request.user.is_superuser:
+                qs = qs.filter(directors=request.user.pk)
+            kwargs["queryset"] = qs
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or is_director(request.user, obj.tournament))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(
+        self, request: HttpRequest, obj: TournamentOfficials, form: Any, change: bool
+    ) -> None:
+        tournament = obj.tournament if change else form.cleaned_data["tournament"]
+        saved = services.tournament_officials_set(
+            actor=request.user, tournament=tournament, **form.service_kwargs()
+        )
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
+        # The form checks what the service checks; a refusal that gets past it (a
+        # simultaneous change) is rolled back with the admin's transaction and shown.
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except (PermissionDenied, ValidationError) as exc:
+            reasons = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
+            for message in reasons:
+                self.message_user(request, message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())

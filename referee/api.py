@@ -1,4 +1,4 @@
-"""``/api/v1/``: disputes, rulings, appeals.
+"""``/api/v1/``: disputes, rulings, appeals, acceptances; a tournament's officials.
 
 Status codes as in ``games.api.views``: 400 invalid input, 401 a write
 without credentials, 403 visible but not yours to change, 404 unknown or
@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
-from games.models import Game
+from games.models import Game, Tournament
 from referee import roles, selectors, services
 from referee import serializers as s
 from referee.models import Dispute, DisputeState
@@ -146,6 +146,43 @@ class DisputeViewSet(
         return self._out(dispute)
 
     @extend_schema(
+        request=s.AssignSerializer,
+        responses={200: s.DisputeSerializer, **WRITE_ERRORS},
+        description="A director assigns the dispute to a referee of the tournament; a referee "
+        "of the tournament takes it himself (referee: himself, or left out). Only before the "
+        "first ruling.",
+    )
+    @action(detail=True, methods=["post"])
+    def assign(self, request: Request, pk: str | None = None) -> Response:
+        dispute = self._dispute()
+        if not roles.can_assign(request.user, dispute):
+            raise exceptions.PermissionDenied(
+                "Only a director assigns a dispute; a referee may take one himself."
+            )
+        data = _valid(s.AssignSerializer, request.data)
+        with service_errors():
+            dispute = services.dispute_assign(
+                actor=request.user, dispute=dispute, referee=data.get("referee", request.user)
+            )
+        return self._out(dispute)
+
+    @extend_schema(
+        request=None,
+        responses={200: s.DisputeSerializer, **WRITE_ERRORS},
+        description="A player of the game accepts the standing ruling and gives up his appeal "
+        "of it. The dispute closes when both players have accepted it, or when one has and "
+        "there is no level left to appeal to (no chief referee, or no committee).",
+    )
+    @action(detail=True, methods=["post"])
+    def accept(self, request: Request, pk: str | None = None) -> Response:
+        dispute = self._dispute()
+        if not roles.is_party(request.user, dispute.game):
+            raise exceptions.PermissionDenied("Only the players of this game accept a ruling.")
+        with service_errors():
+            dispute = services.dispute_accept(actor=request.user, dispute=dispute)
+        return self._out(dispute)
+
+    @extend_schema(
         request=None,
         responses={200: s.DisputeSerializer, **WRITE_ERRORS},
         description="An official (referee, chief referee, director) closes a ruled dispute "
@@ -161,3 +198,35 @@ class DisputeViewSet(
         with service_errors():
             dispute = services.dispute_close(actor=request.user, dispute=dispute)
         return self._out(dispute)
+
+
+class TournamentOfficialsView(APIView):
+    """A tournament's chief referee and arbitration committee (and, read-only, its referees)."""
+
+    @extend_schema(
+        responses={200: s.OfficialsSerializer, **NOT_FOUND},
+        description="Public, by username: a referee's name is known at a tournament. "
+        "No chief referee is null, no committee [].",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        try:
+            officials = selectors.officials_of_tournament(pk)
+        except Tournament.DoesNotExist:
+            raise exceptions.NotFound() from None
+        return Response(s.OfficialsSerializer(officials).data)
+
+    @extend_schema(
+        request=s.OfficialsWriteSerializer,
+        responses={200: s.OfficialsSerializer, **ERRORS},
+        description="A director of the tournament names the chief referee and the committee "
+        "of three different users (not the chief); null and [] name none. Users by id (a "
+        "number) or username (a string). Audited (tournament.officials_set).",
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not roles.can_name_officials(request.user, tournament):
+            raise exceptions.PermissionDenied("Only the tournament's directors name its officials.")
+        data = _valid(s.OfficialsWriteSerializer, request.data)
+        with service_errors():
+            services.tournament_officials_set(actor=request.user, tournament=tournament, **data)
+        return Response(s.OfficialsSerializer(selectors.officials_of_tournament(pk)).data)

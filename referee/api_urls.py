@@ -1,4 +1,4 @@
-"""``/api/v1/``: disputes on games, rulings, appeals (``referee.api``)."""
+"""``/api/v1/``: disputes on games, rulings, appeals; tournaments' officials (``referee.api``)."""
 
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
@@ -11,5 +11,10 @@ router.register("disputes", api.DisputeViewSet, basename="dispute")
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/disputes/", api.GameDisputeCreateView.as_view(), name="game-disputes"),
+    path(
+        "tournaments/<int:pk>/officials/",
+        api.TournamentOfficialsView.as_view(),
+        name="tournament-officials",
+    ),
     *router.urls,
 ]

@@ -2,7 +2,7 @@
 
 Who hears of what:
 
-* opened, ruled, closed: both players (those with an account and an address)
+* opened, ruled, accepted (by one party), closed: both players (those with an account and an address)
   and the assigned referee -- or, while none is assigned, every referee of
   the tournament, so someone picks it up;
 * appealed: both players and the officials of the new level (the chief
@@ -35,6 +35,7 @@ SUBJECTS = {
     "ruled": "A ruling was made",
     "appealed": "A ruling was appealed",
     "closed": "A dispute was closed",
+    "accepted": "A ruling was accepted",
 }
 
 

@@ -12,10 +12,11 @@ import re
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
-from referee.models import Decision, DisputeKind
-from referee.services import RESULT_KINDS
+from referee.models import Decision, DisputeKind, TournamentOfficials
+from referee.services import RESULT_KINDS, officials_check
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -87,6 +88,60 @@ class RulingForm(forms.Form):
         if "moves" in self.fields:
             out["moves"] = _items(data.get("moves", ""))
         return out
+
+
+class UsernameField(forms.ModelChoiceField):
+    """A user typed by username (no list of every account in the page)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(
+            queryset=get_user_model().objects.all(), to_field_name="username",
+            widget=forms.TextInput(attrs={"size": 20, "autocomplete": "off"}),
+            error_messages={"invalid_choice": "No user with that username."}, **kwargs,
+        )  # fmt: skip
+
+
+COMMITTEE = ("committee_1", "committee_2", "committee_3")
+
+
+class OfficialsFields(forms.Form):
+    """The chief referee and the committee by username; checked as the service checks them
+    (``officials_check``), so a refusal shows on the form and nothing is saved."""
+
+    chief_referee = UsernameField(help_text="Hears appeals of the referees' rulings.")
+    committee_1 = UsernameField(label="Committee member 1")
+    committee_2 = UsernameField(label="Committee member 2")
+    committee_3 = UsernameField(
+        label="Committee member 3",
+        help_text="Three different people, not the chief referee; leave all three empty for none.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors:
+            try:
+                officials_check(chief_referee=data.get("chief_referee"),
+                                committee=self.committee())  # fmt: skip
+            except ValidationError as exc:
+                apply_errors(self, exc)
+        return data
+
+    def committee(self) -> list[Any]:
+        return [self.cleaned_data.get(n) for n in COMMITTEE if self.cleaned_data.get(n)]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return {"chief_referee": self.cleaned_data.get("chief_referee"),
+                "committee": self.committee()}  # fmt: skip
+
+
+def officials_initial(officials: TournamentOfficials | None) -> dict[str, str]:
+    """The form's initial values: the officials' usernames."""
+    if officials is None:
+        return {}
+    names = ("chief_referee", *COMMITTEE)
+    users = {n: getattr(officials, n) for n in names}
+    return {n: u.get_username() for n, u in users.items() if u is not None}
 
 
 def apply_errors(form: forms.Form, exc: ValidationError) -> None:

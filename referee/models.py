@@ -199,3 +199,20 @@ class CommitteeVote(models.Model):
 
     def __str__(self) -> str:
         return f"vote of {self.member_id} on dispute {self.dispute_id}: {self.decision}"
+
+
+class RulingAcceptance(models.Model):
+    """A party accepts a ruling: he will not appeal it (``dispute_accept``)."""
+
+    ruling = models.ForeignKey(Ruling, on_delete=models.CASCADE, related_name="acceptances")
+    player = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["ruling", "player"], name="acceptance_one_per_party")
+        ]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} accepts ruling {self.ruling_id}"

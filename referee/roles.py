@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Q
 
 from games import permissions
 from games.models import Game, Tournament
@@ -52,6 +53,34 @@ def is_official(user: Any, tournament: Tournament) -> bool:
         or is_chief_referee(user, tournament)
         or is_committee_member(user, tournament)
     )
+
+
+def plays_in(user: Any, tournament: Tournament) -> bool:
+    """The user has a game in ``tournament`` (as Black or White)."""
+    player = permissions.player_for(user)
+    if player is None:
+        return False
+    return (
+        Game.objects.filter(tournament=tournament)
+        .filter(Q(black=player) | Q(white=player))
+        .exists()
+    )
+
+
+def can_see_officials_page(user: Any, tournament: Tournament) -> bool:
+    """The desk's officials page: the tournament's officials and players see it (directors
+    change it); anyone else gets 404."""
+    return is_official(user, tournament) or plays_in(user, tournament)
+
+
+def can_name_officials(user: Any, tournament: Tournament) -> bool:
+    return permissions.is_director(user, tournament)
+
+
+def can_assign(user: Any, dispute: Dispute) -> bool:
+    """A director assigns a referee; a referee of the tournament may take it himself."""
+    tournament = dispute.game.tournament
+    return permissions.is_director(user, tournament) or permissions.is_referee(user, tournament)
 
 
 def is_party(user: Any, game: Game) -> bool:

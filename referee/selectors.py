@@ -7,7 +7,14 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from games.models import Game, Tournament
-from referee.models import AuditEntry, CommitteeVote, Dispute, DisputeState, Ruling
+from referee.models import (
+    AuditEntry,
+    CommitteeVote,
+    Dispute,
+    DisputeState,
+    Ruling,
+    TournamentOfficials,
+)
 
 _JOINED = (
     "game__tournament", "game__round", "game__black", "game__white", "raised_by",
@@ -68,7 +75,12 @@ def dispute_queue(*, user: Any) -> QuerySet[Dispute]:
 
 def dispute_detail_queryset() -> QuerySet[Dispute]:
     return Dispute.objects.select_related(*_JOINED).prefetch_related(
-        Prefetch("rulings", queryset=Ruling.objects.select_related("decided_by").order_by("level")),
+        Prefetch(
+            "rulings",
+            queryset=Ruling.objects.select_related("decided_by")
+            .prefetch_related("acceptances")
+            .order_by("level"),
+        ),
         Prefetch("votes", queryset=CommitteeVote.objects.select_related("member").order_by("id")),
     )
 
@@ -92,3 +104,17 @@ def audit_for_dispute(dispute: Dispute) -> QuerySet[AuditEntry]:
         .select_related("actor")
         .order_by("created_at", "id")
     )
+
+
+def officials_of_tournament(tournament_id: int) -> TournamentOfficials:
+    """The tournament's officials with their users and its referees (two queries), an
+    unsaved empty row when none are named yet; ``Tournament.DoesNotExist`` if unknown."""
+    tournament = Tournament.objects.prefetch_related("referees").select_related(
+        "officials__chief_referee", "officials__committee_1", "officials__committee_2",
+        "officials__committee_3",
+    ).get(pk=tournament_id)  # fmt: skip
+    try:
+        officials: TournamentOfficials = tournament.officials
+    except TournamentOfficials.DoesNotExist:
+        officials = TournamentOfficials(tournament=tournament)
+    return officials

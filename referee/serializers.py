@@ -7,9 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from referee.models import CommitteeVote, Decision, Dispute, DisputeKind, DisputeState, Ruling
+from referee.models import (
+    CommitteeVote,
+    Decision,
+    Dispute,
+    DisputeKind,
+    DisputeState,
+    Ruling,
+    RulingAcceptance,
+    TournamentOfficials,
+)
 
 
 class KindField(serializers.ChoiceField):
@@ -26,14 +38,24 @@ def _username(user: Any) -> str | None:
     return user.get_username() if user is not None else None
 
 
+class AcceptanceSerializer(serializers.ModelSerializer[RulingAcceptance]):
+    class Meta:
+        model = RulingAcceptance
+        fields = ["player", "created_at"]
+        read_only_fields = fields
+
+
 class RulingSerializer(serializers.ModelSerializer[Ruling]):
     decided_by = serializers.SerializerMethodField()
     level_name = serializers.CharField(source="get_level_display", read_only=True)
+    acceptances = AcceptanceSerializer(
+        many=True, read_only=True, help_text="The parties (player ids) who accepted this ruling."
+    )
 
     class Meta:
         model = Ruling
         fields = ["id", "level", "level_name", "decided_by", "decision", "reasons", "result",
-                  "moves", "effect", "votes", "created_at"]  # fmt: skip
+                  "moves", "effect", "votes", "acceptances", "created_at"]  # fmt: skip
         read_only_fields = fields
 
     def get_decided_by(self, obj: Ruling) -> str | None:
@@ -142,3 +164,104 @@ class DisputeFilterSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(min_value=1, required=False)
     tournament = serializers.IntegerField(min_value=1, required=False)
     state = StateField(required=False)
+
+
+# --------------------------------------------------------------------------- officials, assigning
+
+
+@extend_schema_field({"oneOf": [{"type": "integer"}, {"type": "string"}]})
+class UserRefField(serializers.Field):
+    """A user named by id (a JSON number) or by username (a JSON string)."""
+
+    default_error_messages = {"invalid": "A user id (number) or a username (string)."}
+
+    def to_internal_value(self, data: Any) -> int | str:
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("invalid")
+        if isinstance(data, str):
+            data = data.strip()
+            if not data or len(data) > 150:
+                self.fail("invalid")
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def resolve_users(refs: dict[str, list[int | str]]) -> dict[str, list[Any]]:
+    """Users for each field's references, in order, in one query; a ``ValidationError``
+    naming the field of the first unknown one."""
+    wanted = [r for field in refs.values() for r in field]
+    if not wanted:
+        return {name: [] for name in refs}
+    ids = [r for r in wanted if isinstance(r, int)]
+    names = [r for r in wanted if isinstance(r, str)]
+    found = list(get_user_model().objects.filter(Q(pk__in=ids) | Q(username__in=names)))
+    by_id = {u.pk: u for u in found}
+    by_name = {u.get_username(): u for u in found}
+    out: dict[str, list[Any]] = {}
+    for name, field in refs.items():
+        users = []
+        for ref in field:
+            user = by_id.get(ref) if isinstance(ref, int) else by_name.get(ref)
+            if user is None:
+                raise serializers.ValidationError({name: f"No user {ref!r}."})
+            users.append(user)
+        out[name] = users
+    return out
+
+
+class OfficialsSerializer(serializers.ModelSerializer[TournamentOfficials]):
+    """A tournament's officials, by username (public: a referee's name is known at a tournament)."""
+
+    chief_referee = serializers.SerializerMethodField()
+    committee = serializers.SerializerMethodField()
+    referees = serializers.SerializerMethodField(
+        help_text="The tournament's referees (named by its directors with the tournament)."
+    )
+
+    class Meta:
+        model = TournamentOfficials
+        fields = ["tournament", "chief_referee", "committee", "referees"]
+        read_only_fields = fields
+
+    def get_chief_referee(self, obj: TournamentOfficials) -> str | None:
+        return _username(obj.chief_referee)
+
+    def get_committee(self, obj: TournamentOfficials) -> list[str]:
+        members = (obj.committee_1, obj.committee_2, obj.committee_3)
+        return [m.get_username() for m in members if m is not None]
+
+    def get_referees(self, obj: TournamentOfficials) -> list[str]:
+        return sorted(u.get_username() for u in obj.tournament.referees.all())
+
+
+class OfficialsWriteSerializer(serializers.Serializer[Any]):
+    chief_referee = UserRefField(
+        allow_null=True, help_text="User id or username; null for no chief referee."
+    )
+    committee = serializers.ListField(
+        child=UserRefField(), max_length=10,
+        help_text="Three different users (ids or usernames), not the chief referee; "
+        "[] for no committee.",
+    )  # fmt: skip
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        chief = attrs.get("chief_referee")
+        users = resolve_users(
+            {"chief_referee": [chief] if chief is not None else [], "committee": attrs["committee"]}
+        )
+        return {"chief_referee": (users["chief_referee"] or [None])[0],
+                "committee": users["committee"]}  # fmt: skip
+
+
+class AssignSerializer(serializers.Serializer[Any]):
+    referee = UserRefField(
+        required=False, help_text="User id or username of a referee of the tournament "
+        "(default: yourself, a referee taking the dispute).",
+    )  # fmt: skip
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "referee" not in attrs:
+            return {}
+        return {"referee": resolve_users({"referee": [attrs["referee"]]})["referee"][0]}

@@ -23,10 +23,16 @@ from games import permissions
 from games.engine.record import parse_record
 from games.engine.rules import get_rules
 from games.engine.sgf import SgfError
-from games.models import Game
+from games.models import Game, Tournament
 from games.svg import board_svg
 from referee import roles, rulings, selectors, services
-from referee.forms import DisputeForm, RulingForm, apply_errors
+from referee.forms import (
+    DisputeForm,
+    OfficialsFields,
+    RulingForm,
+    apply_errors,
+    officials_initial,
+)
 from referee.models import Dispute, DisputeState, Level
 
 
@@ -49,7 +55,8 @@ def _refused(request: HttpRequest, dispute: Dispute, reasons: list[str]) -> Http
 @require_GET
 def queue(request: HttpRequest) -> HttpResponse:
     disputes = list(selectors.dispute_queue(user=request.user))
-    return render(request, "referee/queue.html", {"disputes": disputes})
+    directed = list(Tournament.objects.filter(directors=request.user.pk).order_by("-start_date"))
+    return render(request, "referee/queue.html", {"disputes": disputes, "directed": directed})
 
 
 def _board(dispute: Dispute) -> dict[str, Any]:
@@ -86,6 +93,9 @@ def _page(
     user = request.user
     game = dispute.game
     can_rule = dispute.state != DisputeState.CLOSED and roles.can_rule(user, dispute)
+    standing = next((r for r in dispute.rulings.all() if r.level == dispute.level), None)
+    player = permissions.player_for(user)
+    accepted = {a.player_id for a in standing.acceptances.all()} if standing else set()
     ctx = {
         "dispute": dispute,
         "game": game,
@@ -98,6 +108,11 @@ def _page(
         "can_appeal": roles.is_party(user, game)
         and dispute.state == DisputeState.RULED
         and dispute.level < Level.COMMITTEE,
+        "can_accept": dispute.state == DisputeState.RULED
+        and roles.is_party(user, game)
+        and player is not None
+        and player.pk not in accepted,
+        "accepted_by": [p for p in (game.black, game.white) if p.pk in accepted],
         "can_close": dispute.state == DisputeState.RULED and roles.can_close(user, dispute),
         "can_take": dispute.state in (DisputeState.OPEN, DisputeState.ASSIGNED)
         and permissions.is_referee(user, game.tournament)
@@ -142,6 +157,9 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 actor=request.user, dispute=dispute, reason=request.POST.get("reason", "")[:4000]
             )
             messages.success(request, "Appeal lodged.")
+        elif action == "accept":
+            services.dispute_accept(actor=request.user, dispute=dispute)
+            messages.success(request, "You accept the ruling.")
         elif action == "close":
             services.dispute_close(actor=request.user, dispute=dispute)
             messages.success(request, "Dispute closed.")
@@ -158,6 +176,12 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 @require_POST
 def dispute_appeal(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, "appeal")
+
+
+@login_required
+@require_POST
+def dispute_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, "accept")
 
 
 @login_required
@@ -197,3 +221,41 @@ def dispute_open(request: HttpRequest, game_pk: int) -> HttpResponse:
         status = 400
     ctx = {"game": game, "tournament": game.tournament, "form": form}
     return render(request, "referee/dispute_form.html", ctx, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_officials(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director names the tournament's chief referee and arbitration committee.
+
+    Its officials and players see the page but get 403; anyone else 404.
+    """
+    tournament = get_object_or_404(Tournament, pk=pk)
+    user = request.user
+    if not roles.can_see_officials_page(user, tournament):
+        raise Http404("No such tournament at your desk.")
+    if not roles.can_name_officials(user, tournament):
+        reasons = ["Only the tournament's directors name its officials."]
+        ctx = {"tournament": tournament, "reasons": reasons}
+        return render(request, "referee/refused.html", ctx, status=403)
+    officials = roles.officials_of(tournament)
+    form = OfficialsFields(request.POST or None, initial=officials_initial(officials))
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.tournament_officials_set(
+                    actor=user, tournament=tournament, **form.service_kwargs()
+                )
+            except ValidationError as exc:
+                apply_errors(form, exc)
+            else:
+                messages.success(request, "Officials saved.")
+                return redirect("referee:tournament-officials", pk=tournament.pk)
+        status = 400
+    ctx = {
+        "tournament": tournament,
+        "form": form,
+        "referees": sorted(u.get_username() for u in tournament.referees.all()),
+    }
+    return render(request, "referee/officials.html", ctx, status=status)

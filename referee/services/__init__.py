@@ -20,6 +20,9 @@ The life of a dispute (``DisputeState``)::
 * A party may appeal a ruling once per level: the referee's to the chief
   referee, the chief's to the arbitration committee.  The committee's
   ruling is the last word and closes the dispute.
+* Accepting: a party accepts the standing ruling (``dispute_accept``) and
+  may no longer appeal it; when both have (or one has and no level is left
+  above), the dispute closes as ``dispute_close`` would.
 * Closing: a ruling that no one appeals is closed by an official of the
   tournament (a referee, the chief referee or a director, ``dispute_close``).
   The game goes back to ``submitted`` with the ruled result (``scheduled``
@@ -28,24 +31,34 @@ The life of a dispute (``DisputeState``)::
   audited by the games service that makes it, old and new values.
 """
 
-from referee.services.deciding import dispute_appeal, dispute_close, dispute_rule
+from referee.services.deciding import (
+    appeal_possible,
+    dispute_accept,
+    dispute_appeal,
+    dispute_close,
+    dispute_rule,
+)
 from referee.services.opening import (
     RECORD_KINDS,
     RESULT_KINDS,
     dispute_assign,
     dispute_open,
     dispute_open_automatic,
+    officials_check,
     tournament_officials_set,
 )
 
 __all__ = [
     "RECORD_KINDS",
     "RESULT_KINDS",
+    "appeal_possible",
+    "dispute_accept",
     "dispute_appeal",
     "dispute_assign",
     "dispute_close",
     "dispute_open",
     "dispute_open_automatic",
     "dispute_rule",
+    "officials_check",
     "tournament_officials_set",
 ]

@@ -35,6 +35,7 @@ from referee.models import (
     DisputeState,
     Level,
     Ruling,
+    RulingAcceptance,
 )
 from referee.services.opening import RESULT_KINDS
 
@@ -261,6 +262,11 @@ def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute
             )  # fmt: skip
         if dispute.level >= Level.COMMITTEE:
             raise GameStateError("The arbitration committee's ruling is final.")
+        if RulingAcceptance.objects.filter(
+            ruling__dispute=dispute, ruling__level=dispute.level,
+            player=permissions.player_for(actor),
+        ).exists():  # fmt: skip
+            raise GameStateError("You have accepted this ruling: you may not appeal it.")
         officials = roles.officials_of(dispute.game.tournament)
         if dispute.level == Level.REFEREE and (
             officials is None or officials.chief_referee_id is None
@@ -275,6 +281,62 @@ def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute
         audit_record(actor=actor, action="dispute.appealed", obj=dispute, old=old,
                      new={"level": dispute.level, "state": dispute.state, "reason": reason})  # fmt: skip
         dispute_notify(dispute, "appealed", note=reason)
+    return dispute
+
+
+def appeal_possible(dispute: Dispute) -> bool:
+    """A party could still appeal the standing ruling: there is a level above it with
+    its officials named (the chief referee; the committee of three)."""
+    if dispute.state != DisputeState.RULED or dispute.level >= Level.COMMITTEE:
+        return False
+    officials = roles.officials_of(dispute.game.tournament)
+    if officials is None:
+        return False
+    if dispute.level == Level.REFEREE:
+        return officials.chief_referee_id is not None
+    return officials.has_committee
+
+
+def dispute_accept(*, actor: Any, dispute: Dispute) -> Dispute:
+    """A party accepts the standing ruling, giving up his appeal of it.
+
+    The dispute closes (as ``dispute_close`` would) when both players have
+    accepted the ruling, or when one has and no appeal is left to the other
+    (no chief referee, or no committee, above this level).  A player whose
+    opponent has no account cannot accept for him: an official closes it then.
+    """
+    require(roles.is_party(actor, dispute.game), "Only the players of this game accept a ruling.")
+    player = permissions.player_for(actor)
+    assert player is not None  # a party has a player profile
+    with transaction.atomic():
+        dispute = (
+            Dispute.objects.select_for_update()
+            .select_related("game__tournament", "game__round", "game__black", "game__white")
+            .get(pk=dispute.pk)
+        )
+        if dispute.state == DisputeState.CLOSED:
+            raise GameStateError("This dispute is closed already.")
+        if dispute.state == DisputeState.APPEALED:
+            raise GameStateError("This ruling has been appealed: the next level rules first.")
+        if dispute.state != DisputeState.RULED:
+            raise GameStateError("There is no ruling to accept yet.")
+        ruling = Ruling.objects.get(dispute=dispute, level=dispute.level)
+        if RulingAcceptance.objects.filter(ruling=ruling, player=player).exists():
+            raise GameStateError("You have accepted this ruling already.")
+        RulingAcceptance.objects.create(ruling=ruling, player=player)
+        accepted = set(ruling.acceptances.values_list("player_id", flat=True))
+        both = {dispute.game.black_id, dispute.game.white_id} <= accepted
+        audit_record(
+            actor=actor, action="dispute.accepted", obj=dispute,
+            new={"ruling": ruling.pk, "level": ruling.level, "player": player.pk,
+                 "accepted_by": sorted(accepted)},
+        )  # fmt: skip
+        if both:
+            _close(actor, dispute, "both parties accepted the ruling")
+        elif not appeal_possible(dispute):
+            _close(actor, dispute, "a party accepted the ruling; no appeal is left")
+        else:
+            dispute_notify(dispute, "accepted", note=f"{player} accepts the ruling.")
     return dispute
 
 
@@ -322,4 +384,4 @@ def _close(actor: Any, dispute: Dispute, why: str) -> None:
     dispute_notify(dispute, "closed", note=f"Result: {game.result_display or 'none yet'}.")
 
 
-__all__ = ["dispute_appeal", "dispute_close", "dispute_rule"]
+__all__ = ["appeal_possible", "dispute_accept", "dispute_appeal", "dispute_close", "dispute_rule"]

@@ -41,15 +41,12 @@ RECORD_KINDS = frozenset({DisputeKind.REPETITION, DisputeKind.DEAD_STONES})  # n
 # --------------------------------------------------------------------------- officials
 
 
-def tournament_officials_set(
-    *, actor: Any, tournament: Tournament, chief_referee: Any, committee: list[Any]
-) -> TournamentOfficials:
-    """A director names the chief referee and the arbitration committee (three, or none)."""
-    if actor is not None:
-        require(
-            permissions.is_director(actor, tournament),
-            "Only the tournament's directors name its officials.",
-        )
+def officials_check(*, chief_referee: Any, committee: list[Any]) -> list[Any]:
+    """The committee's members if the choice is valid (three different users, or none,
+    the chief not among them); else a ``ValidationError`` naming the field.
+
+    Forms call it to show the service's refusals on the form before anything is saved.
+    """
     members = [m for m in committee if m is not None]
     if members and (len(members) != 3 or len({m.pk for m in members}) != 3):
         raise ValidationError(
@@ -61,6 +58,19 @@ def tournament_officials_set(
                 "committee": "The chief referee cannot sit on the committee that hears appeals of his rulings."
             }
         )
+    return members
+
+
+def tournament_officials_set(
+    *, actor: Any, tournament: Tournament, chief_referee: Any, committee: list[Any]
+) -> TournamentOfficials:
+    """A director names the chief referee and the arbitration committee (three, or none)."""
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament),
+            "Only the tournament's directors name its officials.",
+        )
+    members = officials_check(chief_referee=chief_referee, committee=committee)
     with transaction.atomic():
         officials, _ = TournamentOfficials.objects.select_for_update().get_or_create(
             tournament=tournament
