@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -158,7 +159,7 @@ class RecomputeView(APIView):
                 )
         with service_errors():
             job = services.ratings_recompute_start(actor=request.user, from_tournament=tournament)
-        body = {"job": job.pk, "status": job.state, "url": f"/api/v1/jobs/{job.pk}/"}
+        body = {"job": job.pk, "status": job.state, "url": reverse("api-job", args=[job.pk])}
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
 

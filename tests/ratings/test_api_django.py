@@ -93,14 +93,15 @@ def test_unrated_players_count_at_their_declared_rank(api: Any) -> None:
 
 @pytest.mark.parametrize(
     ("params", "field"),
-    [({"black": "x", "white": 1}, "black"), ({"white": 1}, "black"),
-     ({"black": 1, "white": 1}, "white"), ({"black": 999999, "white": 1}, "black"),
-     ({"black": 1, "white": 2, "tournament": 999999}, "tournament"),
-     ({"black": 1, "white": 2, "tournament": "t"}, "tournament")],
+    [({"black": "x", "white": "B"}, "black"), ({"white": "B"}, "black"),
+     ({"black": "A", "white": "A"}, "white"), ({"black": 999999, "white": "B"}, "black"),
+     ({"black": "A", "white": "B", "tournament": 999999}, "tournament"),
+     ({"black": "A", "white": "B", "tournament": "t"}, "tournament")],
 )  # fmt: skip
 def test_bad_handicap_queries_are_400_naming_the_field(api: Any, params: Any, field: str) -> None:
-    players(0, 0)  # ids 1 and 2 may exist or not: every case is checked before or after
-    r = api.get(URL, params)
+    a, b = players(0, 0)
+    ids = {"A": a.pk, "B": b.pk}
+    r = api.get(URL, {k: ids.get(v, v) if isinstance(v, str) else v for k, v in params.items()})
     assert r.status_code == 400
     body = r.json()
     assert set(body) == {"message", "extra"} and field in body["extra"]["fields"]
@@ -182,6 +183,8 @@ def test_recompute_is_for_directors_and_answers_202_with_a_job(
     assert r.status_code == 202
     job = Job.objects.get(pk=r.json()["job"])
     assert r.json()["url"] == f"/api/v1/jobs/{job.pk}/" and sent == [job.pk]
+    followed = api_as(director).get(r.json()["url"]).json()
+    assert (followed["id"], followed["kind"], followed["state"]) == (job.pk, "ratings", "pending")
     assert AuditEntry.objects.filter(action="ratings.recompute_requested").count() == 1
     bad = api_as(director).post("/api/v1/ratings/recompute/", {"from_tournament": 999999}, format="json")
     assert bad.status_code == 400 and "from_tournament" in bad.json()["extra"]["fields"]
