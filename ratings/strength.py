@@ -8,7 +8,7 @@ starts him (``ratings.scales``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from games.engine.rules import Rules, get_rules
 from games.models import Player, Tournament
@@ -96,7 +96,25 @@ def pairing_advice(
     if size is None:
         size = tournament.board_size if tournament is not None else 19
     sa, sb = current_strength(a), current_strength(b)
-    return advise(a, sa.stones, b, sb.stones, rules=rules, size=size, policy=policy_for(tournament))
+    wa, wb = _Named(a.pk, a.full_name), _Named(b.pk, b.full_name)
+    advice = advise(wa, sa.stones, wb, sb.stones, rules=rules, size=size, policy=policy_for(tournament))
+    back = {wa: a, wb: b}
+    return replace(
+        advice,
+        black=None if advice.black is None else back[advice.black],  # type: ignore[index]
+        white=None if advice.white is None else back[advice.white],  # type: ignore[index]
+    )
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A player as the pure advice sees him: compared by id, shown by name in the explanation."""
+
+    pk: int
+    name: str = field(compare=False)
+
+    def __repr__(self) -> str:
+        return self.name
 
 
 @dataclass(frozen=True)
