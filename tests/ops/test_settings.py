@@ -52,6 +52,8 @@ def test_it_boots_with_no_configuration_at_all(tmp_path: Path) -> None:
             "REDIS_URL='http://127.0.0.1:6379' is not a valid URL",
         ),
         ({"ALLOWED_HOSTS": "a,,b"}, "ALLOWED_HOSTS='a,,b' has an empty entry"),
+        ({"GOREF_RATING_SYSTEM": "elo"}, "GOREF_RATING_SYSTEM='elo' is not a rating system"),
+        ({"GOREF_PROVISIONAL_GAMES": "-1"}, "GOREF_PROVISIONAL_GAMES=-1 must be at least 0"),
         ({"CELERY_TASK_TIME_LIMIT": "ten"}, "CELERY_TASK_TIME_LIMIT='ten' is not an integer"),
         (
             {"CELERY_TASK_TIME_LIMIT": "4000", "CELERY_VISIBILITY_TIMEOUT": "3600"},
@@ -92,3 +94,10 @@ def test_without_redis_the_broker_is_the_embedded_file_system_transport(settings
         assert live.CELERY_BROKER_URL == "filesystem://"
     # Never eager mode: tasks always go through a broker to a worker process.
     assert not getattr(live, "CELERY_TASK_ALWAYS_EAGER", False)
+
+
+def test_the_rating_systems_settings_accepts_are_the_ones_ratings_knows() -> None:
+    from config import settings as module
+    from ratings.scales import ALGORITHM_VERSIONS
+
+    assert set(module._RATING_SYSTEMS) == set(ALGORITHM_VERSIONS)
