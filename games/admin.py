@@ -314,6 +314,11 @@ class GameAddForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["komi"].required = False
         self.fields["rules"].required = False
+        self.fields["handicap"].required = False
+        self.fields["handicap"].initial = None
+        self.fields["handicap"].help_text = (
+            "Leave empty for the tournament's handicap policy (the weaker player takes Black)."
+        )
         self.fields["komi"].help_text = "Leave empty for the tournament's komi."
         self.fields["rules"].help_text = "Leave empty for the tournament's rules."
 
@@ -435,7 +440,8 @@ class GameAdmin(admin.ModelAdmin):
             round_number=data["round_number"],
             black=data["black"],
             white=data["white"],
-            handicap=data.get("handicap") or 0,
+            # Blank: the tournament's handicap policy decides (ratings.strength).
+            handicap=data.get("handicap"),
             komi=data.get("komi"),
             table=data.get("table"),
             rules=data.get("rules") or None,

@@ -183,6 +183,30 @@ def test_adding_a_game_goes_through_game_create(as_director: Client, tournament:
     assert g.round.number == 2 and g.komi == tournament.komi and g.rules == "japanese"
 
 
+def test_a_game_added_without_a_handicap_takes_the_tournament_policy(
+    as_director: Client, tournament: Any
+) -> None:
+    # nz policy (the default): a 3-stone difference in declared rank gives 3 stones,
+    # and the weaker player takes Black whatever order the director typed them in.
+    strong, weak = PlayerFactory(declared_rank=1), PlayerFactory(declared_rank=-2)  # 2d, 2k
+    data = {
+        "tournament": tournament.pk,
+        "round_number": "2",
+        "black": strong.pk,
+        "white": weak.pk,
+        "handicap": "",
+        "komi": "",
+        "table": "4",
+        "rules": "",
+        "submissions-TOTAL_FORMS": "0",
+        "submissions-INITIAL_FORMS": "0",
+    }
+    response = as_director.post(reverse("admin:games_game_add"), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    g = Game.objects.get(table=4, round__number=2)
+    assert (g.black_id, g.white_id, g.handicap) == (weak.pk, strong.pk, 3)
+
+
 def test_the_result_sheet_enters_a_whole_round(
     as_director: Client, game: Game, tournament: Any
 ) -> None:
