@@ -133,3 +133,183 @@ class HonoraryTitle(models.Model):
 
     def __str__(self) -> str:
         return f"9p+ {self.player_id}"
+
+
+# --------------------------------------------------------------------------- promotions (issue 7)
+#
+# Unlike the rows above, these are decisions and their record: a recompute
+# never deletes them.  The criteria themselves are the pure ``ratings.promotion``.
+
+
+class PromotionPolicy(models.Model):
+    """A promotion policy: ``params`` is ``ratings.promotion.PromotionPolicy.to_dict()``.
+
+    ``tournament`` empty: the federation-wide default; set: that tournament's own
+    policy, which applies to the players whose latest rated event it was.  At most
+    one active default and one active policy per tournament (constraints); the
+    service ``promotion_policy_activate`` swaps them in one transaction.
+    """
+
+    name = models.CharField(max_length=100)
+    tournament = models.ForeignKey(
+        Tournament,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="promotion_policies",
+        help_text="Empty: the federation-wide default.",
+    )
+    params = models.JSONField(help_text="The policy as JSON (see README, Promotions).")
+    active = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament_id", "-active", "name", "id"]
+        verbose_name_plural = "promotion policies"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["active"],
+                condition=models.Q(active=True, tournament__isnull=True),
+                name="promotionpolicy_one_active_default",
+                violation_error_message="Another federation-wide default policy is active.",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=models.Q(active=True),
+                name="promotionpolicy_one_active_per_tournament",
+                violation_error_message="This tournament already has an active policy.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        scope = "federation default" if self.tournament_id is None else f"tournament {self.tournament_id}"
+        return f"{self.name} ({scope}{', active' if self.active else ''})"
+
+    def clean(self) -> None:
+        """A parameter the engine cannot use is refused with the engine's own message."""
+        from django.core.exceptions import ValidationError
+
+        from ratings.promotion import PolicyError
+        from ratings.promotion import PromotionPolicy as PolicyValue
+
+        try:
+            PolicyValue.from_dict(self.params)
+        except PolicyError as exc:
+            raise ValidationError({"params": str(exc)}) from None
+
+    @property
+    def is_default(self) -> bool:
+        return self.tournament_id is None
+
+
+class Direction(models.TextChoices):
+    PROMOTE = "promote", "promotion"
+    DEMOTE = "demote", "demotion"
+
+
+class CandidateState(models.TextChoices):
+    PENDING = "pending", "pending"
+    APPROVED = "approved", "approved"
+    REJECTED = "rejected", "rejected"
+
+
+class PromotionCandidate(models.Model):
+    """A rank change a policy proposes after a rated event; a director approves or rejects it.
+
+    ``idempotency_key`` (``Decision.idempotency_key``: player, new rank, trigger
+    event) is unique, so evaluating the same history again adds nothing.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="promotion_candidates")
+    old_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    new_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    direction = models.CharField(max_length=8, choices=Direction.choices)
+    criterion = models.CharField(max_length=200)
+    evidence = models.JSONField(default=dict, help_text="events, games, detail")
+    trigger_tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    policy = models.ForeignKey(
+        PromotionPolicy, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="Empty: the built-in default (no policy row was active).",
+    )  # fmt: skip
+    state = models.CharField(
+        max_length=8, choices=CandidateState.choices, default=CandidateState.PENDING
+    )
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True, help_text="Why it was rejected.")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["state", "trigger_tournament"], name="candidate_state")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.old_rank_value} → {self.new_rank_value} ({self.state})"
+
+    @property
+    def old_rank_value(self) -> Rank:
+        return Rank(self.old_rank)
+
+    @property
+    def new_rank_value(self) -> Rank:
+        return Rank(self.new_rank)
+
+
+class RankChangeKind(models.TextChoices):
+    PROMOTION = "promotion", "promotion"
+    DEMOTION = "demotion", "demotion"
+    HONORARY = "honorary", "honorary 9p+"
+    CORRECTION = "correction", "declared rank corrected"
+
+
+class RankChange(models.Model):
+    """One change of a player's official rank (``Player.declared_rank``): the rank history.
+
+    ``since`` is what the promotion engine calls ``rank_since``: the end date of
+    the event that earned the rank (a promotion), or the day a director set it.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rank_changes")
+    old_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    new_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    kind = models.CharField(max_length=10, choices=RankChangeKind.choices)
+    since = models.DateField()
+    changed_at = models.DateTimeField(auto_now_add=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    evidence = models.JSONField(default=dict, blank=True)
+    candidate = models.OneToOneField(
+        PromotionCandidate, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="rank_change",
+    )  # fmt: skip
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The event that earned it (promotions and demotions).",
+    )  # fmt: skip
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+        indexes = [
+            models.Index(fields=["player", "since", "id"], name="rankchange_player"),
+            models.Index(fields=["kind", "changed_at"], name="rankchange_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.old_rank_value} → {self.new_rank_value} ({self.kind})"
+
+    @property
+    def old_rank_value(self) -> Rank:
+        return Rank(self.old_rank)
+
+    @property
+    def new_rank_value(self) -> Rank:
+        return Rank(self.new_rank)
