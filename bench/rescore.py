@@ -193,8 +193,9 @@ def main() -> None:
 
         started = time.perf_counter()
         job = tournament_rescore(actor=None, tournament=tournament, chunk_size=args.chunk_size)
+        queued_s = time.perf_counter() - started
         while job.state != "done":
-            time.sleep(0.01)
+            time.sleep(0.05)
             job = Job.objects.get(pk=job.pk)
             if time.perf_counter() - started > 600:
                 raise SystemExit(f"pipeline not done after 600 s: {job.done}/{job.total}")
@@ -205,16 +206,25 @@ def main() -> None:
         for proc in workers:
             proc.wait(timeout=30)
 
+    from django.db.models import Max, Min
+
     from games.models import ScoringRun
 
     verified = ScoringRun.objects.filter(state="done", matches=True).count()
+    span = ScoringRun.objects.aggregate(first=Min("started_at"), last=Max("finished_at"))
+    workers_s = (span["last"] - span["first"]).total_seconds()
     n = len(texts)
     engine_rate, pipeline_rate = n / engine_s, n / pipeline_s
     print(f"games:                 {n} (19x19, 250 moves, {RULES} rules)")
     print(f"engine alone, 1 proc:  {engine_rate:8.0f} games/s  ({engine_s:.2f} s)")
     print(
         f"pipeline, {args.workers} workers:   {pipeline_rate:8.0f} games/s  ({pipeline_s:.2f} s, "
-        f"chunks of {args.chunk_size}, {verified} verified)"
+        f"chunks of {args.chunk_size}, {verified} verified; {queued_s:.2f} s to create and "
+        "queue the runs)"
+    )
+    print(
+        f"  of which workers:    {n / workers_s:8.0f} games/s  ({workers_s:.2f} s from the first "
+        f"claim to the last store; ratio {n / workers_s / engine_rate:.2f})"
     )
     print(f"ratio pipeline/engine: {pipeline_rate / engine_rate:8.2f}  (target >= 0.7)")
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -241,13 +241,38 @@ def store(
             summary[kind] += 1
             if run.job_id is not None:
                 progress.setdefault(run.job_id, Counter())[kind] += 1
-        ScoringRun.objects.bulk_update(kept, _STORED_FIELDS, batch_size=500)
+        _write(kept)
         for job_id, counts in progress.items():
             Job.objects.filter(pk=job_id).update(
                 done=F("done") + counts["done"], failed=F("failed") + counts["failed"]
             )
         scoring.finish_jobs(progress)
     return summary
+
+
+def _write(runs: list[ScoringRun]) -> None:
+    """One UPDATE per run, sent as one ``executemany`` (pipelined by psycopg 3).
+
+    ``bulk_update`` builds a CASE expression per field and row in Python,
+    which cost more than counting the games; the rows are locked and checked
+    by the caller, so plain updates by id are enough.
+    """
+    if not runs:
+        return
+    fields: list[Any] = [ScoringRun._meta.get_field(name) for name in _STORED_FIELDS]
+    qn = connection.ops.quote_name
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        qn(ScoringRun._meta.db_table),
+        ", ".join(f"{qn(f.column)} = %s" for f in fields),
+        qn("id"),
+    )
+    rows = [
+        [f.get_db_prep_save(getattr(run, f.attname), connection) for f in fields]
+        + [run.pk]
+        for run in runs
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
 
 
 def _fill(run: ScoringRun, outcome: Outcome, game: Game, now: Any) -> None:
