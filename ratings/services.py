@@ -33,7 +33,9 @@ from games.models import LOCKED_STATES, Game, GameState, Player, Tournament
 from games.services.common import GameLockedError, GameStateError, validate_and_save
 from ops.models import Job, JobState
 from ratings.handicap import HandicapAdvice
-from ratings.models import HonoraryTitle
+from ratings.models import HonoraryTitle, RankChangeKind
+from ratings.ranks import HONORARY_INDEX, Rank
+from ratings.services_promotion import player_rank_set
 from ratings.strength import pairing_advice
 from referee.audit import audit_record
 
@@ -134,6 +136,12 @@ def player_award_honorary(*, actor: Any, player: Player, reason: str) -> Honorar
             raise ValidationError({"player": f"{player} already holds the honorary 9p+."})
         title = HonoraryTitle(player=player, reason=reason, awarded_by=actor)
         validate_and_save(title)
+        # The official rank becomes 9p+, recorded in the rank history (issue 7); the
+        # promotion engine never proposes it and never evaluates its holder.
+        old_rank = Player.objects.values_list("declared_rank", flat=True).get(pk=player.pk)
+        if old_rank != HONORARY_INDEX:
+            player_rank_set(actor=actor, player=player, new_rank=Rank(HONORARY_INDEX),
+                            kind=RankChangeKind.HONORARY, reason=reason)  # fmt: skip
         audit_record(
             actor=actor,
             action="player.honorary_awarded",

@@ -1,4 +1,4 @@
-"""Celery tasks for ratings: the recompute job and the sweep.
+"""Celery tasks for ratings: the recompute job, the promotion evaluation after it, the sweep.
 
 Job id in, re-fetched inside; ``acks_late`` with reject-on-worker-lost.  The
 claim is a conditional update (pending → running).  A job redelivered while
@@ -14,7 +14,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from ops.models import Job, JobState
@@ -38,6 +38,7 @@ _OPTIONS: dict[str, Any] = {
 def run_job(job_id: int) -> str:
     """The task body: claim the job, recompute, record the outcome.  Returns the job state."""
     from ratings.recompute import recompute
+    from ratings.services_evaluation import promotions_queue
 
     claimed = Job.objects.filter(pk=job_id, state=JobState.PENDING).update(state=JobState.RUNNING)
     job = Job.objects.filter(pk=job_id).first()
@@ -61,9 +62,13 @@ def run_job(job_id: int) -> str:
         )
         raise
     total = run.events + 1
-    Job.objects.filter(pk=job_id).update(
-        state=JobState.DONE, done=total, total=total, finished_at=timezone.now()
-    )
+    with transaction.atomic():
+        Job.objects.filter(pk=job_id).update(
+            state=JobState.DONE, done=total, total=total, finished_at=timezone.now()
+        )
+        # Every rating update is followed by a promotion evaluation (issue 7), queued
+        # once the job is marked done.
+        promotions_queue(run_id=run.pk)
     return JobState.DONE
 
 
@@ -71,6 +76,18 @@ def run_job(job_id: int) -> str:
 def ratings_recompute(self: Any, job_id: int) -> str:
     """Run a ratings job (``ops.Job`` kind ``ratings``)."""
     return run_job(job_id)
+
+
+@shared_task(name="ratings.promotions_evaluate", **_OPTIONS)
+def promotions_evaluate(
+    self: Any, run_id: int | None = None, tournament_ids: list[int] | None = None
+) -> int:
+    """Propose promotions after a rating run (``ratings.services_evaluation``); returns how
+    many candidates were new.  Idempotent: a candidate's key is unique, so a redelivered
+    message adds nothing."""
+    from ratings.services_evaluation import promotions_evaluate as evaluate
+
+    return evaluate(run_id=run_id, tournament_ids=tournament_ids).created
 
 
 @shared_task(name="ratings.sweep", ignore_result=True)

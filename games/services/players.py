@@ -113,7 +113,8 @@ def player_update(
     if given_name is not UNSET:
         player.given_name = (given_name or "").strip()
         changed.append("given_name")
-    if rank is not UNSET:
+    old_rank = player.declared_rank
+    if rank is not UNSET and _rank(rank).index != old_rank:
         player.declared_rank = _rank(rank).index
         changed.append("declared_rank")
     if country is not UNSET:
@@ -131,4 +132,9 @@ def player_update(
         changed.append("user")
     if changed:
         validate_and_save(player, update_fields=changed)
+    if "declared_rank" in changed:
+        # Every change of the official rank is in the rank history (ratings, issue 7).
+        from ratings.services_promotion import rank_change_log
+
+        rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
     return player

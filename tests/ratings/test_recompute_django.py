@@ -151,6 +151,8 @@ def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
     import ratings.tasks
 
     monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", run_job)
+    evaluations: list[Any] = []
+    monkeypatch.setattr(ratings.tasks.promotions_evaluate, "delay", lambda **kw: evaluations.append(kw))
     g1 = game_services.game_create(actor=None, tournament=tournament, round_number=1,
                                    black=alice, white=bob)  # fmt: skip
     g2 = game_services.game_create(actor=None, tournament=tournament, round_number=2,
@@ -164,7 +166,9 @@ def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
         game_services.game_finalise(actor=director, game=g2)
     job = Job.objects.get(kind="ratings")
     assert job.params["from_tournament"] == tournament.pk and job.state == JobState.DONE
-    assert len(last) == 1 and not [c for c in first if "ratings" in repr(c)]
+    # The update's job, then (when it is done) the promotion evaluation of its run (issue 7).
+    assert len(last) == 2 and not [c for c in first if "ratings" in repr(c)]
+    assert evaluations == [{"run_id": RatingRun.objects.get().pk}]
     assert RatingHistory.objects.filter(tournament=tournament).count() == 2
     assert PlayerRating.objects.get(player=alice).games == 2
 

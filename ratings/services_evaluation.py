@@ -1,0 +1,303 @@
+"""Evaluate promotions after a rating update: histories in, ``PromotionCandidate`` rows out.
+
+``promotions_evaluate`` builds the pure engine's ``PlayerHistory`` for every
+player of the affected rated tournaments with a fixed number of bulk queries
+per chunk of players (their ``RatingHistory`` rows, their rated games, the
+opponents' ratings before each event and their ranks at the time, each
+player's ``rank_since``, the rounds per event), runs
+``ratings.promotion.evaluate`` under the policy that applies, and inserts a
+candidate per decision.
+
+- **Which policy**: that of the player's latest rated event (the trigger):
+  the tournament's own active policy if it has one, else the active
+  federation default, else the built-in ``DEFAULT_POLICY``.
+- **Idempotent**: a candidate's ``idempotency_key`` is unique and rows are
+  inserted with ON CONFLICT DO NOTHING, so running it again (or twice at
+  once) adds nothing; a rejected candidate is not proposed again.
+- **Opponents** are seen as they were: the rating before that event
+  (``RatingHistory.rating_before``) and the rank they held then, read back
+  from their ``RankChange`` rows (none: the declared rank).
+- **``rank_since``** is the ``since`` of the player's latest ``RankChange``
+  (None when the rank was never changed).
+- Holders of the honorary 9p+ are not evaluated (a title, never a criterion).
+- Only the rows a finished run left behind are read; a run that rewrites
+  them meanwhile queues its own evaluation afterwards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
+
+from django.db import transaction
+from django.db.models import Count, Q
+
+from games.models import LOCKED_STATES, Game, Player, Round
+from ratings.models import (
+    HonoraryTitle,
+    PromotionCandidate,
+    PromotionPolicy,
+    RankChange,
+    RatingHistory,
+)
+from ratings.promotion import (
+    EventRecord,
+    GameRecordLite,
+    PlayerHistory,
+    PolicyError,
+    evaluate,
+)
+from ratings.promotion import PromotionPolicy as PolicyValue
+from ratings.ranks import HONORARY_INDEX, MAX_INDEX, Rank
+from ratings.recompute import RATED_REASONS
+from ratings.services_promotion import policies_for, policy_value
+
+log = logging.getLogger(__name__)
+
+PLAYER_CHUNK = 500
+IN_CHUNK = 2000  # ids per IN (...) list
+WON = {"B": 1.0, "W": 0.0, "": 0.5}
+
+T = TypeVar("T")
+
+
+def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    for k in range(0, len(items), size):
+        yield items[k : k + size]
+
+
+@dataclass
+class EvaluationResult:
+    players: int = 0
+    decisions: int = 0
+    created: int = 0
+
+
+# --------------------------------------------------------------------------- queueing
+
+
+def _publish(run_id: int) -> None:
+    from ratings.tasks import promotions_evaluate
+
+    try:
+        promotions_evaluate.delay(run_id=run_id)
+    except Exception:  # broker down: `manage.py evaluate_promotions` (or the next run) catches up
+        log.exception("could not queue the promotion evaluation of rating run %s", run_id)
+
+
+def promotions_queue(*, run_id: int) -> None:
+    """Queue the evaluation of a finished rating run, once the caller's transaction commits."""
+    transaction.on_commit(partial(_publish, run_id))
+
+
+# --------------------------------------------------------------------------- ranks at the time
+
+
+class RankBook:
+    """Each player's rank at a given event, from his ``RankChange`` rows and current rank."""
+
+    def __init__(self, current: dict[int, int], changes: dict[int, list[tuple[dt.date, int, int]]]):
+        self.current = current
+        self.changes = changes  # player -> [(since, old, new)] in the order they were made
+
+    @classmethod
+    def load(cls, player_ids: Sequence[int]) -> RankBook:
+        current: dict[int, int] = {}
+        changes: dict[int, list[tuple[dt.date, int, int]]] = defaultdict(list)
+        for part in _chunks(player_ids, IN_CHUNK):
+            current.update(Player.objects.filter(pk__in=part).values_list("id", "declared_rank"))
+            rows = (
+                RankChange.objects.filter(player_id__in=part)
+                .order_by("player_id", "changed_at", "id")
+                .values_list("player_id", "since", "old_rank", "new_rank")
+            )
+            for pid, since, old, new in rows:
+                changes[pid].append((since, old, new))
+        return cls(current, changes)
+
+    def at(self, player_id: int, day: dt.date) -> Rank:
+        """The rank held while playing an event that ended on ``day``.
+
+        A change whose ``since`` is ``day`` or later did not apply yet (the
+        engine's rule: events ending on or before ``rank_since`` were played
+        at the earlier rank).
+        """
+        rank = None
+        for since, old, new in self.changes.get(player_id, ()):
+            if since < day:
+                rank = new
+            elif rank is None:
+                rank = old
+                break
+            else:
+                break
+        if rank is None:
+            rank = self.current.get(player_id, 0)
+        return Rank(rank)
+
+    def since(self, player_id: int) -> dt.date | None:
+        rows = self.changes.get(player_id)
+        return rows[-1][0] if rows else None
+
+
+# --------------------------------------------------------------------------- the evaluation
+
+
+def _players(tournament_ids: Iterable[int] | None) -> list[int]:
+    qs = RatingHistory.objects.all()
+    if tournament_ids is not None:
+        qs = qs.filter(tournament_id__in=list(tournament_ids))
+    pids = set(qs.values_list("player_id", flat=True).distinct())
+    honorary = set(HonoraryTitle.objects.values_list("player_id", flat=True))
+    honorary |= set(
+        Player.objects.filter(declared_rank=HONORARY_INDEX).values_list("id", flat=True)
+    )
+    return sorted(pids - honorary)
+
+
+def promotions_evaluate(
+    *, tournament_ids: Iterable[int] | None = None, run_id: int | None = None
+) -> EvaluationResult:
+    """Evaluate the players of ``tournament_ids`` (or of the tournaments rating run
+    ``run_id`` wrote; neither: every rated player) and add the missing candidates."""
+    if run_id is not None:
+        tournament_ids = list(
+            RatingHistory.objects.filter(run_id=run_id)
+            .values_list("tournament_id", flat=True)
+            .distinct()
+        )
+    pids = _players(tournament_ids)
+    total = EvaluationResult(players=len(pids))
+    for part in _chunks(pids, PLAYER_CHUNK):
+        decisions, created = _evaluate_chunk(list(part))
+        total.decisions += decisions
+        total.created += created
+    return total
+
+
+def _evaluate_chunk(pids: list[int]) -> tuple[int, int]:
+    history: dict[int, list[tuple[int, dt.date, float, float]]] = defaultdict(list)
+    rows = (
+        RatingHistory.objects.filter(player_id__in=pids)
+        .order_by("event_date", "tournament_id")
+        .values_list("player_id", "tournament_id", "event_date", "rating_before", "rating_after")
+    )
+    for pid, tid, day, before, after in rows:
+        history[pid].append((tid, day, before, after))
+    played = {(pid, tid) for pid, events in history.items() for tid, *_ in events}
+    end_of = {tid: day for events in history.values() for tid, day, *_ in events}
+
+    pid_set = set(pids)
+    games: dict[tuple[int, int], list[tuple[int, int, int, float, int]]] = defaultdict(list)
+    game_rows = (
+        Game.objects.filter(
+            Q(black_id__in=pids) | Q(white_id__in=pids),
+            tournament__rated=True, state__in=list(LOCKED_STATES),
+            result_reason__in=RATED_REASONS,
+        )
+        .order_by("tournament_id", "round__number", "id")
+        .values_list("id", "tournament_id", "black_id", "white_id", "result_winner", "handicap")
+    )  # fmt: skip
+    opponents: set[int] = set()
+    for gid, tid, black, white, winner, handicap in game_rows:
+        for me, other, is_black in ((black, white, True), (white, black, False)):
+            if me in pid_set and (me, tid) in played:
+                won = WON[winner] if is_black else 1.0 - WON[winner]
+                # (game, opponent, handicap, won, stones received: Black takes them)
+                games[(me, tid)].append((gid, other, handicap, won, int(is_black)))
+                opponents.add(other)
+
+    everyone = sorted(opponents | pid_set)
+    before_of: dict[tuple[int, int], float] = {}
+    for part in _chunks(sorted(opponents), IN_CHUNK):
+        for pid, tid, before in RatingHistory.objects.filter(player_id__in=part).values_list(
+            "player_id", "tournament_id", "rating_before"
+        ):
+            before_of[(pid, tid)] = before
+    book = RankBook.load(everyone)
+    rounds: dict[int, int] = {}
+    for part in _chunks(sorted(end_of), IN_CHUNK):
+        rounds.update(
+            Round.objects.filter(tournament_id__in=part)
+            .values("tournament_id")
+            .annotate(n=Count("id"))
+            .values_list("tournament_id", "n")
+        )
+
+    triggers = {pid: events[-1][0] for pid, events in history.items() if events}
+    rows_by_tournament = policies_for(triggers.values())
+    values: dict[int | None, PolicyValue | None] = {}
+    candidates: list[PromotionCandidate] = []
+    for pid, events in history.items():
+        row = rows_by_tournament[triggers[pid]]
+        key = row.pk if row is not None else None
+        if key not in values:
+            values[key] = _value(row)
+        policy = values[key]
+        if policy is None:
+            continue
+        records = tuple(
+            EventRecord(
+                event_id=tid, end_date=day, rating_before=before, rating_after=after,
+                rounds=rounds.get(tid, 0),
+                games=tuple(
+                    GameRecordLite(
+                        game_id=gid, opponent_rank=book.at(other, day),
+                        opponent_rating=before_of.get((other, tid),
+                                                      float(_nominal(book.at(other, day)))),
+                        won=won, handicap=h, received_handicap=bool(h and took),
+                    )
+                    for gid, other, h, won, took in games.get((pid, tid), ())
+                ),
+            )
+            for tid, day, before, after in events
+        )  # fmt: skip
+        current = Rank(book.current[pid])
+        decision = evaluate(PlayerHistory(pid, current, records, book.since(pid)), policy)
+        if decision is None:
+            continue
+        candidates.append(
+            PromotionCandidate(
+                player_id=pid, old_rank=decision.old_rank.index,
+                new_rank=decision.new_rank.index, direction=decision.direction,
+                criterion=decision.criterion[:200], evidence=decision.evidence.as_dict(),
+                trigger_tournament_id=decision.trigger_event_id, policy=row,
+                idempotency_key=decision.idempotency_key,
+            )
+        )  # fmt: skip
+    return len(candidates), _insert(candidates)
+
+
+def _nominal(rank: Rank) -> int:
+    return Rank(min(rank.index, MAX_INDEX)).nominal_gor  # a 9p+ opponent plays as 9d
+
+
+def _value(row: PromotionPolicy | None) -> PolicyValue | None:
+    try:
+        return policy_value(row)
+    except PolicyError:  # a row saved around the validation: never apply a policy we cannot read
+        log.exception("promotion policy %s cannot be read; its players are skipped", row)
+        return None
+
+
+def _insert(candidates: list[PromotionCandidate]) -> int:
+    """Insert the candidates not made yet (ON CONFLICT DO NOTHING); returns how many were new."""
+    if not candidates:
+        return 0
+    keys = [c.idempotency_key for c in candidates]
+    existing: set[str] = set()
+    for part in _chunks(keys, IN_CHUNK):
+        existing.update(
+            PromotionCandidate.objects.filter(idempotency_key__in=part).values_list(
+                "idempotency_key", flat=True
+            )
+        )
+    fresh = [c for c in candidates if c.idempotency_key not in existing]
+    # ignore_conflicts: a concurrent evaluation that inserted the same key first wins.
+    PromotionCandidate.objects.bulk_create(fresh, ignore_conflicts=True, batch_size=1000)
+    return len(fresh)
