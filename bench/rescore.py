@@ -152,7 +152,7 @@ def _wait_for_workers(n: int, timeout: float = 60.0) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--chunk-size", type=int, default=50)
+    parser.add_argument("--chunk-size", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database", default="goref_bench")
     args = parser.parse_args()
