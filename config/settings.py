@@ -184,6 +184,8 @@ SPECTACULAR_SETTINGS = {
         "GameStateEnum": "games.models.GameState",
         "DisputeKindEnum": "referee.models.DisputeKind",
         "DisputeStateEnum": "referee.models.DisputeState",
+        "PromotionCandidateStateEnum": "ratings.models.CandidateState",
+        "RankChangeKindEnum": "ratings.models.RankChangeKind",
     },
 }
 

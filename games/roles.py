@@ -29,6 +29,10 @@ DIRECTOR_PERMISSIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("referee", "ruling", ("view",)),
     ("referee", "tournamentofficials", ("view", "add", "change")),
     ("ops", "job", ("view",)),
+    # Promotions (issue 7): policies, candidates to approve or reject, the rank history.
+    ("ratings", "promotionpolicy", ("view", "add", "change")),
+    ("ratings", "promotioncandidate", ("view", "change")),
+    ("ratings", "rankchange", ("view",)),
     ("ops", "workerheartbeat", ("view",)),
 )
 

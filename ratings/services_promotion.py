@@ -176,9 +176,11 @@ def promotion_policy_activate(*, actor: Any, policy: PromotionPolicy) -> Promoti
         if policy.active:
             return policy
         _check_params(policy.params)
-        same_scope = PromotionPolicy.objects.select_for_update().filter(
-            active=True, tournament_id=policy.tournament_id
-        )
+        same_scope = PromotionPolicy.objects.select_for_update().filter(active=True)
+        if policy.tournament_id is None:
+            same_scope = same_scope.filter(tournament__isnull=True)
+        else:
+            same_scope = same_scope.filter(tournament_id=policy.tournament_id)
         replaced = [p.pk for p in same_scope]
         PromotionPolicy.objects.filter(pk__in=replaced).update(active=False)
         policy.active = True

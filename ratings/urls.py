@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ratings import views
+from ratings import views, views_promotion
 
 app_name = "ratings"
 urlpatterns = [
@@ -13,4 +13,8 @@ urlpatterns = [
     path("list.txt", views.list_egd, name="list-egd"),
     path("handicap/", views.handicap, name="handicap"),
     path("what-if/", views.what_if_page, name="what-if"),
+    path("promotions/", views_promotion.promotions, name="promotions"),
+    path(
+        "promotions/<int:pk>/certificate/", views_promotion.certificate, name="certificate"
+    ),
 ]

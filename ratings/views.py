@@ -24,6 +24,7 @@ from ratings.charts import rating_chart_svg
 from ratings.exports import ListRow, rating_list_csv, rating_list_egd, tournament_code
 from ratings.ranks import Rank
 from ratings.recompute import rating_system_name
+from ratings.selectors_promotion import rank_history
 from ratings.strength import current_strength, what_if
 
 SEARCH_LIMIT = 200
@@ -113,7 +114,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request, "ratings/player.html",
         {"player": p, "strength": current_strength(p), "history": history, "chart": chart,
-         "games": games},
+         "games": games, "ranks": list(rank_history(p))},
     )  # fmt: skip
 
 

@@ -1,0 +1,148 @@
+"""The promotions API (v1): the rank history and recent promotions (public), and the
+candidates (directors; a player sees his own).
+
+Status codes as elsewhere (``games.api.views``): 401 without credentials, 403
+a candidate you may see but not decide (the player himself), 404 unknown or
+not visible to you (candidates are not public), 409 a candidate already
+decided or stale (the player's rank changed since), 400 invalid input.
+Errors have the shape of ``config.api_errors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
+from games.models import Player
+from ratings import selectors_promotion as selectors
+from ratings import services_promotion as services
+from ratings.api_serializers_promotion import (
+    CandidateFilterSerializer,
+    CandidateSerializer,
+    PromotionFilterSerializer,
+    RankChangeSerializer,
+    RejectSerializer,
+)
+from ratings.models import CandidateState, PromotionCandidate
+
+WRITE_ERRORS = {**ERRORS, **CONFLICT}
+
+
+class PlayerRanksView(APIView):
+    """A player's rank history: every change of his official rank, oldest first."""
+
+    permission_classes = [AllowAny]
+    pagination_class = None
+
+    @extend_schema(responses={200: RankChangeSerializer(many=True), **NOT_FOUND})
+    def get(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        rows = selectors.rank_history(player).select_related("player")
+        return Response(RankChangeSerializer(rows, many=True).data)
+
+
+class PromotionListView(mixins.ListModelMixin, viewsets.GenericViewSet[Any]):
+    """Recent approved rank changes (promotions, demotions, honorary titles), newest first."""
+
+    permission_classes = [AllowAny]
+    serializer_class = RankChangeSerializer
+
+    def get_queryset(self) -> Any:
+        params = _valid(PromotionFilterSerializer, self.request.query_params.dict())
+        return selectors.recent_promotions(params.get("kind"))
+
+    @extend_schema(
+        parameters=[PromotionFilterSerializer],
+        responses={200: RankChangeSerializer(many=True), 400: ERRORS[400]},
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "state", str, enum=[c for c, _ in CandidateState.choices], description="State."
+            ),
+            OpenApiParameter("tournament", int, description="The triggering tournament's id."),
+        ],
+        responses={200: CandidateSerializer(many=True), 400: ERRORS[400], 401: ERRORS[401]},
+        description="Federation directors see every candidate, a tournament's directors "
+        "those it triggered, a player his own.",
+    ),
+    retrieve=extend_schema(responses={200: CandidateSerializer, **NOT_FOUND}),
+)
+class CandidateViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[PromotionCandidate]
+):
+    """Promotion candidates: proposed by the evaluation, decided by a director."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = CandidateSerializer
+    http_method_names = ["get", "post", "head", "options"]
+
+    def get_queryset(self) -> Any:
+        if self.action == "list":
+            params = _valid(CandidateFilterSerializer, self.request.query_params.dict())
+            return selectors.candidates_for(self.request.user, **params)
+        return selectors.candidate_queryset()
+
+    def _candidate(self) -> PromotionCandidate:
+        candidate: PromotionCandidate = self.get_object()
+        if not services.can_see_candidate(self.request.user, candidate):
+            raise exceptions.NotFound()
+        return candidate
+
+    def _decidable(self) -> PromotionCandidate:
+        candidate = self._candidate()
+        if not services.can_decide(self.request.user, candidate):
+            raise exceptions.PermissionDenied(
+                "Only federation directors, or the directors of the tournament that "
+                "triggered it, decide a candidate."
+            )
+        return candidate
+
+    def _out(self, candidate: PromotionCandidate) -> Response:
+        fresh = selectors.candidate_queryset().get(pk=candidate.pk)
+        return Response(CandidateSerializer(fresh).data)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(CandidateSerializer(self._candidate()).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: CandidateSerializer, **WRITE_ERRORS},
+        description="The player's official rank changes (rank history, audit entry, e-mail). "
+        "409 when it was already decided or the player's rank changed since.",
+    )
+    @action(detail=True, methods=["post"])
+    def approve(self, request: Request, pk: str | None = None) -> Response:
+        candidate = self._decidable()
+        with service_errors():
+            services.promotion_candidate_approve(actor=request.user, candidate=candidate)
+        return self._out(candidate)
+
+    @extend_schema(
+        request=RejectSerializer,
+        responses={200: CandidateSerializer, **WRITE_ERRORS},
+        description="With a reason (audited); the same proposal is not made again.",
+    )
+    @action(detail=True, methods=["post"])
+    def reject(self, request: Request, pk: str | None = None) -> Response:
+        candidate = self._decidable()
+        data = _valid(RejectSerializer, request.data)
+        with service_errors():
+            services.promotion_candidate_reject(
+                actor=request.user, candidate=candidate, reason=data["reason"]
+            )
+        return self._out(candidate)
