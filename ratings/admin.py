@@ -109,3 +109,7 @@ class RatingHistoryAdmin(DirectorsView):
 class HonoraryTitleAdmin(DirectorsView):
     list_display = ("player", "awarded_by", "awarded_at", "reason")
     list_select_related = ("player", "awarded_by")
+
+
+# Promotions (issue 7): policies, candidates, the rank history.
+from ratings import admin_promotion  # noqa: E402, F401

@@ -196,6 +196,8 @@ class PromotionPolicy(models.Model):
         from ratings.promotion import PolicyError
         from ratings.promotion import PromotionPolicy as PolicyValue
 
+        if self.params is None:  # unreadable JSON: the field's own error says so
+            return
         try:
             PolicyValue.from_dict(self.params)
         except PolicyError as exc:
