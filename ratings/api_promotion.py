@@ -1,5 +1,5 @@
-"""The promotions API (v1): the rank history and recent promotions (public), and the
-candidates (directors; a player sees his own).
+"""The promotions API (v1): the rank history, recent promotions and the policies (public
+to read), and the candidates (directors; a player sees his own).
 
 Status codes as elsewhere (``games.api.views``): 401 without credentials, 403
 a candidate you may see but not decide (the player himself), 404 unknown or
@@ -14,25 +14,28 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import exceptions, mixins, viewsets
+from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
-from games.models import Player
+from games.models import Player, Tournament
 from ratings import selectors_promotion as selectors
 from ratings import services_promotion as services
 from ratings.api_serializers_promotion import (
     CandidateFilterSerializer,
     CandidateSerializer,
+    PolicySerializer,
+    PolicyUpdateSerializer,
+    PolicyWriteSerializer,
     PromotionFilterSerializer,
     RankChangeSerializer,
     RejectSerializer,
 )
-from ratings.models import CandidateState, PromotionCandidate
+from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy
 
 WRITE_ERRORS = {**ERRORS, **CONFLICT}
 
@@ -146,3 +149,61 @@ class CandidateViewSet(
                 actor=request.user, candidate=candidate, reason=data["reason"]
             )
         return self._out(candidate)
+
+
+@extend_schema_view(
+    list=extend_schema(responses={200: PolicySerializer(many=True)}),
+    retrieve=extend_schema(responses={200: PolicySerializer, **NOT_FOUND}),
+)
+class PolicyViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[PromotionPolicy]
+):
+    """Promotion policies: public to read; federation directors set the default, a
+    tournament's directors its own.  A parameter the engine cannot use is a 400 naming it
+    (``extra.fields.params``: "bands.kyu.criteria[0].wins_at_rank.window: must be ...")."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    serializer_class = PolicySerializer
+    queryset = PromotionPolicy.objects.order_by("tournament_id", "-active", "name", "id")
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def _out(self, policy: PromotionPolicy, code: int = status.HTTP_200_OK) -> Response:
+        fresh = PromotionPolicy.objects.get(pk=policy.pk)
+        return Response(PolicySerializer(fresh).data, status=code)
+
+    @extend_schema(request=PolicyWriteSerializer, responses={201: PolicySerializer, **ERRORS})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = _valid(PolicyWriteSerializer, request.data)
+        tournament = None
+        if data.get("tournament") is not None:
+            tournament = Tournament.objects.filter(pk=data["tournament"]).first()
+            if tournament is None:
+                raise exceptions.ValidationError(
+                    {"tournament": f"There is no tournament with id {data['tournament']}."}
+                )
+        with service_errors():
+            policy = services.promotion_policy_create(
+                actor=request.user, name=data["name"], params=data["params"],
+                tournament=tournament, active=data["active"],
+            )  # fmt: skip
+        return self._out(policy, status.HTTP_201_CREATED)
+
+    @extend_schema(request=PolicyUpdateSerializer, responses={200: PolicySerializer, **ERRORS})
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        policy: PromotionPolicy = self.get_object()
+        data = _valid(PolicyUpdateSerializer, request.data)
+        with service_errors():
+            services.promotion_policy_update(actor=request.user, policy=policy, **data)
+        return self._out(policy)
+
+    @extend_schema(
+        request=None,
+        responses={200: PolicySerializer, **ERRORS},
+        description="Put it in force; the active policy of the same scope is switched off.",
+    )
+    @action(detail=True, methods=["post"])
+    def activate(self, request: Request, pk: str | None = None) -> Response:
+        policy: PromotionPolicy = self.get_object()
+        with service_errors():
+            services.promotion_policy_activate(actor=request.user, policy=policy)
+        return self._out(policy)

@@ -9,7 +9,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ratings.models import CandidateState, PromotionCandidate, RankChange, RankChangeKind
+from ratings.models import (
+    CandidateState,
+    PromotionCandidate,
+    PromotionPolicy,
+    RankChange,
+    RankChangeKind,
+)
 from ratings.ranks import Rank
 
 
@@ -87,3 +93,28 @@ class PromotionFilterSerializer(serializers.Serializer[Any]):
 
 class RejectSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(allow_blank=True, max_length=2000)
+
+
+class PolicySerializer(serializers.ModelSerializer[PromotionPolicy]):
+    params = serializers.JSONField(help_text="ratings.promotion.PromotionPolicy.to_dict()")
+
+    class Meta:
+        model = PromotionPolicy
+        fields = ["id", "name", "tournament", "params", "active", "created_at", "updated_at"]
+        read_only_fields = fields
+
+
+class PolicyWriteSerializer(serializers.Serializer[Any]):
+    """Types only; the parameters are checked by the engine (``from_dict``) in the service."""
+
+    name = serializers.CharField(max_length=100)
+    tournament = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="Empty: the federation default."
+    )
+    params = serializers.JSONField()
+    active = serializers.BooleanField(default=False, help_text="Put it in force at once.")
+
+
+class PolicyUpdateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=100, required=False)
+    params = serializers.JSONField(required=False)

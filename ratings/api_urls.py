@@ -9,6 +9,7 @@ from ratings import api, api_promotion
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
 router.register("promotions/candidates", api_promotion.CandidateViewSet, basename="promotion-candidate")
+router.register("promotions/policies", api_promotion.PolicyViewSet, basename="promotion-policy")
 router.register("promotions", api_promotion.PromotionListView, basename="promotion")
 
 urlpatterns: list[URLPattern | URLResolver] = [
