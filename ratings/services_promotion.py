@@ -140,7 +140,7 @@ def promotion_policy_create(
         audit_record(actor=actor, action="promotion_policy.created", obj=policy,
                      new=_policy_audit(policy))  # fmt: skip
         if active:
-            promotion_policy_activate(actor=actor, policy=policy)
+            policy = promotion_policy_activate(actor=actor, policy=policy)
     return policy
 
 
