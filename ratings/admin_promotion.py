@@ -52,6 +52,7 @@ class PrettyJSONField(forms.JSONField):
 
 class PolicyForm(forms.ModelForm):
     params = PrettyJSONField(
+        required=False,  # "{}" is a whole policy (every parameter at its default)
         widget=forms.Textarea(attrs={"rows": 28, "cols": 90, "style": "font-family: monospace"}),
         help_text="bands.kyu / low_dan / high_dan: {combine: any|all, criteria: [...]}; "
         "criteria: rating_threshold, wins_at_rank, net_win_ladder, result_table; "

@@ -159,7 +159,8 @@ class PromotionPolicy(models.Model):
         related_name="promotion_policies",
         help_text="Empty: the federation-wide default.",
     )
-    params = models.JSONField(help_text="The policy as JSON (see README, Promotions).")
+    # blank: ``{}`` is a whole policy (every parameter at its default).
+    params = models.JSONField(blank=True, help_text="The policy as JSON (see README, Promotions).")
     active = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
