@@ -146,8 +146,8 @@ def test_a_correction_has_no_certificate_and_is_not_a_public_promotion(
 def test_the_public_promotions_list_costs_a_fixed_number_of_queries(
     api: Any, client: Any, director: Any, django_assert_num_queries: Any
 ) -> None:
-    from ratings.services_promotion import player_rank_set
     from ratings.ranks import Rank
+    from ratings.services_promotion import player_rank_set
 
     for p in players(-10, -9, -8, -7):
         player_rank_set(actor=director, player=p, new_rank=Rank(p.declared_rank + 1),
