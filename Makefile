@@ -31,12 +31,13 @@ demo: migrate
 run: demo
 	@mkdir -p var
 	@echo "Starting a Celery worker (log: var/worker.log) and the web server on http://$(HOST):$(PORT)/"
-	@$(BIN)/celery -A config worker --loglevel=INFO --concurrency=2 > var/worker.log 2>&1 & \
+	@$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO --concurrency=2 \
+	  > var/worker.log 2>&1 & \
 	  worker=$$!; trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT INT TERM; \
 	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 worker: venv
-	$(BIN)/celery -A config worker --loglevel=INFO
+	$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO
 
 lint: venv
 	$(BIN)/ruff check .
@@ -49,8 +50,12 @@ pytest: venv
 
 test: lint typecheck pytest
 
+# Benchmarks print figures against a peer measured in the same run.  The
+# re-scoring and database ratings benchmarks need PostgreSQL and Redis.
 bench: venv
-	$(BIN)/python bench/engine.py
+	$(BIN)/python -m bench.engine
+	$(BIN)/python bench/ratings.py --quick
+	$(BIN)/python -m bench.rescore
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

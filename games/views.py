@@ -27,7 +27,7 @@ from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm, apply_servi
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.pages import crosstable, tournament_games
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
-from games.services import LOCKED_MESSAGE
+from games.services import LOCKED_MESSAGE, scoring
 
 RECENT_TOURNAMENTS = 10
 
@@ -196,8 +196,16 @@ def game_submit(request: HttpRequest, pk: int) -> HttpResponse:
             apply_service_errors(form, exc)
         else:
             messages.success(request, "Result submitted; your opponent is asked to confirm it.")
+            _tell_if_check_waits(request, game)
             return redirect("games:game", pk=game.pk)
     return _result_form_page(request, game, director=False, form=form)
+
+
+def _tell_if_check_waits(request: HttpRequest, game: Game) -> None:
+    """The record was stored but the job queue was down: say it will be checked later."""
+    run = scoring.latest_run(game)
+    if run is not None and run.waiting_for_queue:
+        messages.info(request, scoring.WAITING_MESSAGE)
 
 
 @login_required
@@ -218,6 +226,7 @@ def game_enter(request: HttpRequest, pk: int) -> HttpResponse:
             apply_service_errors(form, exc)
         else:
             messages.success(request, "Result entered.")
+            _tell_if_check_waits(request, game)
             return redirect("games:game", pk=game.pk)
     return _result_form_page(request, game, director=True, form=form)
 

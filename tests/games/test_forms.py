@@ -271,3 +271,21 @@ def test_a_referee_is_not_a_director(referee: Any, game: Game) -> None:
     c = _client(referee)
     assert c.get(reverse("games:game-enter", args=[game.pk])).status_code == 404
     assert c.get(submit_url(game)).status_code == 404
+
+
+def test_a_record_submitted_while_the_job_queue_is_down_is_kept_and_the_player_told(
+    as_alice: Client, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.scoring_models import ScoringRun
+    from tests.games.rescore_helpers import Broker
+
+    broker = Broker()
+    broker.patch(monkeypatch)
+    broker.down = True
+    upload = SimpleUploadedFile("game.sgf", sgf_samples.SIMPLE.encode())
+    response = as_alice.post(submit_url(game), {"result": "B+R", "sgf_file": upload}, follow=True)
+    assert "The record will be checked when the job queue is back." in response.content.decode()
+    game.refresh_from_db()
+    assert game.state == GameState.SUBMITTED and game.sgf
+    run = ScoringRun.objects.get(game=game)
+    assert run.waiting_for_queue
