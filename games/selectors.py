@@ -6,7 +6,7 @@ of queries whatever its length (the API tests pin those counts).
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -16,7 +16,6 @@ from django.db.models import Q, QuerySet
 from games import permissions
 from games.models import (
     Game,
-    GameState,
     Player,
     ResultReason,
     ResultSubmission,
@@ -72,9 +71,13 @@ def submissions_visible_to(user: Any, game: Game) -> QuerySet[ResultSubmission]:
 
 
 # --------------------------------------------------------------------------- crosstable
-
-# Games whose result counts in the standings; a disputed claim does not.
-COUNTED_STATES = frozenset({GameState.SUBMITTED, GameState.CONFIRMED, GameState.FINAL})
+#
+# Only locked results (confirmed by both players, or final) count in the
+# standings: a submitted result may still be contested, a disputed one waits for
+# a ruling.  Void games count for nobody.  A win is 1 point, a draw 1/2.  A cell
+# reads as in the EGF results format (formats.md 1): opponent's number,
+# ``+``/``-``/``=``, ``/``, the player's own colour, and the handicap when there
+# is one (``3+/w``, ``5-/b2``); an uncounted game shows ``?``.
 
 
 @dataclass(frozen=True)
@@ -89,38 +92,62 @@ class CrossCell:
     result: str  # the RE string, "" if none
     locked: bool
 
+    def display(self, opponent_number: int) -> str:
+        outcome = self.outcome if self.outcome in ("+", "-", "=") else "?"
+        handicap = str(self.handicap) if self.handicap >= 2 else ""
+        return f"{opponent_number}{outcome}/{self.color.lower()}{handicap}"
+
 
 @dataclass
 class CrossRow:
     player: Player
+    number: int = 0  # place in the standings, from 1
     wins: int = 0
     losses: int = 0
     draws: int = 0
     points: Decimal = Decimal(0)
     rounds: dict[int, CrossCell] = field(default_factory=dict)
+    cells: list[str] = field(default_factory=list)  # one per round shown, "–" if none
+
+    @property
+    def points_display(self) -> str:
+        return f"{self.points.normalize():f}"
+
+
+def tournament_games(tournament: Tournament) -> QuerySet[Game]:
+    """Every game of the tournament with what a results table shows, in 1 query."""
+    return (
+        Game.objects.filter(tournament=tournament)
+        .select_related("round", "black", "white")
+        .order_by("round__number", "table", "id")
+    )
 
 
 def _outcome(game: Game, color: str) -> str:
-    if game.state not in COUNTED_STATES or not game.result_reason:
+    if not game.is_locked or not game.result_reason:
         return "?"
     if game.result_reason == ResultReason.VOID:
         return "void"
-    if game.result_reason == ResultReason.DRAW:
+    if game.result_reason == ResultReason.DRAW or not game.result_winner:
         return "="
     return "+" if game.result_winner == color else "-"
 
 
-def crosstable(tournament: Tournament) -> list[CrossRow]:
-    """Every player of the tournament with wins, losses, draws, points (win 1,
-    draw 1/2) and his game in each round; sorted by points, then wins, then name.
+def crosstable(
+    tournament: Tournament,
+    *,
+    games: Iterable[Game] | None = None,
+    round_numbers: Iterable[int] | None = None,
+) -> list[CrossRow]:
+    """Every player of the tournament with wins, losses, draws, points and his
+    game in each round, in standing order (points, then wins, then declared
+    rank, then name).
 
-    Two queries, whatever the size of the tournament.
+    ``games`` defaults to ``tournament_games`` (one query; pass them when the
+    page lists them anyway); ``cells`` has one entry per round of
+    ``round_numbers`` (default: the rounds that have games).
     """
-    games = list(
-        Game.objects.filter(tournament=tournament)
-        .select_related("round", "black", "white")
-        .order_by("round__number", "id")
-    )
+    games = list(tournament_games(tournament) if games is None else games)
     rows: dict[int, CrossRow] = {}
     for game in games:
         for player, opponent, color in (
@@ -146,18 +173,23 @@ def crosstable(tournament: Tournament) -> list[CrossRow]:
                 result=game.result_display,
                 locked=game.is_locked,
             )
-    return sorted(
+    ordered = sorted(
         rows.values(),
-        key=lambda r: (-r.points, -r.wins, r.player.family_name, r.player.given_name, r.player.pk),
+        key=lambda r: (
+            -r.points,
+            -r.wins,
+            -r.player.declared_rank,
+            r.player.full_name,
+            r.player.pk,
+        ),
     )
-
-
-def round_numbers(tournament: Tournament) -> list[int]:
-    return list(tournament.rounds.order_by("number").values_list("number", flat=True))
-
-
-def games_by_round(tournament: Tournament) -> dict[int, list[Game]]:
-    by_round: dict[int, list[Game]] = defaultdict(list)
-    for game in game_list(tournament=tournament):
-        by_round[game.round.number].append(game)
-    return dict(by_round)
+    for n, row in enumerate(ordered, start=1):
+        row.number = n
+    if round_numbers is None:
+        round_numbers = sorted({g.round.number for g in games})
+    numbers = list(round_numbers)
+    for row in ordered:
+        for number in numbers:
+            cell = row.rounds.get(number)
+            row.cells.append("–" if cell is None else cell.display(rows[cell.opponent_id].number))
+    return ordered

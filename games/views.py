@@ -21,11 +21,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import services
+from games import selectors, services
 from games.diagram import game_diagram
 from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm, apply_service_errors
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
-from games.pages import crosstable, tournament_games
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, scoring
 
@@ -54,18 +53,19 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     rounds = list(tournament.rounds.order_by("number"))
-    games = list(tournament_games(tournament))
+    games = list(selectors.tournament_games(tournament))
     by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
     for g in games:
         by_round.setdefault(g.round_id, []).append(g)
+    numbers = [r.number for r in rounds]
     return render(
         request,
         "games/tournament_detail.html",
         {
             "tournament": tournament,
             "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
-            "round_numbers": [r.number for r in rounds],
-            "crosstable": crosstable(games, [r.number for r in rounds]),
+            "round_numbers": numbers,
+            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
             "is_director": is_director(request.user, tournament),
         },
     )

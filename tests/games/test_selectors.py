@@ -19,6 +19,7 @@ def test_the_crosstable_counts_wins_losses_draws_and_points(
         actor=director, tournament=tournament, round_number=2, black=bob, white=carol
     )
     services.game_result_enter(actor=director, game=g2, result="0")
+    services.game_finalise(actor=director, game=g2)
     services.game_create(
         actor=director,
         tournament=tournament,
@@ -37,6 +38,17 @@ def test_the_crosstable_counts_wins_losses_draws_and_points(
     assert by_name["Builder"].rounds[2].outcome == "="
     assert by_name["Liddell"].rounds[1].locked
     assert by_name["Liddell"].rounds[2].outcome == "?"
+    assert by_name["Liddell"].number == 1 and by_name["Builder"].cells == ["1-/w", "3=/b"]
+
+
+def test_only_locked_results_count(tournament, game, alice, bob, director):
+    services.game_result_enter(actor=director, game=game, result="B+R")
+    rows = {r.player.pk: r for r in selectors.crosstable(tournament)}
+    assert rows[alice.pk].points == 0 and rows[alice.pk].rounds[1].outcome == "?"
+    assert rows[alice.pk].cells == [f"{rows[bob.pk].number}?/b"]
+    services.game_finalise(actor=director, game=game)
+    rows = {r.player.pk: r for r in selectors.crosstable(tournament)}
+    assert rows[alice.pk].points == 1 and rows[alice.pk].cells == ["2+/b"]
 
 
 def test_a_disputed_result_does_not_count(tournament, game, alice, bob):
