@@ -32,10 +32,22 @@ SCORES = {"black": 1.0, "white": 0.0, "jigo": 0.5}
 
 
 def _player_field(pk: int, field_name: str) -> Player:
-    player = Player.objects.select_related("rating", "honorary_title").filter(pk=pk).first()
+    player = selectors.rated_player(pk)
     if player is None:
         raise exceptions.ValidationError({field_name: f"There is no player with id {pk}."})
     return player
+
+
+def tournament_field(data: dict[str, Any], field_name: str) -> Tournament | None:
+    """The tournament ``data[field_name]`` names, None when it names none; an unknown id
+    is a 400 naming the field."""
+    pk = data.get(field_name)
+    if pk is None:
+        return None
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None:
+        raise exceptions.ValidationError({field_name: f"There is no tournament with id {pk}."})
+    return tournament
 
 
 def _two_players(data: dict[str, Any]) -> tuple[Player, Player]:
@@ -56,13 +68,7 @@ class HandicapView(APIView):
     def get(self, request: Request) -> Response:
         data = _valid(s.HandicapQuerySerializer, request.query_params.dict())
         a, b = _two_players(data)
-        tournament = None
-        if data.get("tournament") is not None:
-            tournament = Tournament.objects.filter(pk=data["tournament"]).first()
-            if tournament is None:
-                raise exceptions.ValidationError(
-                    {"tournament": f"There is no tournament with id {data['tournament']}."}
-                )
+        tournament = tournament_field(data, "tournament")
         return Response(s.HandicapSerializer(handicap_payload(tournament, a, b)).data)
 
 
@@ -150,13 +156,7 @@ class RecomputeView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.RecomputeRequestSerializer, request.data or {})
-        tournament = None
-        if data.get("from_tournament") is not None:
-            tournament = Tournament.objects.filter(pk=data["from_tournament"]).first()
-            if tournament is None:
-                raise exceptions.ValidationError(
-                    {"from_tournament": f"There is no tournament with id {data['from_tournament']}."}
-                )
+        tournament = tournament_field(data, "from_tournament")
         with service_errors():
             job = services.ratings_recompute_start(actor=request.user, from_tournament=tournament)
         body = {"job": job.pk, "status": job.state, "url": reverse("api-job", args=[job.pk])}

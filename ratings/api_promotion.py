@@ -22,9 +22,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
-from games.models import Player, Tournament
+from games.models import Player
 from ratings import selectors_promotion as selectors
 from ratings import services_promotion as services
+from ratings.api import tournament_field
 from ratings.api_serializers_promotion import (
     CandidateFilterSerializer,
     CandidateSerializer,
@@ -174,13 +175,7 @@ class PolicyViewSet(
     @extend_schema(request=PolicyWriteSerializer, responses={201: PolicySerializer, **ERRORS})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = _valid(PolicyWriteSerializer, request.data)
-        tournament = None
-        if data.get("tournament") is not None:
-            tournament = Tournament.objects.filter(pk=data["tournament"]).first()
-            if tournament is None:
-                raise exceptions.ValidationError(
-                    {"tournament": f"There is no tournament with id {data['tournament']}."}
-                )
+        tournament = tournament_field(data, "tournament")
         with service_errors():
             policy = services.promotion_policy_create(
                 actor=request.user, name=data["name"], params=data["params"],

@@ -26,6 +26,11 @@ def player_history(player: Player) -> QuerySet[RatingHistory]:
     )
 
 
+def rated_player(pk: int) -> Player | None:
+    """The player with his rating and honorary title, as the strength reads need them."""
+    return Player.objects.select_related("rating", "honorary_title").filter(pk=pk).first()
+
+
 def top_list(kind: str, limit: int = TOP_SIZE) -> QuerySet[PlayerRating]:
     """The highest-rated dan (rank index >= 0) or kyu (< 0) players (one query)."""
     qs = PlayerRating.objects.select_related("player", "player__club", "player__honorary_title")

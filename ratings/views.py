@@ -47,8 +47,7 @@ class PairForm(forms.Form):
         for name in ("black", "white"):
             pk = data.get(name)
             if pk is not None:
-                player = Player.objects.select_related("rating", "honorary_title").filter(pk=pk)
-                found = player.first()
+                found = selectors.rated_player(pk)
                 if found is None:
                     self.add_error(name, f"There is no player with id {pk}.")
                 data[f"{name}_player"] = found
