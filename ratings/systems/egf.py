@@ -249,6 +249,13 @@ def _index_event(
     return ids, ratings, rows
 
 
+def _newcomer_rating(rating: float | None, config: RatingConfig | None) -> float:
+    """A newcomer's GoR under either EGF system: the grade's GoR given, floored."""
+    if rating is None:
+        raise RatingError("an EGF newcomer starts at the GoR of a grade: pass one")
+    return max(float(rating), (config or DEFAULT_CONFIG).floor)
+
+
 class Egf2021:
     """EGF GoR 2021 (ratings.md §1), goref's default rating system."""
 
@@ -275,12 +282,10 @@ class Egf2021:
     def new_player(
         self, rating: float | None = None, config: RatingConfig | None = None
     ) -> PlayerState:
-        config = config or DEFAULT_CONFIG
         """A newcomer at ``rating``: in the EGD, the nominal GoR of the declared grade."""
-        if rating is None:
-            raise RatingError("an EGF newcomer starts at the GoR of a grade: pass one")
+        rating = _newcomer_rating(rating, config)
         _check(rating)
-        return PlayerState(rating=max(float(rating), config.floor))
+        return PlayerState(rating=rating)
 
     def new_player_at(self, rank: Rank, config: RatingConfig = DEFAULT_CONFIG) -> PlayerState:
         """A newcomer at the nominal GoR of ``rank`` (ratings.md §1 "Grades")."""
@@ -377,10 +382,8 @@ class EgfOld:
     def new_player(
         self, rating: float | None = None, config: RatingConfig | None = None
     ) -> PlayerState:
-        config = config or DEFAULT_CONFIG
-        if rating is None:
-            raise RatingError("an EGF newcomer starts at the GoR of a grade: pass one")
-        return PlayerState(rating=max(float(rating), config.floor))
+        """As ``Egf2021.new_player``, without the 2021 ceiling (the old con has none)."""
+        return PlayerState(rating=_newcomer_rating(rating, config))
 
 
 EGF2021 = Egf2021()
