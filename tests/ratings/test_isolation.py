@@ -1,30 +1,65 @@
-"""The pure ratings modules import only the standard library (STYLE.md: a pure core)."""
+"""The pure core imports only the standard library (STYLE.md: a pure core; issue 7).
+
+One test per pure package, each in a fresh interpreter so that a leak is
+blamed on the package that caused it: the rules engine, the rating systems
+with the ratings value modules, the promotion engine, and the referee's
+ruling functions (standard library and the engine).  A new module under a
+package is covered without touching this file.
+"""
 
 from __future__ import annotations
 
+import importlib
 import pkgutil
 import subprocess
 import sys
 from pathlib import Path
 
-import ratings.systems
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("django", "rest_framework", "celery")
 
 
-def test_the_pure_ratings_modules_load_no_django_drf_or_celery() -> None:
-    modules = [
-        "ratings.systems",
-        *(f"ratings.systems.{m.name}" for m in pkgutil.iter_modules(ratings.systems.__path__)),
-        "ratings.handicap",
-        "ratings.stones",
-        "ratings.ranks",
-    ]
+def _package(name: str) -> list[str]:
+    """The package and every module under it (not ``__main__``: importing it runs the CLI)."""
+    package = importlib.import_module(name)
+    found = pkgutil.walk_packages(package.__path__, prefix=f"{name}.")
+    return [name, *(m.name for m in found if not m.name.endswith(".__main__"))]
+
+
+PURE = [
+    pytest.param(
+        _package("games.engine"), {"games.engine.sgf", "games.engine.record"}, (),
+        id="games.engine",
+    ),
+    pytest.param(
+        [*_package("ratings.systems"), "ratings.handicap", "ratings.stones", "ratings.ranks",
+         "ratings.scales", "ratings.charts", "ratings.exports"],
+        {"ratings.systems.egf", "ratings.systems.glicko2"}, (),
+        id="ratings.systems+values",
+    ),
+    pytest.param(
+        _package("ratings.promotion"),
+        {"ratings.promotion.criteria", "ratings.promotion.policy", "ratings.promotion.evaluate"},
+        ("from ratings.promotion import DEFAULT_POLICY, PromotionPolicy",
+         "assert PromotionPolicy.from_dict(DEFAULT_POLICY.to_dict()) == DEFAULT_POLICY"),
+        id="ratings.promotion",
+    ),
+    pytest.param(["referee.rulings"], {"referee.rulings"}, (), id="referee.rulings"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("modules", "expected", "checks"), PURE)
+def test_a_pure_package_loads_no_django_drf_or_celery(
+    modules: list[str], expected: set[str], checks: tuple[str, ...]
+) -> None:
+    assert expected <= set(modules), f"the walk missed {sorted(expected - set(modules))}"
     code = "\n".join(
         [
             "import importlib, sys",
             *(f"importlib.import_module({name!r})" for name in modules),
+            *checks,
             f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r})",
             "print(','.join(bad))",
         ]
@@ -33,5 +68,4 @@ def test_the_pure_ratings_modules_load_no_django_drf_or_celery() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "", f"the pure ratings modules imported {done.stdout.strip()}"
-    assert {"ratings.systems.egf", "ratings.systems.glicko2"} <= set(modules)
+    assert done.stdout.strip() == "", f"{modules[0]} and its modules imported {done.stdout.strip()}"
