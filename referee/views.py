@@ -8,6 +8,7 @@ with the reason.  Each view parses the request and calls one service.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -149,51 +150,47 @@ def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     return _page(request, _dispute(request, pk), form=form, status=400)
 
 
-def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    dispute = _dispute(request, pk)
-    try:
-        if action == "appeal":
-            services.dispute_appeal(
-                actor=request.user, dispute=dispute, reason=request.POST.get("reason", "")[:4000]
-            )
-            messages.success(request, "Appeal lodged.")
-        elif action == "accept":
-            services.dispute_accept(actor=request.user, dispute=dispute)
-            messages.success(request, "You accept the ruling.")
-        elif action == "close":
-            services.dispute_close(actor=request.user, dispute=dispute)
-            messages.success(request, "Dispute closed.")
-        else:
-            services.dispute_assign(actor=request.user, dispute=dispute, referee=request.user)
-            messages.success(request, "The dispute is yours.")
-    except (PermissionDenied, ValidationError) as exc:
-        reasons = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
-        return _refused(request, dispute, reasons)
-    return redirect("referee:dispute", pk=dispute.pk)
+def _action(
+    call: Callable[[HttpRequest, Dispute], object], done: str
+) -> Callable[[HttpRequest, int], HttpResponse]:
+    """A POST that calls one service on the dispute and returns to its page saying ``done``;
+    the service's refusal is a 403 page with its reasons."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        dispute = _dispute(request, pk)
+        try:
+            call(request, dispute)
+        except (PermissionDenied, ValidationError) as exc:
+            reasons = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
+            return _refused(request, dispute, reasons)
+        messages.success(request, done)
+        return redirect("referee:dispute", pk=dispute.pk)
+
+    return view
 
 
-@login_required
-@require_POST
-def dispute_appeal(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, "appeal")
-
-
-@login_required
-@require_POST
-def dispute_accept(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, "accept")
-
-
-@login_required
-@require_POST
-def dispute_close(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, "close")
-
-
-@login_required
-@require_POST
-def dispute_take(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, "take")
+dispute_appeal = _action(
+    lambda request, dispute: services.dispute_appeal(
+        actor=request.user, dispute=dispute, reason=request.POST.get("reason", "")[:4000]
+    ),
+    "Appeal lodged.",
+)
+dispute_accept = _action(
+    lambda request, dispute: services.dispute_accept(actor=request.user, dispute=dispute),
+    "You accept the ruling.",
+)
+dispute_close = _action(
+    lambda request, dispute: services.dispute_close(actor=request.user, dispute=dispute),
+    "Dispute closed.",
+)
+dispute_take = _action(
+    lambda request, dispute: services.dispute_assign(
+        actor=request.user, dispute=dispute, referee=request.user
+    ),
+    "The dispute is yours.",
+)
 
 
 @login_required
