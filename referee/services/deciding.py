@@ -42,6 +42,16 @@ from referee.services.opening import RESULT_KINDS
 MAJORITY = 2  # of the committee's three (seed 003 item 10: the committee adjudicates)
 
 
+def _locked(dispute: Dispute) -> Dispute:
+    """The dispute again, row-locked, with its game and the game's event and players.
+    Inside the caller's transaction."""
+    return (
+        Dispute.objects.select_for_update()
+        .select_related("game__tournament", "game__round", "game__black", "game__white")
+        .get(pk=dispute.pk)
+    )
+
+
 def _claimant_colour(dispute: Dispute, game: Game) -> Color | None:
     player = permissions.player_for(dispute.raised_by)
     if player is None:
@@ -180,11 +190,7 @@ def dispute_rule(
     if not isinstance(reasons, str) or not reasons.strip():
         raise ValidationError({"reasons": "Give the reasons for the ruling."})
     with transaction.atomic():
-        dispute = (
-            Dispute.objects.select_for_update()
-            .select_related("game__tournament", "game__round", "game__black", "game__white")
-            .get(pk=dispute.pk)
-        )
+        dispute = _locked(dispute)
         expected = DisputeState.APPEALED if dispute.level > Level.REFEREE else None
         if dispute.state == DisputeState.CLOSED:
             raise GameStateError("This dispute is closed.")
@@ -309,11 +315,7 @@ def dispute_accept(*, actor: Any, dispute: Dispute) -> Dispute:
     player = permissions.player_for(actor)
     assert player is not None  # a party has a player profile
     with transaction.atomic():
-        dispute = (
-            Dispute.objects.select_for_update()
-            .select_related("game__tournament", "game__round", "game__black", "game__white")
-            .get(pk=dispute.pk)
-        )
+        dispute = _locked(dispute)
         if dispute.state == DisputeState.CLOSED:
             raise GameStateError("This dispute is closed already.")
         if dispute.state == DisputeState.APPEALED:
@@ -347,11 +349,7 @@ def dispute_close(*, actor: Any, dispute: Dispute) -> Dispute:
             "Only the tournament's referees, chief referee or directors close a dispute."
         )
     with transaction.atomic():
-        dispute = (
-            Dispute.objects.select_for_update()
-            .select_related("game__tournament", "game__round", "game__black", "game__white")
-            .get(pk=dispute.pk)
-        )
+        dispute = _locked(dispute)
         if dispute.state == DisputeState.CLOSED:
             raise GameStateError("This dispute is closed already.")
         if dispute.state != DisputeState.RULED:
