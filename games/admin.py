@@ -30,6 +30,7 @@ from games import services
 from games.imports import COLUMNS, players_import_csv
 from games.models import Club, Game, Player, ResultSubmission, Round, Tournament
 from games.permissions import is_director
+from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
 
 
 def _directed(request: HttpRequest) -> Q:
@@ -338,7 +339,7 @@ class SubmissionInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "tournament",
@@ -452,21 +453,6 @@ class GameAdmin(admin.ModelAdmin):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         _nothing_saved(formsets)  # submissions are read-only history
 
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> Any:
-        # A service refusal (a rule the model form does not know) is shown, not a 500.
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except ValidationError as exc:
-            for message in exc.messages:
-                self.message_user(request, message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
-
 
 # --------------------------------------------------------------------------- players
 
@@ -501,7 +487,7 @@ class ImportForm(forms.Form):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     form = PlayerForm
     list_display = ("full_name", "rank_display", "club", "country", "egd_pin", "user")
     list_select_related = ("club", "user")
@@ -540,20 +526,6 @@ class PlayerAdmin(admin.ModelAdmin):
         )
         obj.pk = created.pk
         obj.refresh_from_db()
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> Any:
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except ValidationError as exc:
-            for message in exc.messages:
-                self.message_user(request, message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
 
     def get_urls(self) -> list[URLPattern]:
         extra = [
@@ -594,7 +566,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(ResultSubmission)
-class ResultSubmissionAdmin(admin.ModelAdmin):
+class ResultSubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("created_at", "game", "kind", "player", "submitted_by", "result")
     list_filter = ("kind",)
     list_select_related = ("game__round", "game__black", "game__white", "player", "submitted_by")
@@ -604,12 +576,3 @@ class ResultSubmissionAdmin(admin.ModelAdmin):
         if request.user.is_superuser:
             return qs
         return qs.filter(game__tournament__directors=request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 from django.utils.html import format_html
 
+from ops.admin_mixins import ReadOnlyAdminMixin
 from ops.models import Job, WorkerHeartbeat
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Job)
-class JobAdmin(ReadOnlyAdmin):
+class JobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("id", "kind", "state", "progress", "failed", "created_by", "created_at")
     list_filter = ("state", "kind")
     list_select_related = ("created_by",)
@@ -53,6 +40,6 @@ class JobAdmin(ReadOnlyAdmin):
 
 
 @admin.register(WorkerHeartbeat)
-class WorkerHeartbeatAdmin(ReadOnlyAdmin):
+class WorkerHeartbeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("hostname", "pid", "started_at", "last_seen")
     readonly_fields = ("hostname", "pid", "started_at", "last_seen")

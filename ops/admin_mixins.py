@@ -1,0 +1,59 @@
+"""Admin behaviour every app's admin shares; mix these in before ``admin.ModelAdmin``.
+
+``ReadOnlyAdminMixin``
+    Rows that only services write (audit trails, job rows, result history):
+    the admin shows them and never adds, changes or deletes one.
+
+``ServiceRefusalAdminMixin``
+    The admin's save goes through a service, which may refuse with a rule the
+    model form does not know (a locked game, a change made meanwhile).  The
+    refusal is shown as error messages on the same page instead of a 500; the
+    admin's transaction has already rolled the change back.  ``refusals``
+    names what counts as a refusal (``ValidationError`` by default; add
+    ``PermissionDenied`` where a service checks permissions the admin does not).
+
+Used by ``games.admin`` and ``ops.admin``; other apps' admins can adopt them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponseRedirect
+
+if TYPE_CHECKING:
+    _ModelAdmin = admin.ModelAdmin[Any]
+else:
+    _ModelAdmin = object
+
+
+class ReadOnlyAdminMixin(_ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ServiceRefusalAdminMixin(_ModelAdmin):
+    refusals: tuple[type[Exception], ...] = (ValidationError,)
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except self.refusals as exc:
+            reasons = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
+            for message in reasons:
+                self.message_user(request, message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
