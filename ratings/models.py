@@ -209,6 +209,21 @@ class PromotionPolicy(models.Model):
         return self.tournament_id is None
 
 
+class RankMove:
+    """``old_rank`` → ``new_rank`` read as ``Rank`` values (a candidate, a rank change)."""
+
+    old_rank: int
+    new_rank: int
+
+    @property
+    def old_rank_value(self) -> Rank:
+        return Rank(self.old_rank)
+
+    @property
+    def new_rank_value(self) -> Rank:
+        return Rank(self.new_rank)
+
+
 class Direction(models.TextChoices):
     PROMOTE = "promote", "promotion"
     DEMOTE = "demote", "demotion"
@@ -220,7 +235,7 @@ class CandidateState(models.TextChoices):
     REJECTED = "rejected", "rejected"
 
 
-class PromotionCandidate(models.Model):
+class PromotionCandidate(RankMove, models.Model):
     """A rank change a policy proposes after a rated event; a director approves or rejects it.
 
     ``idempotency_key`` (``Decision.idempotency_key``: player, new rank, trigger
@@ -256,14 +271,6 @@ class PromotionCandidate(models.Model):
     def __str__(self) -> str:
         return f"{self.player_id}: {self.old_rank_value} → {self.new_rank_value} ({self.state})"
 
-    @property
-    def old_rank_value(self) -> Rank:
-        return Rank(self.old_rank)
-
-    @property
-    def new_rank_value(self) -> Rank:
-        return Rank(self.new_rank)
-
 
 class RankChangeKind(models.TextChoices):
     PROMOTION = "promotion", "promotion"
@@ -272,7 +279,7 @@ class RankChangeKind(models.TextChoices):
     CORRECTION = "correction", "declared rank corrected"
 
 
-class RankChange(models.Model):
+class RankChange(RankMove, models.Model):
     """One change of a player's official rank (``Player.declared_rank``): the rank history.
 
     ``since`` is what the promotion engine calls ``rank_since``: the end date of
@@ -308,11 +315,3 @@ class RankChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.old_rank_value} → {self.new_rank_value} ({self.kind})"
-
-    @property
-    def old_rank_value(self) -> Rank:
-        return Rank(self.old_rank)
-
-    @property
-    def new_rank_value(self) -> Rank:
-        return Rank(self.new_rank)
