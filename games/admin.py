@@ -107,7 +107,7 @@ TOURNAMENT_FIELDS = (
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     list_display = ("name", "start_date", "end_date", "rules", "board_size", "rated")
     list_filter = ("rules", "rated")
     search_fields = ("name", "venue")
@@ -150,9 +150,11 @@ class TournamentAdmin(admin.ModelAdmin):
         if change:
             changed = _changed(form, TOURNAMENT_FIELDS)
             if changed:
-                saved = services.tournament_update(actor=request.user, tournament=obj, **changed)
-                obj.refresh_from_db()
-                assert saved.pk == obj.pk
+                # The form has already written its values onto ``obj``: the service
+                # compares against the stored row (a board size with records on it).
+                stored = Tournament.objects.get(pk=obj.pk)
+                services.tournament_update(actor=request.user, tournament=stored, **changed)
+            obj.refresh_from_db()
         else:
             created = services.tournament_create(actor=request.user, **data)
             obj.pk = created.pk

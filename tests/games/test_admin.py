@@ -125,6 +125,28 @@ def test_a_director_does_not_see_other_tournaments_games(
     assert as_director.get(reverse("admin:games_game_change", args=[other.pk])).status_code == 302
 
 
+def test_a_tournament_change_the_service_refuses_is_shown_not_a_500(
+    as_director: Client, tournament: Any, game: Game, director: Any
+) -> None:
+    from tests.games import sgf_samples
+
+    services.game_result_enter(actor=director, game=game, result="B+R", sgf=sgf_samples.SIMPLE)
+    url = reverse("admin:games_tournament_change", args=[tournament.pk])
+    page = as_director.get(url)
+    data = {**page.context["adminform"].form.initial}
+    data.update({
+        "board_size": "13", "rated": "on" if tournament.rated else "",
+        "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
+        "games-TOTAL_FORMS": "0", "games-INITIAL_FORMS": "0",
+    })  # fmt: skip
+    data = {k: ("" if v is None else v) for k, v in data.items()}
+    response = as_director.post(url, data, follow=True)
+    assert response.status_code == 200
+    assert "already have records on this board size" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.board_size == 19
+
+
 def test_a_locked_game_is_read_only_and_a_change_leaves_it_unchanged(
     as_director: Client, locked: Game
 ) -> None:
