@@ -142,8 +142,7 @@ class TournamentOfficialsAdmin(admin.ModelAdmin):
 
     @admin.display(description="arbitration committee")
     def committee(self, obj: TournamentOfficials) -> str:
-        members = (obj.committee_1, obj.committee_2, obj.committee_3)
-        return ", ".join(m.get_username() for m in members if m is not None) or "–"
+        return ", ".join(m.get_username() for m in obj.committee) or "–"
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return ("tournament",) if obj is not None else ()

@@ -102,7 +102,7 @@ class UsernameField(forms.ModelChoiceField):
         )  # fmt: skip
 
 
-COMMITTEE = ("committee_1", "committee_2", "committee_3")
+COMMITTEE = TournamentOfficials.COMMITTEE_FIELDS
 
 
 class OfficialsFields(forms.Form):

@@ -7,6 +7,8 @@ promotion.  Rows are only ever added.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -67,9 +69,17 @@ class TournamentOfficials(models.Model):
     def __str__(self) -> str:
         return f"Officials of {self.tournament}"
 
+    COMMITTEE_FIELDS = ("committee_1", "committee_2", "committee_3")
+
+    @property
+    def committee(self) -> list[Any]:
+        """The members named, in seat order (each seat a query unless joined)."""
+        members = (getattr(self, name) for name in self.COMMITTEE_FIELDS)
+        return [m for m in members if m is not None]
+
     @property
     def committee_ids(self) -> list[int]:
-        ids = [self.committee_1_id, self.committee_2_id, self.committee_3_id]
+        ids = (getattr(self, f"{name}_id") for name in self.COMMITTEE_FIELDS)
         return [i for i in ids if i is not None]
 
     @property

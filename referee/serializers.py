@@ -229,8 +229,7 @@ class OfficialsSerializer(serializers.ModelSerializer[TournamentOfficials]):
         return _username(obj.chief_referee)
 
     def get_committee(self, obj: TournamentOfficials) -> list[str]:
-        members = (obj.committee_1, obj.committee_2, obj.committee_3)
-        return [m.get_username() for m in members if m is not None]
+        return [m.get_username() for m in obj.committee]
 
     def get_referees(self, obj: TournamentOfficials) -> list[str]:
         return sorted(u.get_username() for u in obj.tournament.referees.all())
