@@ -1,36 +1,23 @@
 """Celery tasks for re-scoring: thin wrappers over ``games.services.scoring_worker``.
 
-Ids in, re-fetched inside; ``acks_late`` with reject-on-worker-lost, so a
-worker killed mid-task leaves its message to be delivered again, and the
-conditional claim makes a second delivery harmless.  Time limits come from
-the settings and stay below the broker's visibility timeout.
+Ids in, re-fetched inside.  The options (``ops.tasks_common.job_task_options``):
+``acks_late`` with reject-on-worker-lost, so a worker killed mid-task leaves
+its message to be delivered again, and the conditional claim makes a second
+delivery harmless; time limits from the settings, below the broker's
+visibility timeout.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
-log = logging.getLogger(__name__)
+from ops.tasks_common import job_task_options
 
-TRANSIENT = (OperationalError, InterfaceError)
-_OPTIONS: dict[str, Any] = {
-    "bind": True,
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": TRANSIENT,
-    "retry_backoff": True,
-    "retry_backoff_max": 120,
-    "retry_jitter": True,
-    "max_retries": 8,
-    "time_limit": settings.CELERY_TASK_TIME_LIMIT,
-    "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
-}
+# A batch chunk waits longer for the database to come back than a rating job.
+_OPTIONS = job_task_options(max_retries=8)
 
 
 def _test_delay() -> float:

@@ -1,0 +1,39 @@
+"""Options every background task of goref shares: ``job_task_options()``.
+
+A task is acknowledged late and rejected when its worker is lost, so a worker
+killed mid-task leaves the message to be delivered again (each task's claim
+makes a second delivery harmless).  A database that drops the connection or
+is restarting (``TRANSIENT_DB_ERRORS``) is retried with jittered exponential
+backoff, up to two minutes apart.  The time limits come from the settings
+(``CELERY_TASK_TIME_LIMIT``, checked at start-up to stay below the broker's
+visibility timeout, so a running task is never delivered twice).
+
+Usage: ``@shared_task(name="app.task", **job_task_options())``; a task body
+takes ``self`` (the options bind it).  ``max_retries`` or any other option
+may be overridden by keyword.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+
+
+def job_task_options(**overrides: Any) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "bind": True,
+        "acks_late": True,
+        "reject_on_worker_lost": True,
+        "autoretry_for": TRANSIENT_DB_ERRORS,
+        "retry_backoff": True,
+        "retry_backoff_max": 120,
+        "retry_jitter": True,
+        "max_retries": 5,
+        "time_limit": settings.CELERY_TASK_TIME_LIMIT,
+        "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    }
+    return {**options, **overrides}
