@@ -17,22 +17,12 @@ from django.urls import URLPattern, path, reverse
 
 from games import permissions
 from games.models import Tournament
+from ops.admin_mixins import ReadOnlyAdminMixin
 from ratings import services
 from ratings.models import HonoraryTitle, PlayerRating, RatingHistory, RatingRun
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class DirectorsView(ReadOnly):
+class DirectorsView(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Directors see rating rows without holding the model permissions."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:

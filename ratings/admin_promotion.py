@@ -24,6 +24,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games.models import Tournament
+from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
 from ratings import services_promotion as services
 from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy, RankChange
 
@@ -88,7 +89,7 @@ class PolicyForm(forms.ModelForm):
 
 
 @admin.register(PromotionPolicy)
-class PromotionPolicyAdmin(admin.ModelAdmin):
+class PromotionPolicyAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     form = PolicyForm
     list_display = ("name", "scope", "active", "updated_at")
     list_filter = ("active",)
@@ -96,6 +97,7 @@ class PromotionPolicyAdmin(admin.ModelAdmin):
     search_fields = ("name", "tournament__name")
     readonly_fields = ("active", "created_by", "created_at", "updated_at")
     actions = ["activate", "deactivate"]
+    refusals = (ValidationError, PermissionDenied)
 
     @admin.display(description="scope")
     def scope(self, obj: PromotionPolicy) -> str:
@@ -143,14 +145,6 @@ class PromotionPolicyAdmin(admin.ModelAdmin):
             )  # fmt: skip
             obj.pk = policy.pk
         obj.refresh_from_db()
-
-    def changeform_view(self, request: HttpRequest, object_id: str | None = None,
-                        form_url: str = "", extra_context: Any = None) -> Any:  # fmt: skip
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except (ValidationError, PermissionDenied) as exc:
-            _errors(request, exc, self)
-            return HttpResponseRedirect(request.get_full_path())
 
     @admin.action(description="Put the selected policy in force", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet[PromotionPolicy]) -> None:
@@ -286,18 +280,11 @@ class PromotionCandidateAdmin(admin.ModelAdmin):
 
 
 @admin.register(RankChange)
-class RankChangeAdmin(admin.ModelAdmin):
+class RankChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The history is written by the services only."""
+
     list_display = ("player", "old_rank", "new_rank", "kind", "since", "changed_at", "changed_by",
                     "tournament")  # fmt: skip
     list_filter = ("kind",)
     list_select_related = ("player", "changed_by", "tournament")
     search_fields = ("player__family_name", "player__given_name")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # the history is written by the services only
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

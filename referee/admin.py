@@ -7,20 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpRequest
 
 from games.models import Game, Tournament
 from games.permissions import is_director
+from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
 from referee import services
 from referee.forms import OfficialsFields, officials_initial
 from referee.models import AuditEntry, Dispute, Ruling, TournamentOfficials
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Rows are only ever added, by services (``referee.audit.audit_record``)."""
+
     list_display = ("created_at", "action", "object_type", "object_id", "object_repr", "actor")
     list_filter = ("action", "object_type")
     search_fields = ("object_repr", "object_id", "action")
@@ -54,16 +57,6 @@ class AuditEntryAdmin(admin.ModelAdmin):
             | Q(object_type="referee.dispute", object_id__in=[str(d) for d in disputes])
         )
 
-    # Rows are only ever added, by services (referee.audit.audit_record).
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 class RulingInline(admin.TabularInline):
     model = Ruling
@@ -80,7 +73,7 @@ class RulingInline(admin.TabularInline):
 
 
 @admin.register(Dispute)
-class DisputeAdmin(admin.ModelAdmin):
+class DisputeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Read-only: disputes are raised and ruled at the referee desk or the API."""
 
     list_display = ("id", "game", "kind", "state", "level", "assigned_referee", "created_at")
@@ -96,15 +89,6 @@ class DisputeAdmin(admin.ModelAdmin):
         qs = super().get_queryset(request)
         user: Any = request.user
         return qs if user.is_superuser else qs.filter(game__tournament__directors=user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class TournamentOfficialsForm(OfficialsFields, forms.ModelForm):
@@ -123,11 +107,15 @@ class TournamentOfficialsForm(OfficialsFields, forms.ModelForm):
 
 
 @admin.register(TournamentOfficials)
-class TournamentOfficialsAdmin(admin.ModelAdmin):
+class TournamentOfficialsAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     """A director names his tournaments' chief referee and committee; saved by the service
-    (checked, audited).  Not deleted here: empty the fields to name no one."""
+    (checked, audited).  Not deleted here: empty the fields to name no one.
+
+    The form checks what the service checks; a refusal that gets past it (a
+    simultaneous change) is rolled back with the admin's transaction and shown."""
 
     form = TournamentOfficialsForm
+    refusals = (ValidationError, PermissionDenied)
     list_display = ("tournament", "chief_referee", "committee")
     list_select_related = (
         "tournament", "chief_referee", "committee_1", "committee_2", "committee_3",
@@ -171,20 +159,3 @@ class TournamentOfficialsAdmin(admin.ModelAdmin):
         )
         obj.pk = saved.pk
         obj.refresh_from_db()
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> Any:
-        # The form checks what the service checks; a refusal that gets past it (a
-        # simultaneous change) is rolled back with the admin's transaction and shown.
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except (PermissionDenied, ValidationError) as exc:
-            reasons = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
-            for message in reasons:
-                self.message_user(request, message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
