@@ -8,7 +8,6 @@ peak resident memory after replaying 10,000 games in one process.
 from __future__ import annotations
 
 import argparse
-import random
 import resource
 import time
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from decimal import Decimal
 from sgfmill import boards, sgf
 
 from games.engine.board import Board
+from games.engine.randgame import random_moves
 from games.engine.record import parse_record
 from games.engine.replay import replay
 from games.engine.rules import get_rules
@@ -27,36 +27,8 @@ SIZE = 19
 
 
 def random_game(moves: int, seed: int) -> list[Move]:
-    """A seeded random legal game (situational superko), not filling own eyes."""
-    rng = random.Random(seed)
-    board = Board(SIZE)
-    board.record_position(1)
-    t = board._t
-    out: list[Move] = []
-    color = 1
-    empties = set(range(SIZE * SIZE))
-    while len(out) < moves:
-        cand = sorted(empties)
-        rng.shuffle(cand)
-        for i in cand:
-            if board._check(i, color, 2, False):
-                continue
-            nb = t.neigh[i]
-            if all(board._cells[n] == color and board._libs[board._head[n]] != t.bit[i]
-                   for n in nb):
-                continue
-            board._place(i, color)
-            empties.discard(i)
-            for m in board.last_captured:
-                empties.update(m)
-            out.append(Move(Color(color), (i % SIZE, i // SIZE)))
-            break
-        else:
-            board.ko_point = -1
-            out.append(Move(Color(color), None))
-        color = 3 - color
-        board.record_position(color)
-    return out
+    """A seeded random legal 19x19 game (situational superko), not filling own eyes."""
+    return random_moves(SIZE, moves, seed)
 
 
 def to_sgf(moves: list[Move]) -> str:

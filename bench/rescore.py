@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-RULES = "nz"  # situational superko, as bench.engine.random_game plays
+RULES = "nz"  # situational superko, as games.engine.randgame plays
 KOMI = Decimal(7)
 
 
@@ -58,13 +58,13 @@ def _recreate_database(admin_url: str, name: str) -> None:
 
 
 def _make_records(n: int) -> list[str]:
-    from bench.engine import random_game
+    from games.engine.randgame import random_moves
     from games.engine.record import write_record
     from games.engine.types import GameRecord
 
     records = []
     for seed in range(n):
-        moves = random_game(250, seed)
+        moves = random_moves(19, 250, seed)
         record = GameRecord(size=19, komi=KOMI, actions=tuple(moves))
         records.append(write_record(record, rules="NZ"))
     return records

@@ -1,8 +1,10 @@
-"""Shared helpers for the engine tests: records from GTP moves, random games."""
+"""Shared helpers for the engine tests: records from GTP moves.
+
+Random games come from ``games.engine.randgame.random_moves`` (shared with the benchmarks).
+"""
 
 from __future__ import annotations
 
-import random
 from decimal import Decimal
 
 from games.engine.board import Board
@@ -47,42 +49,3 @@ def record(
     return GameRecord(
         size=board.size, komi=komi, setup=setup_from(board), actions=tuple(acts), first_player=first
     )
-
-
-def random_moves(size: int, count: int, seed: int, *, suicide: bool = False) -> list[Move]:
-    """A random legal game (situational superko), avoiding filling own true eyes.
-
-    Passes when no move is left.  Deterministic for a seed.
-    """
-    rng = random.Random(seed)
-    board = Board(size)
-    board.record_position(1)
-    t = board._t
-    moves: list[Move] = []
-    color = 1
-    empties = set(range(size * size))
-    while len(moves) < count:
-        cand = sorted(empties)
-        rng.shuffle(cand)
-        for i in cand:
-            if board._check(i, color, 2, suicide):
-                continue
-            nb = t.neigh[i]
-            if all(
-                board._cells[n] == color and board._libs[board._head[n]] != t.bit[i] for n in nb
-            ):
-                continue  # an own eye: filling it is pointless
-            board._place(i, color)
-            empties.discard(i)
-            for m in board.last_captured:
-                empties.update(m)
-            moves.append(Move(Color(color), (i % size, i // size)))
-            break
-        else:
-            board.ko_point = -1
-            moves.append(Move(Color(color), None))
-        color = 3 - color
-        h = board.hash
-        board._seen_pos.add(h)
-        board._seen_sit.add(h ^ t.side_key[color])
-    return moves

@@ -258,9 +258,8 @@ def test_a_flood_of_compressed_point_lists_is_refused_quickly() -> None:
 
 
 def test_the_plain_move_fast_path_gives_the_same_record_as_the_general_path() -> None:
+    from games.engine.randgame import random_moves
     from games.engine.sgf import parse as parse_tree
-
-    from .engine_helpers import random_moves
 
     moves = random_moves(9, 120, 3)
     body = "".join(
