@@ -1,10 +1,12 @@
 """Celery tasks for ratings: the recompute job, the promotion evaluation after it, the sweep.
 
-Job id in, re-fetched inside; ``acks_late`` with reject-on-worker-lost.  The
-claim is a conditional update (pending → running).  A job redelivered while
-``running`` (its worker died) runs again: a recompute is a function of the
-database and runs one at a time (``ratings.recompute``), so a second run
-gives the same rows.  A job that is done or failed is never run again.
+Job id in, re-fetched inside; the options every job task shares
+(``ops.tasks_common``: ``acks_late`` with reject-on-worker-lost, transient
+database errors retried).  The claim is a conditional update (pending →
+running).  A job redelivered while ``running`` (its worker died) runs again:
+a recompute is a function of the database and runs one at a time
+(``ratings.recompute``), so a second run gives the same rows.  A job that is
+done or failed is never run again.
 """
 
 from __future__ import annotations
@@ -13,26 +15,13 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from ops.models import Job, JobState
+from ops.tasks_common import TRANSIENT_DB_ERRORS, job_task_options
 
 log = logging.getLogger(__name__)
-
-TRANSIENT = (OperationalError, InterfaceError)
-_OPTIONS: dict[str, Any] = {
-    "bind": True,
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": TRANSIENT,
-    "retry_backoff": True,
-    "retry_backoff_max": 120,
-    "max_retries": 5,
-    "time_limit": settings.CELERY_TASK_TIME_LIMIT,
-    "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
-}
 
 
 def run_job(job_id: int) -> str:
@@ -54,7 +43,7 @@ def run_job(job_id: int) -> str:
 
     try:
         run = recompute(from_tournament=job.params.get("from_tournament"), job=job, progress=progress)
-    except TRANSIENT:
+    except TRANSIENT_DB_ERRORS:
         raise  # the job stays running; the retry runs it again
     except Exception as exc:
         Job.objects.filter(pk=job_id).update(
@@ -72,13 +61,13 @@ def run_job(job_id: int) -> str:
     return JobState.DONE
 
 
-@shared_task(name="ratings.recompute", **_OPTIONS)
+@shared_task(name="ratings.recompute", **job_task_options())
 def ratings_recompute(self: Any, job_id: int) -> str:
     """Run a ratings job (``ops.Job`` kind ``ratings``)."""
     return run_job(job_id)
 
 
-@shared_task(name="ratings.promotions_evaluate", **_OPTIONS)
+@shared_task(name="ratings.promotions_evaluate", **job_task_options())
 def promotions_evaluate(
     self: Any, run_id: int | None = None, tournament_ids: list[int] | None = None
 ) -> int:
