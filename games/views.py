@@ -10,6 +10,7 @@ exist); a player of the game whom the service refuses gets a 403.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -188,17 +189,36 @@ def game_submit(request: HttpRequest, pk: int) -> HttpResponse:
         )
     if request.method == "GET":
         return _result_form_page(request, game, director=False, form=ResultForm())
+    return _result_form_post(
+        request,
+        game,
+        director=False,
+        service=services.game_result_submit,
+        done="Result submitted; your opponent is asked to confirm it.",
+    )
+
+
+def _result_form_post(
+    request: HttpRequest,
+    game: Game,
+    *,
+    director: bool,
+    service: Callable[..., Game],
+    done: str,
+) -> HttpResponse:
+    """A posted result form: the service stores it (back to the game) or says why not
+    (the form again, with the service's errors on their fields)."""
     form = ResultForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            services.game_result_submit(actor=request.user, game=game, **form.service_kwargs())
+            service(actor=request.user, game=game, **form.service_kwargs())
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
-            messages.success(request, "Result submitted; your opponent is asked to confirm it.")
+            messages.success(request, done)
             _tell_if_check_waits(request, game)
             return redirect("games:game", pk=game.pk)
-    return _result_form_page(request, game, director=False, form=form)
+    return _result_form_page(request, game, director=director, form=form)
 
 
 def _tell_if_check_waits(request: HttpRequest, game: Game) -> None:
@@ -218,17 +238,9 @@ def game_enter(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "GET":
         initial = {"result": game.result_display, "dead_stones": " ".join(game.dead_stones or [])}
         return _result_form_page(request, game, director=True, form=ResultForm(initial=initial))
-    form = ResultForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            services.game_result_enter(actor=request.user, game=game, **form.service_kwargs())
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            messages.success(request, "Result entered.")
-            _tell_if_check_waits(request, game)
-            return redirect("games:game", pk=game.pk)
-    return _result_form_page(request, game, director=True, form=form)
+    return _result_form_post(
+        request, game, director=True, service=services.game_result_enter, done="Result entered."
+    )
 
 
 def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
