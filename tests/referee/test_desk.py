@@ -26,10 +26,21 @@ def as_(client: Client):  # type: ignore[no-untyped-def]
 def test_the_queue_lists_open_disputes_of_the_referees_tournaments_only(
     as_, nz_game, alice, referee, django_assert_num_queries
 ):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     services.dispute_open(actor=alice.user, game=nz_game, kind="time", claim="flag")
     elsewhere = TournamentFactory(name="Elsewhere")
-    body = as_(referee).get(reverse("referee:queue")).content.decode()
+    desk = as_(referee)
+    with CaptureQueriesContext(connection) as one:
+        body = desk.get(reverse("referee:queue")).content.decode()
     assert "Auckland Champs" in body and "time" in body and elsewhere.name not in body
+    # A second dispute costs no query: the rows come joined.
+    second = games.game_create(actor=None, tournament=nz_game.tournament, round_number=2,
+                               black=nz_game.white, white=nz_game.black, table=1)  # fmt: skip
+    services.dispute_open(actor=alice.user, game=second, kind="conduct", claim="noise")
+    with django_assert_num_queries(len(one.captured_queries)):
+        assert "conduct" in desk.get(reverse("referee:queue")).content.decode()
     other = UserFactory(username="otherref")
     elsewhere.referees.add(other)
     assert "No open disputes" in as_(other).get(reverse("referee:queue")).content.decode()
