@@ -244,9 +244,16 @@ def game_enter(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Confirm or contest (a player of the game, or a director), finalise (a director).
+
+    Anyone else is not told the game has these forms: 404.
+    """
     game = _game(pk)
     user = request.user
-    if not (is_participant(user, game) or is_director(user, game.tournament)):
+    allowed = (action != "finalise" and is_participant(user, game)) or is_director(
+        user, game.tournament
+    )
+    if not allowed:
         raise Http404("No such game.")
     try:
         if action == "confirm":
@@ -291,7 +298,4 @@ def game_contest(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_finalise(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game(pk)
-    if not is_director(request.user, game.tournament):
-        raise Http404("No such game.")
     return _answer(request, pk, "finalise")
