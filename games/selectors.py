@@ -62,12 +62,24 @@ def game_list(
     return qs
 
 
+def submissions_of(game: Game) -> QuerySet[ResultSubmission]:
+    """Every claim about the game's result, oldest first, with who made it.
+
+    Not filtered by who asks: check ``permissions.can_see_submissions`` first,
+    or use ``submissions_visible_to``."""
+    return (
+        ResultSubmission.objects.filter(game=game)
+        .select_related("player", "submitted_by")
+        .order_by("created_at", "id")
+    )
+
+
 def submissions_visible_to(user: Any, game: Game) -> QuerySet[ResultSubmission]:
     """The game's result claims if ``user`` may see them (players, directors,
     referees), else nothing."""
     if not permissions.can_see_submissions(user, game):
         return ResultSubmission.objects.none()
-    return ResultSubmission.objects.filter(game=game).select_related("player", "submitted_by")
+    return submissions_of(game)
 
 
 # --------------------------------------------------------------------------- crosstable

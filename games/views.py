@@ -142,9 +142,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "contest_form": ContestForm(),
     }
     if can_see_submissions(user, game):
-        ctx["submissions"] = list(
-            game.submissions.select_related("player", "submitted_by").order_by("created_at", "id")
-        )
+        ctx["submissions"] = list(selectors.submissions_of(game))
     return ctx
 
 
