@@ -61,23 +61,24 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         ]  # fmt: skip
         read_only_fields = fields
 
-    def get_rating(self, obj: Player) -> float | None:
+    def to_representation(self, instance: Player) -> Any:
+        # One strength per player for the three rating fields (a list reuses this serializer).
         from ratings.strength import current_strength
 
-        rating = current_strength(obj).rating
+        self._strength = current_strength(instance)
+        return super().to_representation(instance)
+
+    def get_rating(self, obj: Player) -> float | None:
+        rating = self._strength.rating
         return None if rating is None else round(rating, 3)
 
     def get_rating_rank(self, obj: Player) -> str | None:
         """The rating's grade band (\"9p+\" for an honorary title); null when unrated."""
-        from ratings.strength import current_strength
-
-        s = current_strength(obj)
+        s = self._strength
         return str(s.rank) if s.rating is not None or s.rank.is_honorary else None
 
     def get_provisional(self, obj: Player) -> bool:
-        from ratings.strength import current_strength
-
-        return current_strength(obj).provisional
+        return self._strength.provisional
 
     def get_rank(self, obj: Player) -> str:
         return str(obj.rank)
