@@ -53,7 +53,21 @@ def _nothing_saved(formsets: Any) -> None:
 # --------------------------------------------------------------------------- tournaments
 
 
-class RoundInline(admin.TabularInline):
+class RoundColumns:
+    """The columns a round shows in its own admin and inline in its tournament's
+    (the queryset annotates ``n_games``)."""
+
+    @admin.display(description="games")
+    def game_count(self, obj: Round) -> int:
+        return getattr(obj, "n_games", 0)
+
+    @admin.display(description="result sheet")
+    def sheet(self, obj: Round) -> str:
+        url = reverse("admin:games_round_results", args=[obj.pk])
+        return format_html('<a href="{}">enter results</a>', url)
+
+
+class RoundInline(RoundColumns, admin.TabularInline):
     model = Round
     extra = 0
     can_delete = False
@@ -66,15 +80,6 @@ class RoundInline(admin.TabularInline):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
         return super().get_queryset(request).annotate(n_games=Count("games"))
-
-    @admin.display(description="games")
-    def game_count(self, obj: Round) -> int:
-        return getattr(obj, "n_games", 0)
-
-    @admin.display(description="result sheet")
-    def sheet(self, obj: Round) -> str:
-        url = reverse("admin:games_round_results", args=[obj.pk])
-        return format_html('<a href="{}">enter results</a>', url)
 
 
 class GameInline(admin.TabularInline):
@@ -203,7 +208,7 @@ class ResultSheetForm(forms.Form):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(RoundColumns, admin.ModelAdmin):
     list_display = ("tournament", "number", "date", "game_count", "sheet")
     list_filter = ("tournament",)
     list_select_related = ("tournament",)
@@ -222,15 +227,6 @@ class RoundAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Round | None = None) -> bool:
         return False
-
-    @admin.display(description="games")
-    def game_count(self, obj: Round) -> int:
-        return getattr(obj, "n_games", 0)
-
-    @admin.display(description="result sheet")
-    def sheet(self, obj: Round) -> str:
-        url = reverse("admin:games_round_results", args=[obj.pk])
-        return format_html('<a href="{}">enter results</a>', url)
 
     @admin.action(description="Enter results from a result sheet")
     def enter_results(self, request: HttpRequest, queryset: QuerySet[Round]) -> Any:
