@@ -116,10 +116,8 @@ class DisputeViewSet(
     @action(detail=True, methods=["post"])
     def rulings(self, request: Request, pk: str | None = None) -> Response:
         dispute = self._dispute()
-        if not roles.can_rule(request.user, dispute):
-            raise exceptions.PermissionDenied(
-                "It is not yours to rule on this dispute at its level."
-            )
+        if not roles.can_rule(request.user, dispute):  # before judging the body
+            raise exceptions.PermissionDenied(roles.who_rules(dispute))
         data = _valid(s.RulingCreateSerializer, request.data)
         before = dispute.rulings.count()
         with service_errors():
@@ -176,9 +174,7 @@ class DisputeViewSet(
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, pk: str | None = None) -> Response:
         dispute = self._dispute()
-        if not roles.is_party(request.user, dispute.game):
-            raise exceptions.PermissionDenied("Only the players of this game accept a ruling.")
-        with service_errors():
+        with service_errors():  # the service refuses anyone but a party (403)
             dispute = services.dispute_accept(actor=request.user, dispute=dispute)
         return self._out(dispute)
 
@@ -191,11 +187,7 @@ class DisputeViewSet(
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str | None = None) -> Response:
         dispute = self._dispute()
-        if not roles.can_close(request.user, dispute):
-            raise exceptions.PermissionDenied(
-                "Only the tournament's referees, chief referee or directors close a dispute."
-            )
-        with service_errors():
+        with service_errors():  # the service refuses anyone but an official (403)
             dispute = services.dispute_close(actor=request.user, dispute=dispute)
         return self._out(dispute)
 

@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from games import permissions
 from games.models import Game, Tournament
-from referee.models import Dispute, TournamentOfficials
+from referee.models import Dispute, Level, TournamentOfficials
 
 
 def _user_id(user: Any) -> int | None:
@@ -115,6 +115,15 @@ def can_rule(user: Any, dispute: Dispute) -> bool:
     if dispute.level == 2:
         return is_chief_referee(user, tournament)
     return is_committee_member(user, tournament)
+
+
+def who_rules(dispute: Dispute) -> str:
+    """Whom ``can_rule`` allows, as the refusal to show anyone else."""
+    return {
+        Level.REFEREE: "Only the tournament's referee (the one assigned, if any) rules on this dispute.",
+        Level.CHIEF: "Only the tournament's chief referee rules on this appeal.",
+        Level.COMMITTEE: "Only the members of the arbitration committee vote on this appeal.",
+    }[Level(dispute.level)]
 
 
 def can_close(user: Any, dispute: Dispute) -> bool:

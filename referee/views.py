@@ -135,7 +135,7 @@ def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     dispute = _dispute(request, pk)
     if not roles.can_rule(request.user, dispute):
-        return _refused(request, dispute, ["It is not yours to rule on this dispute at its level."])
+        return _refused(request, dispute, [roles.who_rules(dispute)])
     form = RulingForm(request.POST, kind=dispute.kind)
     if form.is_valid():
         try:

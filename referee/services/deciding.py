@@ -184,7 +184,7 @@ def dispute_rule(
     (an RE string) for the kinds that set one, ``moves`` (the continuation)
     for dead stones.  A committee ruling is made when two members agree.
     """
-    require(roles.can_rule(actor, dispute), _who_rules(dispute))
+    require(roles.can_rule(actor, dispute), roles.who_rules(dispute))
     if decision not in Decision.values:
         raise ValidationError({"decision": "Either upheld or dismissed."})
     if not isinstance(reasons, str) or not reasons.strip():
@@ -246,14 +246,6 @@ def dispute_rule(
         if dispute.level == Level.COMMITTEE:  # the last word: nothing left to appeal
             _close(None, dispute, "the arbitration committee's ruling is final")
     return dispute
-
-
-def _who_rules(dispute: Dispute) -> str:
-    return {
-        Level.REFEREE: "Only the tournament's referee (the one assigned, if any) rules on this dispute.",
-        Level.CHIEF: "Only the tournament's chief referee rules on this appeal.",
-        Level.COMMITTEE: "Only the members of the arbitration committee vote on this appeal.",
-    }[Level(dispute.level)]
 
 
 def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute:

@@ -60,15 +60,17 @@ def test_only_the_referee_rules_at_the_first_level_the_others_get_403(
     user = (
         request.getfixturevalue(who) if who != "member1" else request.getfixturevalue("members")[0]
     )
-    assert_error(rule(api_as(user), dispute.pk, decision="dismissed", reasons="x"), 403)
+    body = assert_error(rule(api_as(user), dispute.pk, decision="dismissed", reasons="x"), 403)
+    assert "Only the tournament's referee" in body["message"]  # says who rules instead
 
 
 def test_only_the_chief_rules_at_the_second_level(api_as, dispute, alice, referee, chief):
     rule(api_as(referee), dispute.pk, decision="dismissed", reasons="x")
     api_as(alice).post(f"{LIST}{dispute.pk}/appeal/")
-    assert_error(
+    body = assert_error(
         rule(api_as(referee), dispute.pk, decision="upheld", reasons="x", result="B+F"), 403
     )
+    assert "Only the tournament's chief referee" in body["message"]
     assert rule(api_as(chief), dispute.pk, decision="dismissed", reasons="x").status_code == 201
 
 
