@@ -1,7 +1,7 @@
 """goref's Go rules engine: boards, rules presets, legality, scoring, SGF.
 
 Standard library only: nothing here may import Django, DRF or Celery
-(``tests/engine/test_isolation.py`` checks it in a fresh interpreter).
+(``tests/test_pure_isolation.py`` checks it in a fresh interpreter).
 """
 
 # Bumped whenever a change to the engine can change a replay or a count, so

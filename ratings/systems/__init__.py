@@ -4,7 +4,7 @@
 * ``egf1998``: the EGF system of 1998-2020, for historic recomputation.
 * ``glicko2``: Glickman's Glicko-2; ``ogs``: OGS's flavour (ratings.md §3).
 
-Pure package: standard library only (``tests/ratings/test_isolation.py`` checks it).
+Pure package: standard library only (``tests/test_pure_isolation.py`` checks it).
 """
 
 from __future__ import annotations
