@@ -303,7 +303,7 @@ GAME_RESULT_FIELDS = (
 
 
 class GameAddForm(forms.ModelForm):
-    round_number = forms.IntegerField(min_value=1, label="Round")
+    round_number = forms.IntegerField(min_value=1, max_value=32767, label="Round")
 
     class Meta:
         model = Game

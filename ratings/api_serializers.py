@@ -6,14 +6,16 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.fields import IdField
+
 WINNERS = ["black", "white", "jigo"]
 
 
 class HandicapQuerySerializer(serializers.Serializer[Any]):
-    black = serializers.IntegerField(min_value=1, help_text="Player id.")
-    white = serializers.IntegerField(min_value=1, help_text="Player id.")
-    tournament = serializers.IntegerField(
-        min_value=1, required=False, help_text="Its policy, rules and board; default NZ, 19x19."
+    black = IdField(help_text="Player id.")
+    white = IdField(help_text="Player id.")
+    tournament = IdField(
+        required=False, help_text="Its policy, rules and board; default NZ, 19x19."
     )
 
 
@@ -40,8 +42,8 @@ class HandicapSerializer(serializers.Serializer[Any]):
 
 
 class WhatIfRequestSerializer(serializers.Serializer[Any]):
-    black = serializers.IntegerField(min_value=1, help_text="Player id.")
-    white = serializers.IntegerField(min_value=1, help_text="Player id.")
+    black = IdField(help_text="Player id.")
+    white = IdField(help_text="Player id.")
     winner = serializers.ChoiceField(choices=WINNERS)
     handicap = serializers.IntegerField(min_value=0, max_value=9, required=False, default=0)
 

@@ -9,6 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import IdField
 from ratings.models import (
     CandidateState,
     PromotionCandidate,
@@ -81,7 +82,7 @@ class CandidateSerializer(serializers.ModelSerializer[PromotionCandidate]):
 
 class CandidateFilterSerializer(serializers.Serializer[Any]):
     state = serializers.ChoiceField(choices=CandidateState.choices, required=False)
-    tournament = serializers.IntegerField(min_value=1, required=False)
+    tournament = IdField(required=False)
 
 
 class PromotionFilterSerializer(serializers.Serializer[Any]):
@@ -108,8 +109,8 @@ class PolicyWriteSerializer(serializers.Serializer[Any]):
     """Types only; the parameters are checked by the engine (``from_dict``) in the service."""
 
     name = serializers.CharField(max_length=100)
-    tournament = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, help_text="Empty: the federation default."
+    tournament = IdField(
+        required=False, allow_null=True, help_text="Empty: the federation default."
     )
     params = serializers.JSONField()
     active = serializers.BooleanField(default=False, help_text="Put it in force at once.")

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from config.fields import IdFormField
 from games.models import Player, Tournament
 from ratings import selectors
 from ratings.api import SCORES, handicap_payload
@@ -39,8 +40,8 @@ class SearchForm(forms.Form):
 
 
 class PairForm(forms.Form):
-    black = forms.IntegerField(min_value=1, label="Black (player id)")
-    white = forms.IntegerField(min_value=1, label="White (player id)")
+    black = IdFormField(label="Black (player id)")
+    white = IdFormField(label="White (player id)")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -57,8 +58,8 @@ class PairForm(forms.Form):
 
 
 class HandicapForm(PairForm):
-    tournament = forms.IntegerField(
-        min_value=1, required=False, label="Tournament id", help_text="Its policy, rules, board"
+    tournament = IdFormField(
+        required=False, label="Tournament id", help_text="Its policy, rules, board"
     )
 
     def clean(self) -> dict[str, Any]:
@@ -122,7 +123,9 @@ def head_to_head(request: HttpRequest) -> HttpResponse:
     form = PairForm(request.GET or None)
     h2h = None
     if form.is_valid():
-        h2h = selectors.head_to_head(form.cleaned_data["black_player"], form.cleaned_data["white_player"])
+        h2h = selectors.head_to_head(
+            form.cleaned_data["black_player"], form.cleaned_data["white_player"]
+        )
         for g in h2h.games:
             g.outcome_a = selectors.outcome_for(g, h2h.a.pk)  # type: ignore[attr-defined]
     return render(request, "ratings/head_to_head.html", {"form": form, "h2h": h2h})
@@ -179,8 +182,12 @@ def handicap(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         d = form.cleaned_data
         advice = handicap_payload(d.get("tournament_obj"), d["black_player"], d["white_player"])
-        advice["black_player"] = d["black_player"] if advice["black"] == d["black"] else d["white_player"]
-        advice["white_player"] = d["white_player"] if advice["black"] == d["black"] else d["black_player"]
+        advice["black_player"] = (
+            d["black_player"] if advice["black"] == d["black"] else d["white_player"]
+        )
+        advice["white_player"] = (
+            d["white_player"] if advice["black"] == d["black"] else d["black_player"]
+        )
         advice["strength_black"] = current_strength(advice["black_player"])
         advice["strength_white"] = current_strength(advice["white_player"])
     return render(request, "ratings/handicap.html", {"form": form, "advice": advice})

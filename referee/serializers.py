@@ -12,6 +12,7 @@ from django.db.models import Q
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import IdField
 from referee.models import (
     CommitteeVote,
     Decision,
@@ -161,8 +162,8 @@ class AppealSerializer(serializers.Serializer[Any]):
 
 
 class DisputeFilterSerializer(serializers.Serializer[Any]):
-    game = serializers.IntegerField(min_value=1, required=False)
-    tournament = serializers.IntegerField(min_value=1, required=False)
+    game = IdField(required=False)
+    tournament = IdField(required=False)
     state = StateField(required=False)
 
 

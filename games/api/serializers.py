@@ -12,6 +12,7 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import IdField
 from games.api.scoring_serializers import VerificationSerializer, verification_of
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, Tournament
 from games.models import Game as GameModel
@@ -198,8 +199,8 @@ class GameSerializer(GameListSerializer):
 class GameCreateSerializer(serializers.Serializer[Any]):
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     round = serializers.IntegerField(min_value=1, max_value=32767)
-    black = serializers.IntegerField(min_value=1, help_text="Player id.")
-    white = serializers.IntegerField(min_value=1, help_text="Player id.")
+    black = IdField(help_text="Player id.")
+    white = IdField(help_text="Player id.")
     handicap = serializers.IntegerField(
         min_value=0, max_value=25, required=False,
         help_text="Omitted: the tournament's handicap policy advises one from the players' "
@@ -213,8 +214,8 @@ class GameCreateSerializer(serializers.Serializer[Any]):
 
 
 class GameUpdateSerializer(serializers.Serializer[Any]):
-    black = serializers.IntegerField(min_value=1, required=False)
-    white = serializers.IntegerField(min_value=1, required=False)
+    black = IdField(required=False)
+    white = IdField(required=False)
     handicap = serializers.IntegerField(min_value=0, max_value=25, required=False)
     komi = serializers.DecimalField(max_digits=4, decimal_places=1, required=False)
     table = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True)
@@ -222,9 +223,9 @@ class GameUpdateSerializer(serializers.Serializer[Any]):
 
 
 class GameFilterSerializer(serializers.Serializer[Any]):
-    tournament = serializers.IntegerField(min_value=1, required=False)
+    tournament = IdField(required=False)
     round = serializers.IntegerField(min_value=1, max_value=32767, required=False)
-    player = serializers.IntegerField(min_value=1, required=False)
+    player = IdField(required=False)
     state = serializers.ChoiceField(choices=GameState.choices, required=False)
 
 

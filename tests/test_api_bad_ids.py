@@ -1,0 +1,64 @@
+"""An id past what the database can hold is bad input (400 naming the field), never a 500.
+
+Found by fuzzing the API with its own OpenAPI schema: ``?tournament=`` with a
+35-digit number reached the database driver and overflowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from config.fields import MAX_ID
+
+pytestmark = pytest.mark.django_db
+
+TOO_BIG = str(MAX_ID + 1)
+
+
+@pytest.fixture
+def staff_client(django_user_model: Any) -> Client:
+    user = django_user_model.objects.create_user(
+        "fuzz", password="x", is_staff=True, is_superuser=True
+    )
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("url", "field"),
+    [
+        (f"/api/v1/games/?tournament={TOO_BIG}", "tournament"),
+        (f"/api/v1/games/?player={TOO_BIG}", "player"),
+        (f"/api/v1/disputes/?game={TOO_BIG}", "game"),
+        (f"/api/v1/disputes/?tournament={TOO_BIG}", "tournament"),
+        (f"/api/v1/promotions/candidates/?tournament={TOO_BIG}", "tournament"),
+        (f"/api/v1/handicap/?black={TOO_BIG}&white=1", "black"),
+        (f"/api/v1/ratings/what-if/?black=1&white={TOO_BIG}&result=B", "white"),
+    ],
+)
+def test_an_id_too_big_for_the_database_is_a_400_naming_the_field(
+    staff_client: Client, url: str, field: str
+) -> None:
+    response = staff_client.get(url)
+    assert response.status_code == 400, response.content[:500]
+    body = response.json()
+    assert field in body["extra"]["fields"]
+    assert str(MAX_ID) in body["extra"]["fields"][field]
+
+
+def test_the_largest_id_the_database_holds_is_accepted_and_finds_nothing(
+    staff_client: Client,
+) -> None:
+    response = staff_client.get(f"/api/v1/games/?tournament={MAX_ID}")
+    assert response.status_code == 200
+    assert response.json()["count"] == 0
+
+
+def test_a_web_form_refuses_an_id_too_big_for_the_database(client: Client) -> None:
+    response = client.get("/ratings/handicap/", {"black": TOO_BIG, "white": "1"})
+    assert response.status_code == 200
+    assert "less than or equal to" in response.content.decode()
