@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
+from config.schema import SchemaView
 from ops.health import healthz
 
 admin.site.site_header = "goref — tournament administration"
@@ -18,7 +19,7 @@ urlpatterns = [
     path("api/v1/", include("referee.api_urls")),
     path("api/v1/", include("ratings.api_urls")),
     path("api/v1/", include("ops.api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("referee/", include("referee.urls")),
