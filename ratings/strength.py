@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from django.core.exceptions import ValidationError
+
 from games.engine.rules import Rules, get_rules
 from games.models import Player, Tournament
 from ratings.handicap import NZ_POLICY, HandicapAdvice, HandicapPolicy, PolicyKind, advise
@@ -17,7 +19,7 @@ from ratings.models import HonoraryTitle, PlayerRating
 from ratings.ranks import HONORARY_INDEX, Rank
 from ratings.recompute import provisional_games, rating_system_name
 from ratings.scales import playing_rank, scale_for
-from ratings.systems import GameOutcome, PlayerState
+from ratings.systems import GameOutcome, PlayerState, RatingError
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,11 @@ def what_if(*, black: Player, white: Player, score_black: float, handicap: int =
         1: sb.state if sb.algorithm == scale.name else scale.start(black.declared_rank),
         2: sw.state if sw.algorithm == scale.name else scale.start(white.declared_rank),
     }
-    new = scale.system.rate_event(pre, [GameOutcome(1, 2, score_black, handicap)], scale.config)
+    try:
+        new = scale.system.rate_event(pre, [GameOutcome(1, 2, score_black, handicap)], scale.config)
+    except RatingError as exc:
+        # e.g. EGF: a handicap that lifts Black to 3300 or more, the formula's pole.
+        raise ValidationError({"handicap": f"The rating formula cannot rate this game: {exc}."}) from None
     return WhatIf(
         black=WhatIfSide(black, pre[1].rating, new[1].rating),
         white=WhatIfSide(white, pre[2].rating, new[2].rating),

@@ -11,6 +11,7 @@ import datetime as dt
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -199,8 +200,12 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
     result = None
     if form.is_valid():
         d = form.cleaned_data
-        result = what_if(
-            black=d["black_player"], white=d["white_player"], score_black=SCORES[d["winner"]],
-            handicap=d.get("handicap") or 0,
-        )  # fmt: skip
+        try:
+            result = what_if(
+                black=d["black_player"], white=d["white_player"], score_black=SCORES[d["winner"]],
+                handicap=d.get("handicap") or 0,
+            )  # fmt: skip
+        except ValidationError as exc:
+            for name, errors in exc.message_dict.items():
+                form.add_error(name if name in form.fields else None, errors)
     return render(request, "ratings/what_if.html", {"form": form, "result": result})

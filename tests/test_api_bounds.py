@@ -1,7 +1,9 @@
-"""An id past what the database can hold is bad input (400 naming the field), never a 500.
+"""Input at the edges of what the database and the formulas can take: never a 500.
 
-Found by fuzzing the API with its own OpenAPI schema: ``?tournament=`` with a
-35-digit number reached the database driver and overflowed.
+Each case was found by fuzzing the API with its own OpenAPI schema
+(schemathesis): an id or a page offset of 25+ digits reached the database
+driver and overflowed; a handicap past the EGF formula's pole escaped as an
+exception.
 """
 
 from __future__ import annotations
@@ -62,3 +64,39 @@ def test_a_web_form_refuses_an_id_too_big_for_the_database(client: Client) -> No
     response = client.get("/ratings/handicap/", {"black": TOO_BIG, "white": "1"})
     assert response.status_code == 200
     assert "less than or equal to" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=3491777293436625207951360", "offset=3491777293436625207951360", "limit=-5"]
+)
+def test_a_page_of_any_size_or_offset_is_answered(staff_client: Client, query: str) -> None:
+    response = staff_client.get(f"/api/v1/promotions/policies/?{query}")
+    assert response.status_code == 200, response.content[:500]
+    assert len(response.json()["results"]) <= 1000
+
+
+def test_the_paginator_caps_the_limit_and_the_offset() -> None:
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from config.pagination import MAX_OFFSET, Pagination
+
+    huge = "3491777293436625207951360"
+    request = Request(APIRequestFactory().get(f"/?limit={huge}&offset={huge}"))
+    assert Pagination().get_limit(request) == 1000
+    assert Pagination().get_offset(request) == MAX_OFFSET
+
+
+def test_a_what_if_past_the_rating_formulas_pole_is_a_400_on_handicap(
+    staff_client: Client,
+) -> None:
+    from tests.factories import PlayerFactory
+
+    strong, weak = PlayerFactory(declared_rank=8), PlayerFactory(declared_rank=-20)  # 9d, 20k
+    response = staff_client.post(
+        "/api/v1/ratings/what-if/",
+        {"black": strong.pk, "white": weak.pk, "winner": "jigo", "handicap": 9},
+        content_type="application/json",
+    )
+    assert response.status_code == 400, response.content[:500]
+    assert "handicap" in response.json()["extra"]["fields"]
