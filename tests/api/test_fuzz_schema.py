@@ -14,6 +14,7 @@ rating formula's pole) are pinned one by one in ``tests/test_api_bounds.py``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from io import StringIO
 from typing import Any
 
@@ -29,7 +30,24 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
 
 @pytest.fixture
-def admin_token(db: None, django_user_model: Any) -> str:
+def keep_the_test_connection() -> Iterator[None]:
+    """Requests go through the WSGI app, whose end-of-request handler closes
+    the database connection; the test's transaction lives on that connection.
+    Django's own test client disconnects the handler in the same way."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def admin_token(db: None, django_user_model: Any, keep_the_test_connection: None) -> str:
     from rest_framework.authtoken.models import Token
 
     call_command("seed_demo", stdout=StringIO())
