@@ -72,6 +72,11 @@ class RatingRun(models.Model):
     )
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The promotion evaluation that follows a done run (``ratings.services_evaluation``):
+    # when it was last published, and when it completed.  ``ratings.sweep`` queues it
+    # again for a done run not evaluated yet (its on-commit publish may have failed).
+    promotions_queued_at = models.DateTimeField(null=True, blank=True)
+    promotions_evaluated_at = models.DateTimeField(null=True, blank=True)
     events = models.PositiveIntegerField(default=0)
     games = models.PositiveIntegerField(default=0)
     players = models.PositiveIntegerField(default=0)

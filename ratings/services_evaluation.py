@@ -22,6 +22,10 @@ candidate per decision.
 - Holders of the honorary 9p+ are not evaluated (a title, never a criterion).
 - Only the rows a finished run left behind are read; a run that rewrites
   them meanwhile queues its own evaluation afterwards.
+- **Queued** on commit after each run; an evaluation for a run marks it
+  (``RatingRun.promotions_evaluated_at``), and ``promotions_sweep`` (in
+  ``ratings.sweep``) queues again the done runs left unevaluated (a broker
+  outage at publish time, a lost message).
 """
 
 from __future__ import annotations
@@ -34,8 +38,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from games.models import LOCKED_STATES, Game, Player, Round
 from ratings.models import (
@@ -44,6 +50,7 @@ from ratings.models import (
     PromotionPolicy,
     RankChange,
     RatingHistory,
+    RatingRun,
 )
 from ratings.promotion import (
     EventRecord,
@@ -62,6 +69,8 @@ log = logging.getLogger(__name__)
 PLAYER_CHUNK = 500
 IN_CHUNK = 2000  # ids per IN (...) list
 WON = {"B": 1.0, "W": 0.0, "": 0.5}
+EVALUATION_GRACE = dt.timedelta(seconds=30)  # before the sweep queues a run's evaluation
+EVALUATION_SWEEP_BATCH = 50  # runs queued per sweep at most
 
 T = TypeVar("T")
 
@@ -81,18 +90,53 @@ class EvaluationResult:
 # --------------------------------------------------------------------------- queueing
 
 
-def _publish(run_id: int) -> None:
+def _publish(run_id: int) -> bool:
     from ratings.tasks import promotions_evaluate
 
     try:
         promotions_evaluate.delay(run_id=run_id)
-    except Exception:  # broker down: `manage.py evaluate_promotions` (or the next run) catches up
+    except Exception:  # broker down: the sweep (or `manage.py evaluate_promotions`) catches up
         log.exception("could not queue the promotion evaluation of rating run %s", run_id)
+        return False
+    RatingRun.objects.filter(pk=run_id).update(promotions_queued_at=timezone.now())
+    return True
 
 
 def promotions_queue(*, run_id: int) -> None:
     """Queue the evaluation of a finished rating run, once the caller's transaction commits."""
     transaction.on_commit(partial(_publish, run_id))
+
+
+def promotions_sweep(*, now: dt.datetime | None = None) -> int:
+    """Queue the evaluation of the done rating runs not evaluated yet (part of
+    ``ratings.sweep``); returns how many were published.
+
+    A run is taken once it finished more than ``EVALUATION_GRACE`` ago (its own on-commit
+    publish comes first) and was never published, or was published longer ago than the
+    task time limit (the message or its worker was lost).  Oldest first, at most
+    ``EVALUATION_SWEEP_BATCH`` a sweep; a publish that fails is logged and the next sweep
+    tries again.  Queuing a run twice (a slow evaluation, a race with the on-commit
+    publish) is harmless: a candidate's idempotency key is unique, so the second
+    evaluation adds nothing.
+    """
+    now = now or timezone.now()
+    lost = now - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
+    ids = list(
+        RatingRun.objects.filter(
+            state=RatingRun.State.DONE,
+            promotions_evaluated_at__isnull=True,
+            finished_at__lt=now - EVALUATION_GRACE,
+        )
+        .filter(Q(promotions_queued_at__isnull=True) | Q(promotions_queued_at__lt=lost))
+        .order_by("finished_at", "id")
+        .values_list("pk", flat=True)[:EVALUATION_SWEEP_BATCH]
+    )
+    sent = 0
+    for pk in ids:
+        if not _publish(pk):
+            break  # the broker is down: the rest would fail too
+        sent += 1
+    return sent
 
 
 # --------------------------------------------------------------------------- ranks at the time
@@ -177,6 +221,10 @@ def promotions_evaluate(
         decisions, created = _evaluate_chunk(list(part))
         total.decisions += decisions
         total.created += created
+    if run_id is not None:
+        RatingRun.objects.filter(pk=run_id, promotions_evaluated_at__isnull=True).update(
+            promotions_evaluated_at=timezone.now()
+        )
     return total
 
 

@@ -1,4 +1,5 @@
-"""Celery tasks for ratings: the recompute job, the promotion evaluation after it, the sweep.
+"""Celery tasks for ratings: the recompute job, the promotion evaluation after it, the sweep
+(of both).
 
 Job id in, re-fetched inside; the options every job task shares
 (``ops.tasks_common``: ``acks_late`` with reject-on-worker-lost, transient
@@ -81,7 +82,9 @@ def promotions_evaluate(
 
 @shared_task(name="ratings.sweep", ignore_result=True)
 def ratings_sweep() -> int:
-    """Publish again the ratings jobs the broker never got (see ``ratings.services``)."""
+    """Publish again the ratings jobs the broker never got (see ``ratings.services``) and
+    the promotion evaluations of done runs never evaluated (``ratings.services_evaluation``)."""
     from ratings.services import ratings_sweep as sweep
+    from ratings.services_evaluation import promotions_sweep
 
-    return sweep()
+    return sweep() + promotions_sweep()
