@@ -185,23 +185,30 @@ def test_a_pairing_change_goes_through_game_update(as_director: Client, game: Ga
     assert (game.handicap, str(game.komi), game.table) == (2, "0.5", 4)
 
 
-def test_adding_a_game_goes_through_game_create(as_director: Client, tournament: Any) -> None:
-    b, w = PlayerFactory(), PlayerFactory()
+def add_game(client: Client, tournament: Any, black: Any, white: Any, **fields: str) -> Game:
+    """Post the admin's add-game form (round 2, defaults blank) and return the new game."""
     data = {
         "tournament": tournament.pk,
         "round_number": "2",
-        "black": b.pk,
-        "white": w.pk,
-        "handicap": "0",
+        "black": black.pk,
+        "white": white.pk,
+        "handicap": "",
         "komi": "",
-        "table": "3",
+        "table": "",
         "rules": "",
         "submissions-TOTAL_FORMS": "0",
         "submissions-INITIAL_FORMS": "0",
+        **fields,
     }
-    response = as_director.post(reverse("admin:games_game_add"), data)
+    response = client.post(reverse("admin:games_game_add"), data)
     assert response.status_code == 302, response.content.decode()[:3000]
-    g = Game.objects.get(black=b)
+    return Game.objects.get(round__tournament=tournament, round__number=2, table=data["table"])
+
+
+def test_adding_a_game_goes_through_game_create(as_director: Client, tournament: Any) -> None:
+    b, w = PlayerFactory(), PlayerFactory()
+    g = add_game(as_director, tournament, b, w, handicap="0", table="3")
+    assert g.black_id == b.pk
     assert g.round.number == 2 and g.komi == tournament.komi and g.rules == "japanese"
 
 
@@ -211,21 +218,7 @@ def test_a_game_added_without_a_handicap_takes_the_tournament_policy(
     # nz policy (the default): a 3-stone difference in declared rank gives 3 stones,
     # and the weaker player takes Black whatever order the director typed them in.
     strong, weak = PlayerFactory(declared_rank=1), PlayerFactory(declared_rank=-2)  # 2d, 2k
-    data = {
-        "tournament": tournament.pk,
-        "round_number": "2",
-        "black": strong.pk,
-        "white": weak.pk,
-        "handicap": "",
-        "komi": "",
-        "table": "4",
-        "rules": "",
-        "submissions-TOTAL_FORMS": "0",
-        "submissions-INITIAL_FORMS": "0",
-    }
-    response = as_director.post(reverse("admin:games_game_add"), data)
-    assert response.status_code == 302, response.content.decode()[:3000]
-    g = Game.objects.get(table=4, round__number=2)
+    g = add_game(as_director, tournament, strong, weak, table="4")
     assert (g.black_id, g.white_id, g.handicap) == (weak.pk, strong.pk, 3)
 
 
