@@ -205,3 +205,15 @@ def crosstable(
             cell = row.rounds.get(number)
             row.cells.append("–" if cell is None else cell.display(rows[cell.opponent_id].number))
     return ordered
+
+
+def outcome_for(game: Game, player_id: int) -> str:
+    """The result from ``player_id``'s side: win, loss, win/loss by forfeit, jigo, void; ''
+    while there is no result."""
+    if not game.result_reason:
+        return ""
+    if not game.result_winner:
+        return "jigo" if game.result_reason == "draw" else game.result_reason
+    mine = "B" if game.black_id == player_id else "W"
+    won = "win" if game.result_winner == mine else "loss"
+    return f"{won} by forfeit" if game.result_reason == "forfeit" else won

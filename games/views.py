@@ -101,19 +101,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "game": g,
                 "colour": "Black" if black else "White",
                 "opponent": g.white if black else g.black,
-                "outcome": _outcome_for(g, player.pk),
+                "outcome": selectors.outcome_for(g, player.pk),
             }
         )
     return render(request, "games/player_detail.html", {"player": player, "games": listed})
-
-
-def _outcome_for(game: Game, player_id: int) -> str:
-    if not game.result_reason:
-        return ""
-    if not game.result_winner:
-        return "draw" if game.result_reason == "draw" else game.result_reason
-    mine = "B" if game.black_id == player_id else "W"
-    return "win" if game.result_winner == mine else "loss"
 
 
 def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.models import Game, Player
+from games.selectors import outcome_for
 from ratings.models import PlayerRating, RatingHistory
 
 TOP_SIZE = 100
@@ -60,17 +61,6 @@ def player_games(player: Player) -> QuerySet[Game]:
         .select_related("tournament", "round", "black", "white")
         .order_by("-tournament__end_date", "-tournament_id", "round__number", "id")
     )
-
-
-def outcome_for(game: Game, player_id: int) -> str:
-    """win / loss / jigo / void / forfeit win... from ``player_id``'s side, '' if no result."""
-    if not game.result_reason:
-        return ""
-    if not game.result_winner:
-        return "jigo" if game.result_reason == "draw" else game.result_reason
-    mine = "B" if game.black_id == player_id else "W"
-    won = "win" if game.result_winner == mine else "loss"
-    return f"{won} by forfeit" if game.result_reason == "forfeit" else won
 
 
 @dataclass

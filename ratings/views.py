@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 
 from config.fields import IdFormField
 from games.models import Player, Tournament
+from games.selectors import outcome_for
 from ratings import selectors
 from ratings.api import SCORES, handicap_payload
 from ratings.charts import rating_chart_svg
@@ -107,7 +108,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     games = [
         {"game": g, "colour": "Black" if g.black_id == p.pk else "White",
          "opponent": g.white if g.black_id == p.pk else g.black,
-         "outcome": selectors.outcome_for(g, p.pk)}
+         "outcome": outcome_for(g, p.pk)}
         for g in selectors.player_games(p)
     ]  # fmt: skip
     # rating_chart_svg escapes every text it draws.
@@ -128,7 +129,7 @@ def head_to_head(request: HttpRequest) -> HttpResponse:
             form.cleaned_data["black_player"], form.cleaned_data["white_player"]
         )
         for g in h2h.games:
-            g.outcome_a = selectors.outcome_for(g, h2h.a.pk)  # type: ignore[attr-defined]
+            g.outcome_a = outcome_for(g, h2h.a.pk)  # type: ignore[attr-defined]
     return render(request, "ratings/head_to_head.html", {"form": form, "h2h": h2h})
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from games import selectors, services
-from games.models import GameState
+from games.models import Game, GameState
 from tests.factories import PlayerFactory
 
 
@@ -68,3 +70,22 @@ def test_submissions_are_empty_for_outsiders(game, alice, outsider, referee):
     services.game_result_submit(actor=alice.user, game=game, result="B+R")
     assert selectors.submissions_visible_to(outsider, game).count() == 0
     assert selectors.submissions_visible_to(referee, game).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("reason", "winner", "side", "expected"),
+    [
+        ("", "", "B", ""),
+        ("score", "B", "B", "win"),
+        ("resignation", "W", "B", "loss"),
+        ("forfeit", "W", "W", "win by forfeit"),
+        ("forfeit", "W", "B", "loss by forfeit"),
+        ("draw", "", "W", "jigo"),
+        ("void", "", "B", "void"),
+    ],
+)
+def test_outcome_for_reads_the_result_from_one_players_side(
+    reason: str, winner: str, side: str, expected: str
+) -> None:
+    game = Game(black_id=1, white_id=2, result_reason=reason, result_winner=winner)
+    assert selectors.outcome_for(game, 1 if side == "B" else 2) == expected
