@@ -15,6 +15,8 @@ may be overridden by keyword.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -37,3 +39,19 @@ def job_task_options(**overrides: Any) -> dict[str, Any]:
         "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
     }
     return {**options, **overrides}
+
+
+def publish_or_log(send: Callable[[], object], *, what: str) -> bool:
+    """Hand work to the broker after the caller's data is committed; never raise.
+
+    Called from ``transaction.on_commit``: the row that describes the work is
+    already saved, so a broker that is down (or refuses) must not turn a
+    successful request into an error.  Anything ``send`` raises is logged and
+    ``False`` returned; the row stays pending and a sweep publishes it later.
+    """
+    try:
+        send()
+    except Exception:
+        logging.getLogger(__name__).exception("could not queue %s; the sweep will retry", what)
+        return False
+    return True

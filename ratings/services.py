@@ -17,7 +17,6 @@ function of the database.
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 from typing import Any
 
@@ -32,14 +31,13 @@ from games.engine.rules import get_rules
 from games.models import LOCKED_STATES, Game, GameState, Player, Tournament
 from games.services.common import GameLockedError, GameStateError, validate_and_save
 from ops.models import Job, JobState
+from ops.tasks_common import publish_or_log
 from ratings.handicap import HandicapAdvice
 from ratings.models import HonoraryTitle, RankChangeKind
 from ratings.ranks import HONORARY_INDEX, Rank
 from ratings.services_promotion import player_rank_set
 from ratings.strength import pairing_advice
 from referee.audit import audit_record
-
-log = logging.getLogger(__name__)
 
 JOB_KIND = "ratings"
 SWEEP_GRACE = timedelta(seconds=30)
@@ -52,10 +50,7 @@ def _publish(job_id: int) -> None:
     """Hand the job to the broker; never raises (the sweep retries a job left pending)."""
     from ratings.tasks import ratings_recompute
 
-    try:
-        ratings_recompute.delay(job_id)
-    except Exception:  # broker down or refusing: the job row stays pending for the sweep
-        log.exception("could not queue ratings job %s; the sweep will retry", job_id)
+    publish_or_log(lambda: ratings_recompute.delay(job_id), what=f"ratings job {job_id}")
 
 
 def _queue(*, actor: Any, from_tournament: Tournament | None, reason: str) -> Job:

@@ -44,6 +44,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.models import LOCKED_STATES, Game, Player, Round
+from ops.tasks_common import publish_or_log
 from ratings.models import (
     HonoraryTitle,
     PromotionCandidate,
@@ -93,10 +94,10 @@ class EvaluationResult:
 def _publish(run_id: int) -> bool:
     from ratings.tasks import promotions_evaluate
 
-    try:
-        promotions_evaluate.delay(run_id=run_id)
-    except Exception:  # broker down: the sweep (or `manage.py evaluate_promotions`) catches up
-        log.exception("could not queue the promotion evaluation of rating run %s", run_id)
+    if not publish_or_log(
+        lambda: promotions_evaluate.delay(run_id=run_id),
+        what=f"the promotion evaluation of rating run {run_id}",
+    ):
         return False
     RatingRun.objects.filter(pk=run_id).update(promotions_queued_at=timezone.now())
     return True
