@@ -10,7 +10,7 @@ empties its Go tables and COPYs the history in: players at the grade of
 their starting GoR, one rated tournament per event (its end date in event
 order), five rounds, every game final.  Loading is not the measured figure.
 
-The measured figure is ``ratings.tasks.run_job`` (the Celery task's body:
+The measured figure is ``ratings.services.ratings_job_run`` (the Celery task's body:
 claim the job, stream the games, rate, write history and current ratings in
 one transaction) run in a fresh process, so the peak memory it reports
 (``ru_maxrss``) is the recompute's own and not the generator's.  Targets:
@@ -164,11 +164,11 @@ def run_once(url: str) -> dict[str, Any]:
     _setup(url)
     from ops.models import Job
     from ratings.models import PlayerRating
-    from ratings.tasks import run_job
+    from ratings.services import ratings_job_run
 
     job = Job.objects.create(kind="ratings", params={"from_tournament": None})
     t0 = time.perf_counter()
-    state = run_job(job.pk)
+    state = ratings_job_run(job_id=job.pk)
     took = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     final = dict(PlayerRating.objects.values_list("player_id", "rating"))
@@ -197,7 +197,7 @@ def bench(url: str, start: Sequence[float], events: Sequence[Sequence[GameTuple]
     ok_t = "meets" if res["seconds"] < TARGET_SECONDS else "MISSES"
     ok_m = "meets" if res["peak_mib"] < TARGET_MIB else "MISSES"
     print(
-        f"database recompute (ratings.tasks.run_job, {res['state']}): {res['seconds']:.1f}s, "
+        f"database recompute (ratings.services.ratings_job_run, {res['state']}): {res['seconds']:.1f}s, "
         f"{n_games / res['seconds']:,.0f} games/s ({ok_t} the {TARGET_SECONDS:.0f} s target); "
         f"peak memory of the recompute process {res['peak_mib']:,.0f} MiB ({ok_m} the 1 GiB target)"
     )

@@ -4,6 +4,9 @@ import os
 
 from celery import Celery
 
+from games.worker_steps import SweepOnConnect
+from ops.worker import HeartbeatStep
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("goref")
@@ -21,14 +24,5 @@ app.conf.beat_schedule = {
 }
 
 
-def _add_worker_steps() -> None:
-    from ops.worker import HeartbeatStep
-
-    app.steps["worker"].add(HeartbeatStep)
-
-    from games.worker_steps import SweepOnConnect  # re-scoring runs left behind
-
-    app.steps["consumer"].add(SweepOnConnect)
-
-
-_add_worker_steps()
+app.steps["worker"].add(HeartbeatStep)
+app.steps["consumer"].add(SweepOnConnect)  # re-scoring runs left behind

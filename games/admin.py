@@ -1,6 +1,6 @@
 """The directors' admin: tournaments, rounds, games and players, scoped to the director.
 
-A director (staff, in the "Directors" group, ``games.roles``) sees only the
+A director (staff, in the "Directors" group, ``games.groups``) sees only the
 tournaments he directs and their rounds and games; a superuser sees all.
 Every change goes through ``games.services``: pairings through
 ``game_create`` / ``game_update``, players through ``player_create`` /
@@ -30,6 +30,7 @@ from games import services
 from games.imports import COLUMNS, players_import_csv
 from games.models import Club, Game, Player, ResultSubmission, Round, Tournament
 from games.permissions import is_director
+from games.services.scoring import tournament_rescore
 from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
 
 
@@ -126,8 +127,6 @@ class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
 
     @admin.action(description="Re-score every game with a record")
     def rescore(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        from games.services.scoring import tournament_rescore
-
         for tournament in queryset:
             try:
                 job = tournament_rescore(actor=request.user, tournament=tournament)

@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from games import services
 from games.models import Player
 from ratings.ranks import Rank, RankError
 
@@ -98,8 +99,6 @@ def players_import_csv(*, actor: Any, data: str | bytes) -> ImportReport:
     ``report.ok`` is true when every row was created; otherwise nothing was
     created and ``report.errors`` names each failing row and column.
     """
-    from games import services
-
     report = ImportReport()
     text = _decode(data, report)
     if text is None:

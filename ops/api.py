@@ -1,19 +1,159 @@
-"""``/api/v1/jobs/{id}/``: a background job's progress."""
+"""What every app's REST API shares: the error shape, service errors, input parsing, paging.
+
+One error shape for the whole API: ``{"message": ..., "extra": {...}}``.
+``message`` is a sentence a person can act on; ``extra.fields`` maps field
+names to their messages for validation errors.  A Django ``ValidationError``
+raised by a service becomes a 400 in the same shape (``StateConflict`` a
+409), so services validate once for forms and the API alike.
+
+Status codes: 400 invalid input, 401 a write without credentials, 403 the
+object is visible but the user may not change it, 404 an unknown id or an
+object the user may not see, 409 the request conflicts with the object's
+state.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
-from rest_framework.views import APIView
+from rest_framework.serializers import BaseSerializer
+from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.api.serializers import ErrorSerializer
 from ops.models import Job
+from ops.services import UNSET, StateConflict
+
+# --------------------------------------------------------------------------- the error shape
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """The one error shape of the API (``exception_handler``)."""
+
+    message = serializers.CharField()
+    extra = serializers.DictField(
+        help_text='For invalid input: {"fields": {name: message}}; otherwise empty.'
+    )
+
+
+def _flatten(detail: Any) -> Any:
+    if isinstance(detail, dict):
+        return {key: _flatten(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        flat = [_flatten(item) for item in detail]
+        if all(isinstance(item, str) for item in flat):
+            return " ".join(flat)
+        return flat
+    return str(detail)
+
+
+def _first_message(fields: dict[str, Any]) -> str:
+    for name, value in fields.items():
+        text = value if isinstance(value, str) else str(value)
+        if name in ("non_field_errors", "__all__"):
+            return text
+        return f"{name}: {text}"
+    return "Invalid input."
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DjangoValidationError):
+        if hasattr(exc, "error_dict"):
+            exc = exceptions.ValidationError(exc.message_dict)
+        else:
+            exc = exceptions.ValidationError({"non_field_errors": exc.messages})
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    detail: Any = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+    if isinstance(exc, exceptions.ValidationError):
+        fields = (
+            _flatten(detail) if isinstance(detail, dict) else {"non_field_errors": _flatten(detail)}
+        )
+        response.data = {"message": _first_message(fields), "extra": {"fields": fields}}
+        response.status_code = status.HTTP_400_BAD_REQUEST
+    else:
+        response.data = {"message": _flatten(detail), "extra": {}}
+    return response
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the current state of the game."
+    default_code = "conflict"
+
+
+@contextmanager
+def service_errors(rename: dict[str, str] | None = None) -> Iterator[None]:
+    """Translate a service's exceptions to API errors, field names to the API's."""
+    try:
+        yield
+    except StateConflict as e:
+        raise Conflict(" ".join(e.messages)) from None
+    except DjangoValidationError as e:
+        if hasattr(e, "error_dict"):
+            fields = {(rename or {}).get(k, k): v for k, v in e.message_dict.items()}
+            raise exceptions.ValidationError(fields) from None
+        raise exceptions.ValidationError({"non_field_errors": e.messages}) from None
+    except DjangoPermissionDenied as e:
+        raise exceptions.PermissionDenied(str(e) or None) from None
+
+
+def valid(serializer_class: type[BaseSerializer[Any]], data: Any, **kwargs: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):  # a JSON list or scalar where an object belongs
+        raise exceptions.ValidationError({"non_field_errors": ["Send a JSON object."]})
+    ser = serializer_class(data=data, **kwargs)
+    ser.is_valid(raise_exception=True)
+    return dict(ser.validated_data)
+
+
+def changes(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Only the fields the client sent (PATCH): the rest stay ``UNSET`` in the service."""
+    return {name: data.get(name, UNSET) for name in names}
+
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input; extra.fields names them."),
+    401: OpenApiResponse(ErrorSerializer, description="Not logged in."),
+    403: OpenApiResponse(ErrorSerializer, description="Visible, but not yours to change."),
+    404: OpenApiResponse(ErrorSerializer, description="Unknown id, or not visible to you."),
+}
+CONFLICT = {409: OpenApiResponse(ErrorSerializer, description="The object's state forbids it.")}
+NOT_FOUND = {404: ERRORS[404]}
+
+
+# --------------------------------------------------------------------------- paging
+
+# DRF's ``LimitOffsetPagination`` has no ceiling by default and hands any
+# offset to the database; a limit or offset of 25 digits overflowed SQLite's
+# integers into a 500 (found by fuzzing).  The limit is capped at
+# ``max_limit`` and the offset at ``MAX_OFFSET`` (past every real row count,
+# so the page is simply empty).
+MAX_OFFSET = 2**31 - 1
+
+
+class Pagination(LimitOffsetPagination):
+    max_limit = 1000
+
+    def get_offset(self, request: Request) -> int:
+        return min(super().get_offset(request), MAX_OFFSET)
+
+
+# --------------------------------------------------------------------------- jobs
 
 
 class JobSerializer(serializers.ModelSerializer[Job]):
@@ -29,33 +169,3 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 
     def get_url(self, obj: Job) -> str:
         return str(reverse("api-job", kwargs={"pk": obj.pk}, request=self.context.get("request")))
-
-
-def can_see_job(user: Any, job: Job) -> bool:
-    """Its creator, staff, and the directors of the tournament it works on."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_staff or user.is_superuser or job.created_by_id == user.pk:
-        return True
-    tournament_id = (job.params or {}).get("tournament")
-    if not isinstance(tournament_id, int):
-        return False
-    from games.models import Tournament
-
-    return Tournament.objects.filter(pk=tournament_id, directors=user).exists()
-
-
-class JobView(APIView):
-    """A background job (a tournament re-score): its state and progress."""
-
-    @extend_schema(
-        responses={
-            200: JobSerializer,
-            404: OpenApiResponse(ErrorSerializer, description="Unknown id, or not visible to you."),
-        }
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        job = get_object_or_404(Job, pk=pk)
-        if not can_see_job(request.user, job):
-            raise exceptions.NotFound()
-        return Response(JobSerializer(job, context={"request": request}).data)

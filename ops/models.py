@@ -55,3 +55,38 @@ class Job(models.Model):
     @property
     def percent(self) -> int:
         return 100 if not self.total else round(100 * (self.done + self.failed) / self.total)
+
+
+class AuditEntry(models.Model):
+    """One judgement or setting change, with who made it and the values before and after.
+
+    Written by every app's services through ``ops.audit.audit_record``: a
+    result entered or corrected, a record changed, a ruling, a re-rating, a
+    promotion.  Rows are only ever added.
+    """
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=60, db_index=True)
+    # The object concerned, by label and primary key ("games.game", 17), so the
+    # trail outlives the rows it describes.
+    object_type = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=40)
+    object_repr = models.CharField(max_length=200, blank=True)
+    old_value = models.JSONField(null=True, blank=True)
+    new_value = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        # The table and index keep the names they had when the trail lived in
+        # the referee app: the model moved, the rows did not.
+        db_table = "referee_auditentry"
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["object_type", "object_id"], name="referee_aud_object__e803df_idx")
+        ]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"

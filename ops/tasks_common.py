@@ -20,9 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
-TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+from ops.services import TRANSIENT_DB_ERRORS
 
 
 def job_task_options(**overrides: Any) -> dict[str, Any]:

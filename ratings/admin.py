@@ -20,6 +20,7 @@ from games.models import Tournament
 from ops.admin_mixins import ReadOnlyAdminMixin
 from ratings import services
 from ratings.models import HonoraryTitle, PlayerRating, RatingHistory, RatingRun
+from ratings.promotion import admin as promotion_admin  # noqa: F401  (registers its models)
 
 
 class DirectorsView(ReadOnlyAdminMixin, admin.ModelAdmin):
@@ -100,6 +101,3 @@ class HonoraryTitleAdmin(DirectorsView):
     list_display = ("player", "awarded_by", "awarded_at", "reason")
     list_select_related = ("player", "awarded_by")
 
-
-# Promotions (issue 7): policies, candidates, the rank history.
-from ratings import admin_promotion  # noqa: E402, F401

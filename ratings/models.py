@@ -10,9 +10,12 @@ recompute can never touch it.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from games.models import Player, Tournament
+from ratings.promotion.engine import PolicyError
+from ratings.promotion.engine import PromotionPolicy as PolicyValue
 from ratings.ranks import RANK_CHOICES, Rank
 
 
@@ -72,7 +75,7 @@ class RatingRun(models.Model):
     )
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The promotion evaluation that follows a done run (``ratings.services_evaluation``):
+    # The promotion evaluation that follows a done run (``ratings.promotion.evaluation``):
     # when it was last published, and when it completed.  ``ratings.sweep`` queues it
     # again for a done run not evaluated yet (its on-commit publish may have failed).
     promotions_queued_at = models.DateTimeField(null=True, blank=True)
@@ -143,11 +146,11 @@ class HonoraryTitle(models.Model):
 # --------------------------------------------------------------------------- promotions (issue 7)
 #
 # Unlike the rows above, these are decisions and their record: a recompute
-# never deletes them.  The criteria themselves are the pure ``ratings.promotion``.
+# never deletes them.  The criteria themselves are the pure ``ratings.promotion.engine``.
 
 
 class PromotionPolicy(models.Model):
-    """A promotion policy: ``params`` is ``ratings.promotion.PromotionPolicy.to_dict()``.
+    """A promotion policy: ``params`` is ``ratings.promotion.engine.PromotionPolicy.to_dict()``.
 
     ``tournament`` empty: the federation-wide default; set: that tournament's own
     policy, which applies to the players whose latest rated event it was.  At most
@@ -197,11 +200,6 @@ class PromotionPolicy(models.Model):
 
     def clean(self) -> None:
         """A parameter the engine cannot use is refused with the engine's own message."""
-        from django.core.exceptions import ValidationError
-
-        from ratings.promotion import PolicyError
-        from ratings.promotion import PromotionPolicy as PolicyValue
-
         if self.params is None:  # unreadable JSON: the field's own error says so
             return
         try:

@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 
 from games.models import Game, Player
 from games.selectors import outcome_for
-from ratings.models import PlayerRating, RatingHistory
+from ratings.models import PlayerRating, RatingHistory, RatingRun
 
 TOP_SIZE = 100
 
@@ -102,6 +102,4 @@ def rating_list() -> QuerySet[PlayerRating]:
 
 
 def latest_run() -> Any:
-    from ratings.models import RatingRun
-
     return RatingRun.objects.filter(state=RatingRun.State.DONE).order_by("-id").first()

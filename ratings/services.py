@@ -1,7 +1,7 @@
 """Rating and handicap writes: queue a recompute, award the honorary 9p+, choose an even game.
 
 Every service checks who may act, writes inside one transaction, audits
-judgements (``referee.audit.audit_record``) and queues Celery work only after
+judgements (``ops.audit.audit_record``) and queues Celery work only after
 commit (STYLE.md "One write path").  The numbers themselves come from the
 pure modules (``ratings.systems``, ``ratings.handicap``) through
 ``ratings.strength`` and ``ratings.recompute``.
@@ -17,6 +17,7 @@ function of the database.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -28,16 +29,22 @@ from django.utils import timezone
 
 from games import permissions
 from games.engine.rules import get_rules
-from games.models import LOCKED_STATES, Game, GameState, Player, Tournament
-from games.services.common import GameLockedError, GameStateError, validate_and_save
+from games.models import LOCKED_STATES, Game, Player, Tournament
+from games.services import game_even_set
+from ops.audit import audit_record
 from ops.models import Job, JobState
+from ops.services import TRANSIENT_DB_ERRORS, validate_and_save
 from ops.tasks_common import publish_or_log
 from ratings.handicap import HandicapAdvice
 from ratings.models import HonoraryTitle, RankChangeKind
+from ratings.promotion.evaluation import promotions_queue
+from ratings.promotion.services import player_rank_set
 from ratings.ranks import HONORARY_INDEX, Rank
-from ratings.services_promotion import player_rank_set
+from ratings.recompute import recompute
 from ratings.strength import pairing_advice
-from referee.audit import audit_record
+from ratings.tasks import ratings_recompute
+
+log = logging.getLogger(__name__)
 
 JOB_KIND = "ratings"
 SWEEP_GRACE = timedelta(seconds=30)
@@ -48,8 +55,6 @@ SWEEP_GRACE = timedelta(seconds=30)
 
 def _publish(job_id: int) -> None:
     """Hand the job to the broker; never raises (the sweep retries a job left pending)."""
-    from ratings.tasks import ratings_recompute
-
     publish_or_log(lambda: ratings_recompute.delay(job_id), what=f"ratings job {job_id}")
 
 
@@ -115,6 +120,41 @@ def ratings_sweep(*, now: Any = None) -> int:
     return len(ids)
 
 
+def ratings_job_run(*, job_id: int) -> str:
+    """The task body: claim the job, recompute, record the outcome.  Returns the job state."""
+
+    claimed = Job.objects.filter(pk=job_id, state=JobState.PENDING).update(state=JobState.RUNNING)
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        log.warning("ratings job %s does not exist", job_id)
+        return "missing"
+    if not claimed and job.state != JobState.RUNNING:
+        return str(job.state)  # done or failed already: a duplicate message
+
+    def progress(done: int, total: int) -> None:
+        # +1: the last step is the write, reported when it has committed.
+        Job.objects.filter(pk=job_id).update(done=min(done, total), total=total + 1)
+
+    try:
+        run = recompute(from_tournament=job.params.get("from_tournament"), job=job, progress=progress)
+    except TRANSIENT_DB_ERRORS:
+        raise  # the job stays running; the retry runs it again
+    except Exception as exc:
+        Job.objects.filter(pk=job_id).update(
+            state=JobState.FAILED, error=repr(exc)[:2000], finished_at=timezone.now()
+        )
+        raise
+    total = run.events + 1
+    with transaction.atomic():
+        Job.objects.filter(pk=job_id).update(
+            state=JobState.DONE, done=total, total=total, finished_at=timezone.now()
+        )
+        # Every rating update is followed by a promotion evaluation, queued once
+        # the job is marked done.
+        promotions_queue(run_id=run.pk)
+    return JobState.DONE
+
+
 # --------------------------------------------------------------------------- honorary 9p+
 
 
@@ -158,49 +198,27 @@ def game_advice(game: Game) -> HandicapAdvice:
 
 
 def game_choose_even(*, actor: Any, game: Game) -> Game:
-    """The players choose an even game instead of the handicap (seed 001: "if the difference
-    is less than 0.5 they may also choose to play an even game").
+    """The players choose an even game instead of the handicap (the handicap rule: "if
+    the difference is less than 0.5 they may also choose to play an even game").
 
     A player of the game or a director of the tournament records the choice
     before a result is in; it is refused when the difference is 0.5 stones
-    or more.  Handicap 0, the rules' even komi, ``even_game_chosen=True``,
-    and an audit entry.  Colours stay as paired.
+    or more.  Colours stay as paired.
     """
     allowed = permissions.is_participant(actor, game) or permissions.is_director(
         actor, game.tournament
     )
     if not allowed:
         raise PermissionDenied("Only the players of this game or its directors can choose.")
-    with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("tournament", "round", "black", "white")
-            .get(pk=game.pk)
+    return game_even_set(actor=actor, game=game, allowed=_difference_under_half)
+
+
+def _difference_under_half(game: Game) -> None:
+    advice = game_advice(game)
+    if not advice.even_game_allowed:
+        raise ValidationError(
+            {
+                "handicap": f"The rating difference is {advice.difference_stones:.2f} stones: "
+                "an even game may be chosen only under 0.5."
+            }
         )
-        if game.state in LOCKED_STATES:
-            raise GameLockedError()
-        if game.state != GameState.SCHEDULED:
-            raise GameStateError("A result is already in: the handicap can no longer change.")
-        if game.handicap == 0:
-            raise GameStateError("This game is already even.")
-        advice = game_advice(game)
-        if not advice.even_game_allowed:
-            raise ValidationError(
-                {
-                    "handicap": f"The rating difference is {advice.difference_stones:.2f} stones: "
-                    "an even game may be chosen only under 0.5."
-                }
-            )
-        old = {"handicap": game.handicap, "komi": str(game.komi), "even_game_chosen": None}
-        game.handicap = 0
-        game.komi = get_rules(game.rules).komi
-        game.even_game_chosen = True
-        validate_and_save(game, update_fields=["handicap", "komi", "even_game_chosen", "updated_at"])
-        audit_record(
-            actor=actor,
-            action="game.even_game_chosen",
-            obj=game,
-            old=old,
-            new={"handicap": 0, "komi": str(game.komi), "even_game_chosen": True},
-        )
-    return game

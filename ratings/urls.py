@@ -1,6 +1,9 @@
+"""``/ratings/``: public rating lookups, lists, handicaps, what-if, promotions."""
+
 from django.urls import path
 
-from ratings import views, views_promotion
+from ratings import views
+from ratings.promotion import urls as promotion
 
 app_name = "ratings"
 urlpatterns = [
@@ -13,8 +16,5 @@ urlpatterns = [
     path("list.txt", views.list_egd, name="list-egd"),
     path("handicap/", views.handicap, name="handicap"),
     path("what-if/", views.what_if_page, name="what-if"),
-    path("promotions/", views_promotion.promotions, name="promotions"),
-    path(
-        "promotions/<int:pk>/certificate/", views_promotion.certificate, name="certificate"
-    ),
+    *promotion.urlpatterns,
 ]

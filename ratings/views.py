@@ -18,16 +18,16 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from config.fields import IdFormField
 from games.models import Player, Tournament
 from games.selectors import outcome_for
+from ops.fields import IdFormField
 from ratings import selectors
-from ratings.api import SCORES, handicap_payload
+from ratings.api.views import SCORES, handicap_payload
 from ratings.charts import rating_chart_svg
 from ratings.exports import ListRow, rating_list_csv, rating_list_egd, tournament_code
+from ratings.promotion.selectors import rank_history
 from ratings.ranks import Rank
 from ratings.recompute import rating_system_name
-from ratings.selectors_promotion import rank_history
 from ratings.strength import current_strength, what_if
 
 SEARCH_LIMIT = 200

@@ -15,14 +15,15 @@ from django.http import HttpRequest
 from games.models import Game, Tournament
 from games.permissions import is_director
 from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
+from ops.models import AuditEntry
 from referee import services
 from referee.forms import OfficialsFields, officials_initial
-from referee.models import AuditEntry, Dispute, Ruling, TournamentOfficials
+from referee.models import Dispute, Ruling, TournamentOfficials
 
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """Rows are only ever added, by services (``referee.audit.audit_record``)."""
+    """Rows are only ever added, by services (``ops.audit.audit_record``)."""
 
     list_display = ("created_at", "action", "object_type", "object_id", "object_repr", "actor")
     list_filter = ("action", "object_type")

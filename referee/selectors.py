@@ -7,8 +7,8 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from games.models import Game, Tournament
+from ops.models import AuditEntry
 from referee.models import (
-    AuditEntry,
     CommitteeVote,
     Dispute,
     DisputeState,

@@ -26,7 +26,7 @@ from games.engine.rules import get_rules
 from games.engine.sgf import SgfError
 from games.models import Game, Tournament
 from games.svg import board_svg
-from referee import roles, rulings, selectors, services
+from referee import remedies, roles, selectors, services
 from referee.forms import (
     DisputeForm,
     OfficialsFields,
@@ -74,15 +74,15 @@ def _board(dispute: Dispute) -> dict[str, Any]:
         out["error"] = f"The record cannot be read: {e}"
         return out
     rules = get_rules(dispute.game.rules)
-    position = rulings.position_at(record, rules, dispute.move_number)
+    position = remedies.position_at(record, rules, dispute.move_number)
     stones = position.board.stones()
     last = position.last_move.point if position.last_move is not None else None
     out["svg"] = mark_safe(  # board_svg: numbers and fixed labels only
         board_svg(record.size, stones, last_move=last if last in stones else None)
     )
-    out["moves"] = rulings.move_list(record)
-    out["legality"] = rulings.legality_report(record, rules)
-    out["count"] = dispute.evidence.get("count") or rulings.count(
+    out["moves"] = remedies.move_list(record)
+    out["legality"] = remedies.legality_report(record, rules)
+    out["count"] = dispute.evidence.get("count") or remedies.count(
         record, rules, komi=Decimal(dispute.game.komi)
     )
     return out

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from config.fields import MAX_ID
+from ops.fields import MAX_ID
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +79,7 @@ def test_the_paginator_caps_the_limit_and_the_offset() -> None:
     from rest_framework.request import Request
     from rest_framework.test import APIRequestFactory
 
-    from config.pagination import MAX_OFFSET, Pagination
+    from ops.api import MAX_OFFSET, Pagination
 
     huge = "3491777293436625207951360"
     request = Request(APIRequestFactory().get(f"/?limit={huge}&offset={huge}"))

@@ -40,13 +40,13 @@ PURE = [
         id="ratings.systems+values",
     ),
     pytest.param(
-        _package("ratings.promotion"),
-        {"ratings.promotion.criteria", "ratings.promotion.policy", "ratings.promotion.evaluate"},
-        ("from ratings.promotion import DEFAULT_POLICY, PromotionPolicy",
+        _package("ratings.promotion.engine"),
+        {"ratings.promotion.engine.criteria", "ratings.promotion.engine.policy", "ratings.promotion.engine.evaluate"},
+        ("from ratings.promotion.engine import DEFAULT_POLICY, PromotionPolicy",
          "assert PromotionPolicy.from_dict(DEFAULT_POLICY.to_dict()) == DEFAULT_POLICY"),
-        id="ratings.promotion",
+        id="ratings.promotion.engine",
     ),
-    pytest.param(["referee.rulings"], {"referee.rulings"}, (), id="referee.rulings"),
+    pytest.param(["referee.remedies"], {"referee.remedies"}, (), id="referee.remedies"),
 ]  # fmt: skip
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from games.scoring_models import ScoringRun
-from games.services.scoring import WAITING_MESSAGE
+from games.services.scoring import WAITING_MESSAGE, latest_run
 
 
 class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
@@ -44,7 +44,5 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
 
 
 def verification_of(game: Any) -> dict[str, Any] | None:
-    from games.services.scoring import latest_run
-
     run = latest_run(game)
     return None if run is None else dict(VerificationSerializer(run).data)

@@ -12,23 +12,11 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.fields import IdField
 from games.api.scoring_serializers import VerificationSerializer, verification_of
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, Tournament
 from games.models import Game as GameModel
-from referee.serializers import PublicDisputeSerializer
-
-# --------------------------------------------------------------------------- errors
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    """The one error shape of the API (config.api_errors)."""
-
-    message = serializers.CharField()
-    extra = serializers.DictField(
-        help_text='For invalid input: {"fields": {name: message}}; otherwise empty.'
-    )
-
+from games.services import outbound
+from ops.fields import IdField
 
 # --------------------------------------------------------------------------- auth
 
@@ -64,9 +52,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
     def to_representation(self, instance: Player) -> Any:
         # One strength per player for the three rating fields (a list reuses this serializer).
-        from ratings.strength import current_strength
-
-        self._strength = current_strength(instance)
+        self._strength = outbound.player_strength(instance)
         return super().to_representation(instance)
 
     def get_rating(self, obj: Player) -> float | None:
@@ -189,11 +175,9 @@ class GameSerializer(GameListSerializer):
     def get_verification(self, obj: GameModel) -> Any:
         return verification_of(obj)
 
-    @extend_schema_field(PublicDisputeSerializer(many=True))
+    @extend_schema_field(outbound.closed_disputes_schema())
     def get_disputes(self, obj: GameModel) -> Any:
-        from referee.selectors import closed_disputes_of
-
-        return PublicDisputeSerializer(closed_disputes_of(obj), many=True).data
+        return outbound.closed_disputes(obj)
 
 
 class GameCreateSerializer(serializers.Serializer[Any]):

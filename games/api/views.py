@@ -10,17 +10,12 @@ there is nothing to confirm).  Every error has the shape of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import authenticate
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     extend_schema_view,
 )
@@ -30,61 +25,13 @@ from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
 from games import permissions, selectors, services
 from games.api import serializers as s
 from games.models import Game, GameState, Player, Tournament
-from games.services import UNSET, GameStateError
 from games.services.scoring import tournament_rescore
-from ops.api import JobSerializer
-
-
-class Conflict(exceptions.APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "The request conflicts with the current state of the game."
-    default_code = "conflict"
-
-
-@contextmanager
-def service_errors(rename: dict[str, str] | None = None) -> Iterator[None]:
-    """Translate a service's exceptions to API errors, field names to the API's."""
-    try:
-        yield
-    except GameStateError as e:
-        raise Conflict(" ".join(e.messages)) from None
-    except DjangoValidationError as e:
-        if hasattr(e, "error_dict"):
-            fields = {(rename or {}).get(k, k): v for k, v in e.message_dict.items()}
-            raise exceptions.ValidationError(fields) from None
-        raise exceptions.ValidationError({"non_field_errors": e.messages}) from None
-    except DjangoPermissionDenied as e:
-        raise exceptions.PermissionDenied(str(e) or None) from None
-
-
-def _valid(serializer_class: type[BaseSerializer[Any]], data: Any, **kwargs: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):  # a JSON list or scalar where an object belongs
-        raise exceptions.ValidationError({"non_field_errors": ["Send a JSON object."]})
-    ser = serializer_class(data=data, **kwargs)
-    ser.is_valid(raise_exception=True)
-    return dict(ser.validated_data)
-
-
-def _changes(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Only the fields the client sent (PATCH): the rest stay ``UNSET`` in the service."""
-    return {name: data.get(name, UNSET) for name in names}
-
-
-ERRORS = {
-    400: OpenApiResponse(s.ErrorSerializer, description="Invalid input; extra.fields names them."),
-    401: OpenApiResponse(s.ErrorSerializer, description="Not logged in."),
-    403: OpenApiResponse(s.ErrorSerializer, description="Visible, but not yours to change."),
-    404: OpenApiResponse(s.ErrorSerializer, description="Unknown id, or not visible to you."),
-}
-CONFLICT = {409: OpenApiResponse(s.ErrorSerializer, description="The game's state forbids it.")}
-NOT_FOUND = {404: ERRORS[404]}
-
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
 
 # --------------------------------------------------------------------------- auth
 
@@ -101,7 +48,7 @@ class TokenView(APIView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.TokenRequestSerializer, request.data)
+        data = valid(s.TokenRequestSerializer, request.data)
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None or not user.is_active:
             raise exceptions.ValidationError(
@@ -143,23 +90,23 @@ class PlayerViewSet(
         # The ratings (one-to-ones) come in the same query: the list's count stays pinned.
         if self.action != "list":
             return selectors.player_list().select_related("rating", "honorary_title")
-        params = _valid(s.PlayerFilterSerializer, self.request.query_params.dict())
+        params = valid(s.PlayerFilterSerializer, self.request.query_params.dict())
         return selectors.player_list(**params).select_related("rating", "honorary_title")
 
     def create(self, request: Request) -> Response:
-        data = _valid(s.PlayerWriteSerializer, request.data)
+        data = valid(s.PlayerWriteSerializer, request.data)
         with service_errors():
             player = services.player_create(actor=request.user, **data)
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         player = self.get_object()
-        data = _valid(s.PlayerWriteSerializer, request.data, partial=True)
+        data = valid(s.PlayerWriteSerializer, request.data, partial=True)
         names = ["family_name", "given_name", "rank", "club", "country", "egd_pin", "aga_id",
                  "nzgs_id"]  # fmt: skip
         with service_errors():
             player = services.player_update(
-                actor=request.user, player=player, **_changes(data, names)
+                actor=request.user, player=player, **changes(data, names)
             )
         return Response(s.PlayerSerializer(player).data)
 
@@ -191,19 +138,19 @@ class TournamentViewSet(
         return selectors.tournament_list()
 
     def create(self, request: Request) -> Response:
-        data = _valid(s.TournamentWriteSerializer, request.data)
+        data = valid(s.TournamentWriteSerializer, request.data)
         with service_errors():
             tournament = services.tournament_create(actor=request.user, **data)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
-        data = _valid(s.TournamentWriteSerializer, request.data, partial=True)
+        data = valid(s.TournamentWriteSerializer, request.data, partial=True)
         names = ["name", "start_date", "end_date", "rules", "board_size", "komi", "venue",
                  "time_control", "rated"]  # fmt: skip
         with service_errors():
             tournament = services.tournament_update(
-                actor=request.user, tournament=tournament, **_changes(data, names)
+                actor=request.user, tournament=tournament, **changes(data, names)
             )
         return Response(s.TournamentSerializer(tournament).data)
 
@@ -259,7 +206,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def get_queryset(self) -> Any:
         if self.action != "list":
             return selectors.game_list()
-        params = _valid(s.GameFilterSerializer, self.request.query_params.dict())
+        params = valid(s.GameFilterSerializer, self.request.query_params.dict())
         if "round" in params:
             params["round_number"] = params.pop("round")
         return selectors.game_list(**params)
@@ -272,7 +219,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return Response(s.GameSerializer(game).data, status=code)
 
     def create(self, request: Request) -> Response:
-        data = _valid(s.GameCreateSerializer, request.data)
+        data = valid(s.GameCreateSerializer, request.data)
         with service_errors(rename={"round_number": "round"}):
             game = services.game_create(
                 actor=request.user,
@@ -288,10 +235,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         game = self._game()
-        data = _valid(s.GameUpdateSerializer, request.data)
+        data = valid(s.GameUpdateSerializer, request.data)
         names = ["black", "white", "handicap", "komi", "table", "rules"]
         with service_errors():
-            game = services.game_update(actor=request.user, game=game, **_changes(data, names))
+            game = services.game_update(actor=request.user, game=game, **changes(data, names))
         return self._out(game)
 
     @extend_schema(
@@ -308,7 +255,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             raise exceptions.PermissionDenied(
                 "Only the players of this game or the tournament's directors can record its result."
             )
-        data = _valid(s.ResultRequestSerializer, request.data)
+        data = valid(s.ResultRequestSerializer, request.data)
         kwargs = {
             "actor": request.user,
             "game": game,
@@ -340,7 +287,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     def contest(self, request: Request, pk: str | None = None) -> Response:
         game = self._game()
-        data = _valid(s.ContestRequestSerializer, request.data)
+        data = valid(s.ContestRequestSerializer, request.data)
         with service_errors():
             game = services.game_result_contest(
                 actor=request.user, game=game, reason=data.get("reason", "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -10,9 +11,13 @@ from django.db import transaction
 from django.db.models import Q
 
 from games import permissions
+from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, Round, Tournament
-from games.services.common import UNSET, GameLockedError, Unset, require, validate_and_save
+from games.services import outbound
+from games.services.results import game_lock
 from games.services.tournaments import as_komi, round_get_or_create, rules_named
+from ops.audit import audit_record
+from ops.services import UNSET, StateConflict, Unset, require, validate_and_save
 
 
 def _player(value: Player | int | str, field_name: str) -> Player:
@@ -79,9 +84,7 @@ def game_create(
     if black_player.pk == white_player.pk:
         raise ValidationError({"white": "A player cannot play himself."})
     if handicap is None:
-        from ratings.strength import pairing_advice  # ratings builds on games: import late
-
-        advice = pairing_advice(tournament=tournament, a=black_player, b=white_player, rules=preset)
+        advice = outbound.handicap_advice(tournament=tournament, a=black_player, b=white_player, rules=preset)
         handicap = advice.handicap
         if advice.black == white_player:
             black_player, white_player = white_player, black_player
@@ -123,9 +126,7 @@ def game_update(
     """Change a pairing before a result is in (players, handicap, komi, table, rules)."""
     if actor is not None:
         require(permissions.can_change_game(actor, game), "Only its directors can change a game.")
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    if game.is_locked:
-        raise GameLockedError()
+    game = game_lock(game)
     changed: list[str] = []
     if black is not UNSET or white is not UNSET:
         if game.state != GameState.SCHEDULED:
@@ -154,4 +155,35 @@ def game_update(
         changed.append("rules")
     if changed:
         validate_and_save(game, update_fields=[*changed, "updated_at"])
+    return game
+
+
+def game_even_set(
+    *, actor: Any, game: Game, allowed: Callable[[Game], None] | None = None
+) -> Game:
+    """The game becomes even: handicap 0 and the rules' even komi, ``even_game_chosen``.
+
+    Only before a result is in.  ``allowed`` (the caller's rule, e.g. the rating
+    difference) is checked under the game's lock, after its state.  Audited.
+    """
+    with transaction.atomic():
+        game = game_lock(game)
+        if game.state != GameState.SCHEDULED:
+            raise StateConflict("A result is already in: the handicap can no longer change.")
+        if game.handicap == 0:
+            raise StateConflict("This game is already even.")
+        if allowed is not None:
+            allowed(game)
+        old = {"handicap": game.handicap, "komi": str(game.komi), "even_game_chosen": None}
+        game.handicap = 0
+        game.komi = get_rules(game.rules).komi
+        game.even_game_chosen = True
+        validate_and_save(game, update_fields=["handicap", "komi", "even_game_chosen", "updated_at"])
+        audit_record(
+            actor=actor,
+            action="game.even_game_chosen",
+            obj=game,
+            old=old,
+            new={"handicap": 0, "komi": str(game.komi), "even_game_chosen": True},
+        )
     return game

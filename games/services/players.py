@@ -9,7 +9,8 @@ from django.db import transaction
 
 from games import permissions
 from games.models import Club, Player
-from games.services.common import UNSET, Unset, require, validate_and_save
+from games.services import outbound
+from ops.services import UNSET, Unset, require, validate_and_save
 from ratings.ranks import Rank, RankError
 
 
@@ -133,8 +134,6 @@ def player_update(
     if changed:
         validate_and_save(player, update_fields=changed)
     if "declared_rank" in changed:
-        # Every change of the official rank is in the rank history (ratings, issue 7).
-        from ratings.services_promotion import rank_change_log
-
-        rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
+        # Every change of the official rank is in the rank history.
+        outbound.rank_corrected(actor=actor, player=player, old_rank=old_rank)
     return player

@@ -17,10 +17,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from games.engine import sgf as sgf_syntax
+from games.engine.board import Board
 from games.engine.coords import CoordinateError, parse_point, point_to_gtp
 from games.engine.record import parse_record
+from games.engine.replay import replay
 from games.engine.result import Reason, Result, ResultError
 from games.engine.rules import Rules
+from games.engine.scoring import DeadStoneError, dead_from_markup
 from games.engine.sgf import SgfError
 from games.engine.types import GameRecord, Point
 
@@ -69,8 +72,6 @@ def read_record(
     become warnings ("move 37, White K10: superko") kept as evidence for the
     referee and the re-scoring job.
     """
-    from games.engine.replay import replay  # lands with the engine's replay work
-
     max_bytes = int(getattr(settings, "GOREF_SGF_MAX_BYTES", sgf_syntax.MAX_BYTES))
     try:
         text = sgf_syntax.decode(data, max_bytes=max_bytes) if isinstance(data, bytes) else data
@@ -136,8 +137,6 @@ def parse_dead_stones(value: object, *, board_size: int) -> list[Point]:
 
 def check_dead_stones(points: list[Point], *, board: object, rules: Rules) -> None:
     """Dead stones must be stones, and whole chains (a chain lives or dies as one)."""
-    from games.engine.board import Board
-
     assert isinstance(board, Board)
     if points and not rules.remove_dead:
         raise ValidationError(
@@ -167,9 +166,6 @@ def check_dead_stones(points: list[Point], *, board: object, rules: Rules) -> No
 
 def dead_from_record(read: ReadRecord) -> list[Point]:
     """The dead stones that the record's TB/TW markup shows (CGoban style)."""
-    from games.engine.board import Board
-    from games.engine.scoring import DeadStoneError, dead_from_markup
-
     board = read.final_position
     assert isinstance(board, Board)
     record = read.record

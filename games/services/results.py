@@ -23,6 +23,7 @@ confirmations give one confirmed game and one refusal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -35,11 +36,14 @@ from games import permissions
 from games.engine.result import Result
 from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
-from games.services import records
-from games.services.common import GameLockedError, GameStateError, as_user, validate_and_save
-from referee.audit import audit_record
+from games.services import outbound, records
+from games.services.common import GameLockedError
+from games.services.scoring import scoring_run_request
+from ops.audit import audit_record
+from ops.services import StateConflict, as_user, validate_and_save
 
-_RESULT_FIELDS = [
+# Every field a result writes, on every path (players, directors, rulings).
+RESULT_FIELDS = [
     "result_winner",
     "result_margin",
     "result_reason",
@@ -47,7 +51,6 @@ _RESULT_FIELDS = [
     "sgf",
     "sgf_warnings",
     "dead_stones",
-    "state",
     "updated_at",
 ]
 
@@ -111,16 +114,19 @@ def read_evidence(
     return Evidence(parsed, read.text, read.warnings, records.points_to_labels(dead, size))
 
 
-def _lock(game: Game) -> Game:
-    """The game row, locked until the transaction ends, with its players and tournament."""
-    return (
+def game_lock(game: Game) -> Game:
+    """The game row again, locked until the transaction ends, with its players and
+    tournament; ``GameLockedError`` when its result is final (nothing may change it)."""
+    game = (
         Game.objects.select_for_update(of=("self",))
         .select_related("tournament", "round", "black", "white")
         .get(pk=game.pk)
     )
+    refuse_if_locked(game)
+    return game
 
 
-def _refuse_if_locked(game: Game) -> None:
+def refuse_if_locked(game: Game) -> None:
     if game.is_locked:
         raise GameLockedError()
 
@@ -137,17 +143,42 @@ def _require_director(actor: Any, game: Game) -> None:
         raise PermissionDenied("Only the tournament's directors can enter or finalise results.")
 
 
-def _store(game: Game, evidence: Evidence, *, state: GameState, by: Player | None) -> None:
-    result = evidence.result
-    game.result_winner = result.winner.letter if result.winner is not None else ""
-    game.result_margin = result.margin
-    game.result_reason = result.reason.value
+def result_store(
+    game: Game,
+    *,
+    result: Result | None,
+    sgf: str,
+    warnings: list[str],
+    dead_stones: list[str],
+    by: Player | None,
+    state: GameState | None = None,
+) -> None:
+    """Write a game's result fields (the caller holds ``game_lock``).  ``by`` is the
+    player whose claim it is, ``None`` for an official's result."""
+    game.result_winner = result.winner.letter if result is not None and result.winner else ""
+    game.result_margin = result.margin if result is not None else None
+    game.result_reason = result.reason.value if result is not None else ""
     game.result_submitted_by = by
-    game.sgf = evidence.sgf
-    game.sgf_warnings = evidence.warnings
-    game.dead_stones = evidence.dead_stones
-    game.state = state
-    validate_and_save(game, update_fields=_RESULT_FIELDS)
+    game.sgf = sgf
+    game.sgf_warnings = warnings
+    game.dead_stones = dead_stones
+    fields = RESULT_FIELDS
+    if state is not None:
+        game.state = state
+        fields = [*RESULT_FIELDS, "state"]
+    validate_and_save(game, update_fields=fields)
+
+
+def _store(game: Game, evidence: Evidence, *, by: Player | None) -> None:
+    result_store(
+        game,
+        result=evidence.result,
+        sgf=evidence.sgf,
+        warnings=evidence.warnings,
+        dead_stones=evidence.dead_stones,
+        by=by,
+        state=GameState.SUBMITTED,
+    )
 
 
 def _submission(
@@ -173,24 +204,11 @@ def _submission(
     return sub
 
 
-def _after_result_changed(game: Game) -> None:
-    """Work that follows a new result once it is committed.
-
-    A result with a record is re-scored (``games.services.scoring``): the run
-    is saved in this transaction and queued on commit, so a broker outage
-    loses nothing (the sweep picks it up).
-    """
-    from games.services.scoring import scoring_run_request
-
+def result_changed(game: Game) -> None:
+    """Work that follows a new result once it is committed: a result with a record is
+    re-scored (the run is saved in this transaction and queued on commit, so a broker
+    outage loses nothing: the sweep picks it up)."""
     scoring_run_request(game=game)
-
-
-def _after_result_locked(game: Game) -> None:
-    """A locked result may complete a rated tournament: the rating update is queued on
-    commit when it does (``ratings.services.ratings_on_result_locked``)."""
-    from ratings.services import ratings_on_result_locked  # ratings builds on games
-
-    ratings_on_result_locked(game)
 
 
 def _snapshot(game: Game) -> dict[str, Any]:
@@ -200,6 +218,50 @@ def _snapshot(game: Game) -> dict[str, Any]:
         "dead_stones": list(game.dead_stones),
         "sgf_chars": len(game.sgf),
     }
+
+
+def _record(
+    game: Game,
+    evidence: Evidence,
+    *,
+    actor: Any,
+    player: Player | None,
+    comment: str,
+    check: Callable[[Game], None] | None = None,
+) -> Game:
+    """Store a result with its evidence under the game's lock: a player's claim
+    (``player``) or a director's result (``None``, audited); re-scored on commit."""
+    with transaction.atomic():
+        game = game_lock(game)
+        if check is not None:
+            check(game)
+        old = _snapshot(game)
+        _store(game, evidence, by=player)
+        kind = SubmissionKind.SUBMIT if player is not None else SubmissionKind.DIRECTOR
+        _submission(
+            game, kind, actor=actor, player=player, evidence=evidence, comment=comment
+        )
+        if player is None:
+            audit_record(
+                actor=actor,
+                action="game.result_corrected" if old["result"] else "game.result_entered",
+                obj=game,
+                old=old,
+                new={**_snapshot(game), "comment": comment or ""},
+            )
+        result_changed(game)
+    return game
+
+
+def _lock_result(
+    game: Game, state: GameState, kind: SubmissionKind, *, actor: Any, player: Player | None
+) -> None:
+    """The result becomes final (confirmed or finalised); ratings hear of it."""
+    game.state = state
+    game.locked_at = timezone.now()
+    validate_and_save(game, update_fields=["state", "locked_at", "updated_at"])
+    _submission(game, kind, actor=actor, player=player)
+    outbound.result_locked(game)
 
 
 # --------------------------------------------------------------------------- players
@@ -218,38 +280,29 @@ def game_result_submit(
     optional record and dead stones.  A broken record is refused and nothing is
     saved; a record with illegal moves is kept, with a warning per move."""
     player = _participant(actor, game)
-    _refuse_if_locked(game)  # cheap early answer; re-checked under the lock
+    refuse_if_locked(game)  # cheap early answer; re-checked under the lock
     # Read the record before locking: parsing and replaying take the longest.
     evidence = read_evidence(game=game, result=result, sgf=sgf, dead_stones=dead_stones)
-    with transaction.atomic():
-        game = _lock(game)
-        _refuse_if_locked(game)
-        if game.state == GameState.DISPUTED:
-            raise GameStateError("This result is disputed: a referee or a director will settle it.")
-        if game.state == GameState.SUBMITTED and game.result_submitted_by_id is None:
-            raise GameStateError("A director has entered this result: ask a director to change it.")
-        _store(game, evidence, state=GameState.SUBMITTED, by=player)
-        _submission(
-            game, SubmissionKind.SUBMIT, actor=actor, player=player, evidence=evidence,
-            comment=comment,
-        )  # fmt: skip
-        _after_result_changed(game)
-    return game
+    return _record(
+        game, evidence, actor=actor, player=player, comment=comment, check=_open_to_players
+    )
+
+
+def _open_to_players(game: Game) -> None:
+    if game.state == GameState.DISPUTED:
+        raise StateConflict("This result is disputed: a referee or a director will settle it.")
+    if game.state == GameState.SUBMITTED and game.result_submitted_by_id is None:
+        raise StateConflict("A director has entered this result: ask a director to change it.")
 
 
 def game_result_confirm(*, actor: Any, game: Game) -> Game:
     """The opponent of the submitter confirms: the result is locked for good."""
     _participant(actor, game)
     with transaction.atomic():
-        game = _lock(game)
+        game = game_lock(game)
         player = _participant(actor, game)
-        _refuse_if_locked(game)
         _check_opponents_claim(game, player, "confirm")
-        game.state = GameState.CONFIRMED
-        game.locked_at = timezone.now()
-        validate_and_save(game, update_fields=["state", "locked_at", "updated_at"])
-        _submission(game, SubmissionKind.CONFIRM, actor=actor, player=player)
-        _after_result_locked(game)
+        _lock_result(game, GameState.CONFIRMED, SubmissionKind.CONFIRM, actor=actor, player=player)
     return game
 
 
@@ -257,9 +310,8 @@ def game_result_contest(*, actor: Any, game: Game, reason: str = "") -> Game:
     """The opponent of the submitter contests: the game is disputed until a ruling."""
     _participant(actor, game)
     with transaction.atomic():
-        game = _lock(game)
+        game = game_lock(game)
         player = _participant(actor, game)
-        _refuse_if_locked(game)
         _check_opponents_claim(game, player, "contest")
         game.state = GameState.DISPUTED
         validate_and_save(game, update_fields=["state", "updated_at"])
@@ -269,15 +321,15 @@ def game_result_contest(*, actor: Any, game: Game, reason: str = "") -> Game:
 
 def _check_opponents_claim(game: Game, player: Player, verb: str) -> None:
     if game.state == GameState.DISPUTED:
-        raise GameStateError("This result is already disputed: a referee will settle it.")
+        raise StateConflict("This result is already disputed: a referee will settle it.")
     if game.state != GameState.SUBMITTED:
-        raise GameStateError(f"There is no submitted result to {verb} yet.")
+        raise StateConflict(f"There is no submitted result to {verb} yet.")
     if game.result_submitted_by_id is None:
-        raise GameStateError(
+        raise StateConflict(
             f"A director entered this result; you cannot {verb} it here: ask a director."
         )
     if game.result_submitted_by_id == player.pk:
-        raise GameStateError(f"You submitted this result yourself: your opponent must {verb} it.")
+        raise StateConflict(f"You submitted this result yourself: your opponent must {verb} it.")
 
 
 # --------------------------------------------------------------------------- directors
@@ -294,43 +346,21 @@ def game_result_enter(
 ) -> Game:
     """A director enters or corrects a result (disputed games included) until it is locked."""
     _require_director(actor, game)
-    _refuse_if_locked(game)
+    refuse_if_locked(game)
     evidence = read_evidence(game=game, result=result, sgf=sgf, dead_stones=dead_stones)
-    with transaction.atomic():
-        game = _lock(game)
-        _refuse_if_locked(game)
-        old = _snapshot(game)
-        _store(game, evidence, state=GameState.SUBMITTED, by=None)
-        _submission(
-            game, SubmissionKind.DIRECTOR, actor=actor, player=None, evidence=evidence,
-            comment=comment,
-        )  # fmt: skip
-        audit_record(
-            actor=actor,
-            action="game.result_corrected" if old["result"] else "game.result_entered",
-            obj=game,
-            old=old,
-            new={**_snapshot(game), "comment": comment or ""},
-        )
-        _after_result_changed(game)
-    return game
+    return _record(game, evidence, actor=actor, player=None, comment=comment)
 
 
 def game_finalise(*, actor: Any, game: Game) -> Game:
     """A director makes the result final: locked for good."""
     _require_director(actor, game)
     with transaction.atomic():
-        game = _lock(game)
-        _refuse_if_locked(game)
+        game = game_lock(game)
         if not game.result_reason:
-            raise GameStateError("This game has no result yet: enter one before finalising.")
+            raise StateConflict("This game has no result yet: enter one before finalising.")
         old = _snapshot(game)
-        game.state = GameState.FINAL
-        game.locked_at = timezone.now()
-        validate_and_save(game, update_fields=["state", "locked_at", "updated_at"])
-        _submission(game, SubmissionKind.FINALISE, actor=actor, player=None)
+        _lock_result(game, GameState.FINAL, SubmissionKind.FINALISE, actor=actor, player=None)
         audit_record(actor=actor, action="game.finalised", obj=game, old=old, new=_snapshot(game))
-        _after_result_locked(game)
     return game
 
 

@@ -33,14 +33,22 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import permissions
+from games import permissions, tasks
 from games.engine import ENGINE_VERSION
 from games.engine.rules import PRESETS
 from games.models import Game, Tournament
 from games.scoring_models import FINISHED_STATES, ScoringRun, ScoringState
-from ops.models import Job, JobState
+from ops.models import Job, JobState, WorkerHeartbeat
+from ops.worker import HEARTBEAT_SECONDS
 
 log = logging.getLogger(__name__)
+# A worker whose heartbeat is older than this is gone: its claims can be taken over.
+WORKER_GONE_AFTER = timedelta(seconds=HEARTBEAT_SECONDS * 3)
+
+
+def claim_expires() -> timedelta:
+    """After this a claim is dead even if its worker lives: the hard limit killed the task."""
+    return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
 
 JOB_KIND = "rescore"
 CHUNK_SIZE = 100  # about 0.1 s of counting: progress moves often, overhead stays small
@@ -150,8 +158,6 @@ def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: in
     Never raises: a broker that is down leaves the runs pending with
     ``queued_at`` null, and ``sweep_pending`` publishes them when it is back.
     """
-    from games import tasks
-
     ids = list(run_ids)
     if not ids:
         return 0
@@ -162,9 +168,7 @@ def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: in
             tasks.rescore_game.apply_async((ids[0],))
             published = ids
         else:
-            from config.celery import app
-
-            with app.producer_or_acquire() as producer:
+            with tasks.rescore_chunk.app.producer_or_acquire() as producer:
                 for start in range(0, len(ids), size):
                     chunk = ids[start : start + size]
                     tasks.rescore_chunk.apply_async((job_id, chunk), producer=producer)
@@ -349,9 +353,6 @@ def finish_jobs(job_ids: Iterable[int | None]) -> None:
 def stale_claim_q(now: Any) -> Q:
     """A running run whose claim no longer holds: the claiming worker's heartbeat
     stopped, or the claim is older than the hard time limit (the task is dead)."""
-    from games.services.scoring_worker import WORKER_GONE_AFTER, claim_expires
-    from ops.models import WorkerHeartbeat
-
     alive = WorkerHeartbeat.objects.filter(last_seen__gte=now - WORKER_GONE_AFTER).values(
         "hostname"
     )

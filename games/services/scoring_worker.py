@@ -29,12 +29,10 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -48,13 +46,11 @@ from games.engine.rules import get_rules
 from games.engine.scoring import score
 from games.models import Game
 from games.scoring_models import ScoringRun, ScoringState
-from games.services import scoring
+from games.services import outbound, scoring
 from ops.models import Job
-from ops.worker import HEARTBEAT_SECONDS
 
 log = logging.getLogger(__name__)
 
-WORKER_GONE_AFTER = timedelta(seconds=HEARTBEAT_SECONDS * 3)
 MAX_ATTEMPTS = 3
 _COMPARABLE = (Reason.SCORE, Reason.DRAW)
 _GAME_FIELDS = (
@@ -65,11 +61,6 @@ _STORED_FIELDS = [
     "state", "input_hash", "computed_result", "submitted_result", "breakdown", "first_illegal",
     "matches", "dispute_id", "error", "finished_at", "duration_ms",
 ]  # fmt: skip
-
-
-def claim_expires() -> timedelta:
-    """After this a claim is dead even if its worker lives: the hard limit killed the task."""
-    return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
 
 
 # --------------------------------------------------------------------------- the count
@@ -313,7 +304,7 @@ def _dispute(game: Game, run: ScoringRun) -> int | None:
     }
     try:
         with transaction.atomic():  # a savepoint: a refusal does not undo the store
-            return open_dispute(game=game, kind=kind, claim=claim, evidence=evidence)
+            return outbound.record_mismatch(game=game, kind=kind, claim=claim, evidence=evidence)
     except SoftTimeLimitExceeded:
         raise
     except Exception as exc:
@@ -330,11 +321,3 @@ def _transient(exc: BaseException) -> bool:
     from django.db import InterfaceError, OperationalError
 
     return isinstance(exc, OperationalError | InterfaceError)
-
-
-def open_dispute(*, game: Game, kind: str, claim: str, evidence: dict[str, Any]) -> int | None:
-    """The referee app's automatic dispute (idempotent; ``None`` for a locked game)."""
-    from referee.services import dispute_open_automatic
-
-    dispute = dispute_open_automatic(game=game, kind=kind, claim=claim, evidence=evidence)
-    return None if dispute is None else int(dispute.pk)

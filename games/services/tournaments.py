@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
-from games.services.common import UNSET, Unset, require, validate_and_save
+from ops.services import UNSET, Unset, require, validate_and_save
 
 
 def rules_named(name: object, *, field_name: str = "rules") -> Rules:

@@ -13,7 +13,7 @@ The life of a dispute (``DisputeState``)::
   is closed (``game_result_confirm`` refuses a disputed game).
 * A ruling's ``decision`` is about the claim (``upheld``/``dismissed``) at
   every level.  What an upheld claim does depends on its kind
-  (``_outcome``, seed 001 via ``referee.rulings``).  Every level's ruling is
+  (``_outcome``, seed 001 via ``referee.remedies``).  Every level's ruling is
   kept and the last one stands: each is computed from the game as it was
   before the first ruling (``effect["base"]``), so a higher level that
   decides otherwise undoes what the lower one did.

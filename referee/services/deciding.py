@@ -17,15 +17,10 @@ from games.engine.scoring import score
 from games.engine.types import Color
 from games.models import Game, Player
 from games.services import records
-from games.services.common import GameStateError, require, validate_and_save
-from games.services.rulings import (
-    game_dispute_settle,
-    game_record_replace,
-    game_result_rule,
-    game_snapshot,
-)
-from referee import roles, rulings
-from referee.audit import audit_record
+from games.services.disputes import game_dispute_settle, game_ruling_apply, game_snapshot
+from ops.audit import audit_record
+from ops.services import StateConflict, require, validate_and_save
+from referee import remedies, roles
 from referee.emails import dispute_notify
 from referee.models import (
     CommitteeVote,
@@ -105,12 +100,12 @@ def _outcome(
         after["result"] = named
         return after, named, []
     record = parse_record(text)
-    number = dispute.move_number or rulings.move_count(record)
+    number = dispute.move_number or remedies.move_count(record)
     continuation: list[str] = []
     if kind == DisputeKind.REPETITION:
-        new = rulings.replace_with_pass(record, number)
+        new = remedies.replace_with_pass(record, number)
     elif kind == DisputeKind.ILLEGAL_MOVE:
-        new = rulings.restore_with_pass(record, number)
+        new = remedies.restore_with_pass(record, number)
     else:  # dead stones: played out, the owner first
         if not isinstance(moves, list) or not moves:
             raise ValidationError(
@@ -119,12 +114,12 @@ def _outcome(
                 }
             )
         try:
-            points = rulings.parse_continuation(moves, record.size)
-        except rulings.RulingError as e:
-            raise ValidationError({"moves": rulings.sentence(e)}) from None
+            points = remedies.parse_continuation(moves, record.size)
+        except remedies.RulingError as e:
+            raise ValidationError({"moves": remedies.sentence(e)}) from None
         owner = Color.from_letter(dispute.evidence.get("owner", "B"))
-        new = rulings.append_continuation(record, points, owner=owner)
-        start = rulings.move_count(record)
+        new = remedies.append_continuation(record, points, owner=owner)
+        start = remedies.move_count(record)
         for v in replay(new, rules, strict=False).violations:
             # Seed 001: the owner moves first whoever's turn it was, so the
             # first move of the play-out may be "out of turn"; nothing else may.
@@ -149,18 +144,6 @@ def _outcome(
 
 def _labels(points: list[Any], size: int) -> list[str | None]:
     return [None if p is None else records.points_to_labels([p], size)[0] for p in points]
-
-
-def _apply(actor: Any, game: Game, after: dict[str, Any], reason: str) -> Game:
-    now = game_snapshot(game)
-    if now == after:
-        return game
-    if now["result"] == after["result"] and now["dead_stones"] == after["dead_stones"]:
-        return game_record_replace(actor=actor, game=game, sgf=after["sgf"], reason=reason)
-    return game_result_rule(
-        actor=actor, game=game, result=after["result"], sgf=after["sgf"],
-        dead_stones=after["dead_stones"], reason=reason,
-    )  # fmt: skip
 
 
 def _vote_key(decision: str, result: str, moves: list[str]) -> tuple[str, str, tuple[str, ...]]:
@@ -193,11 +176,11 @@ def dispute_rule(
         dispute = _locked(dispute)
         expected = DisputeState.APPEALED if dispute.level > Level.REFEREE else None
         if dispute.state == DisputeState.CLOSED:
-            raise GameStateError("This dispute is closed.")
+            raise StateConflict("This dispute is closed.")
         if (expected and dispute.state != expected) or (
             not expected and dispute.state not in (DisputeState.OPEN, DisputeState.ASSIGNED)
         ):
-            raise GameStateError(
+            raise StateConflict(
                 "This level has ruled: a party may appeal, or an official close it."
             )
         game = dispute.game
@@ -216,7 +199,7 @@ def dispute_rule(
                         moves=continuation, reasons=reasons,
                     )  # fmt: skip
             except IntegrityError:
-                raise GameStateError("You have already voted on this appeal.") from None
+                raise StateConflict("You have already voted on this appeal.") from None
             audit_record(actor=actor, action="dispute.vote", obj=dispute,
                          new={"decision": decision, "result": named, "moves": continuation})  # fmt: skip
             cast = list(dispute.votes.all())
@@ -226,7 +209,7 @@ def dispute_rule(
             votes = [{"member": v.member_id, "decision": v.decision, "result": v.result,
                       "moves": v.moves, "reasons": v.reasons} for v in cast]  # fmt: skip
         reason = f"dispute {dispute.pk}: {dispute.get_level_display()} ruling, {decision}"
-        game = _apply(actor, game, after, reason)
+        game = game_ruling_apply(actor=actor, game=game, after=after, reason=reason)
         ruling = Ruling(
             dispute=dispute, level=dispute.level, decided_by=actor, decision=decision,
             reasons=reasons.strip(), result=named, moves=continuation, votes=votes,
@@ -254,24 +237,24 @@ def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
         if dispute.state != DisputeState.RULED:
-            raise GameStateError(
+            raise StateConflict(
                 "There is no ruling to appeal." if dispute.state != DisputeState.APPEALED
                 else "This ruling has been appealed already."
             )  # fmt: skip
         if dispute.level >= Level.COMMITTEE:
-            raise GameStateError("The arbitration committee's ruling is final.")
+            raise StateConflict("The arbitration committee's ruling is final.")
         if RulingAcceptance.objects.filter(
             ruling__dispute=dispute, ruling__level=dispute.level,
             player=permissions.player_for(actor),
         ).exists():  # fmt: skip
-            raise GameStateError("You have accepted this ruling: you may not appeal it.")
+            raise StateConflict("You have accepted this ruling: you may not appeal it.")
         officials = roles.officials_of(dispute.game.tournament)
         if dispute.level == Level.REFEREE and (
             officials is None or officials.chief_referee_id is None
         ):
-            raise GameStateError("This tournament has no chief referee to hear an appeal.")
+            raise StateConflict("This tournament has no chief referee to hear an appeal.")
         if dispute.level == Level.CHIEF and (officials is None or not officials.has_committee):
-            raise GameStateError("This tournament has no arbitration committee to hear an appeal.")
+            raise StateConflict("This tournament has no arbitration committee to hear an appeal.")
         old = {"level": dispute.level, "state": dispute.state}
         dispute.level += 1
         dispute.state = DisputeState.APPEALED
@@ -309,14 +292,14 @@ def dispute_accept(*, actor: Any, dispute: Dispute) -> Dispute:
     with transaction.atomic():
         dispute = _locked(dispute)
         if dispute.state == DisputeState.CLOSED:
-            raise GameStateError("This dispute is closed already.")
+            raise StateConflict("This dispute is closed already.")
         if dispute.state == DisputeState.APPEALED:
-            raise GameStateError("This ruling has been appealed: the next level rules first.")
+            raise StateConflict("This ruling has been appealed: the next level rules first.")
         if dispute.state != DisputeState.RULED:
-            raise GameStateError("There is no ruling to accept yet.")
+            raise StateConflict("There is no ruling to accept yet.")
         ruling = Ruling.objects.get(dispute=dispute, level=dispute.level)
         if RulingAcceptance.objects.filter(ruling=ruling, player=player).exists():
-            raise GameStateError("You have accepted this ruling already.")
+            raise StateConflict("You have accepted this ruling already.")
         RulingAcceptance.objects.create(ruling=ruling, player=player)
         accepted = set(ruling.acceptances.values_list("player_id", flat=True))
         both = {dispute.game.black_id, dispute.game.white_id} <= accepted
@@ -343,9 +326,9 @@ def dispute_close(*, actor: Any, dispute: Dispute) -> Dispute:
     with transaction.atomic():
         dispute = _locked(dispute)
         if dispute.state == DisputeState.CLOSED:
-            raise GameStateError("This dispute is closed already.")
+            raise StateConflict("This dispute is closed already.")
         if dispute.state != DisputeState.RULED:
-            raise GameStateError("Only a ruled dispute, with no appeal pending, is closed.")
+            raise StateConflict("Only a ruled dispute, with no appeal pending, is closed.")
         _close(actor, dispute, "closed by an official")
     return dispute
 

@@ -15,13 +15,11 @@ from games.engine.rules import get_rules
 from games.engine.types import GameRecord
 from games.models import Game, Tournament
 from games.services import records
-from games.services.common import GameLockedError, GameStateError, require, validate_and_save
-from games.services.rulings import (
-    game_dispute_open,
-    game_snapshot,
-)
-from referee import roles, rulings
-from referee.audit import audit_record
+from games.services.common import GameLockedError
+from games.services.disputes import game_dispute_open, game_snapshot
+from ops.audit import audit_record
+from ops.services import StateConflict, require, validate_and_save
+from referee import remedies, roles
 from referee.emails import dispute_notify
 from referee.models import (
     Dispute,
@@ -127,8 +125,8 @@ def _gather_evidence(
         return None, {**evidence, "record": ""}
     record = _read(game, text)
     rules = get_rules(game.rules)
-    total = rulings.move_count(record)
-    legality = rulings.legality_report(record, rules)
+    total = remedies.move_count(record)
+    legality = remedies.legality_report(record, rules)
     if move_number is None:
         if kind == DisputeKind.REPETITION:
             move_number = total
@@ -144,7 +142,7 @@ def _gather_evidence(
     if (
         kind == DisputeKind.REPETITION
         and move_number is not None
-        and not rulings.repetition_in_time(record, move_number)
+        and not remedies.repetition_in_time(record, move_number)
     ):
         raise ValidationError(
             {
@@ -159,17 +157,17 @@ def _gather_evidence(
         points = records.parse_dead_stones(stones or game.dead_stones or [], board_size=size)
         final = replay(record, rules, strict=False).board
         try:
-            owner = rulings.owner_of(final, points)
-        except rulings.RulingError as e:
-            raise ValidationError({"stones": rulings.sentence(e)}) from None
+            owner = remedies.owner_of(final, points)
+        except remedies.RulingError as e:
+            raise ValidationError({"stones": remedies.sentence(e)}) from None
         evidence["stones"] = records.points_to_labels(points, size)
         evidence["owner"] = owner.letter
-    upto = rulings.record_upto(record, move_number) if move_number else record
+    upto = remedies.record_upto(record, move_number) if move_number else record
     evidence.update(
         record=text,
         sgf_upto=write_record(upto),
         legality=legality,
-        count=rulings.count(record, rules, dead=dead, komi=Decimal(game.komi)),
+        count=remedies.count(record, rules, dead=dead, komi=Decimal(game.komi)),
     )
     return move_number, evidence
 
@@ -203,7 +201,7 @@ def dispute_open(
     with transaction.atomic():
         game, _ = game_dispute_open(game=game)
         if Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).exists():
-            raise GameStateError("This game already has an open dispute: it is settled first.")
+            raise StateConflict("This game already has an open dispute: it is settled first.")
         referee = permissions.is_referee(actor, game.tournament) and not actor.is_superuser
         dispute = Dispute(
             game=game, kind=kind_, raised_by=actor, move_number=move_number,
@@ -272,7 +270,7 @@ def dispute_assign(*, actor: Any, dispute: Dispute, referee: Any) -> Dispute:
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
         if dispute.state not in (DisputeState.OPEN, DisputeState.ASSIGNED):
-            raise GameStateError("Only a dispute that has not been ruled on is assigned.")
+            raise StateConflict("Only a dispute that has not been ruled on is assigned.")
         old = dispute.assigned_referee_id
         dispute.assigned_referee = referee
         dispute.state = DisputeState.ASSIGNED

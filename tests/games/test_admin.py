@@ -10,10 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
 from games.models import Game, GameState, Player, Round
-from games.roles import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
-from ops.models import Job
-from referee.models import AuditEntry
+from ops.models import AuditEntry, Job
 from tests.factories import PlayerFactory, TournamentFactory
 
 pytestmark = pytest.mark.django_db
@@ -304,21 +303,27 @@ def test_adding_a_player_goes_through_player_create(as_director: Client) -> None
 def test_the_audit_trail_is_read_only_for_directors(as_director: Client, locked: Game) -> None:
     entry = AuditEntry.objects.first()
     assert entry is not None
-    assert as_director.get(reverse("admin:referee_auditentry_changelist")).status_code == 200
+    assert as_director.get(reverse("admin:ops_auditentry_changelist")).status_code == 200
     assert (
-        as_director.get(reverse("admin:referee_auditentry_change", args=[entry.pk])).status_code
+        as_director.get(reverse("admin:ops_auditentry_change", args=[entry.pk])).status_code
         == 200
     )
-    assert as_director.get(reverse("admin:referee_auditentry_add")).status_code == 403
+    assert as_director.get(reverse("admin:ops_auditentry_add")).status_code == 403
     assert (
         as_director.post(
-            reverse("admin:referee_auditentry_change", args=[entry.pk]), {"action": "x"}
+            reverse("admin:ops_auditentry_change", args=[entry.pk]), {"action": "x"}
         ).status_code
         == 403
     )
-    delete = reverse("admin:referee_auditentry_delete", args=[entry.pk])
+    delete = reverse("admin:ops_auditentry_delete", args=[entry.pk])
     assert as_director.post(delete, {"post": "yes"}).status_code == 403
     assert AuditEntry.objects.filter(pk=entry.pk).exists()
+
+
+def test_the_audit_trails_old_admin_links_lead_to_its_new_place(as_director: Client) -> None:
+    response = as_director.get("/admin/referee/auditentry/7/change/?q=x")
+    assert response.status_code == 302
+    assert response["Location"] == "/admin/ops/auditentry/7/change/?q=x"
 
 
 def test_jobs_are_read_only_with_progress(as_director: Client) -> None:

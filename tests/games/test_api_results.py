@@ -6,7 +6,7 @@ import pytest
 
 from games import services
 from games.models import Game, GameState, ResultSubmission
-from referee.models import AuditEntry
+from ops.models import AuditEntry
 from tests.games import sgf_samples
 from tests.games.api_helpers import assert_error
 

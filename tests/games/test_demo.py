@@ -12,10 +12,10 @@ from django.core.management import call_command
 from games.engine.record import parse_record
 from games.engine.replay import replay
 from games.engine.rules import get_rules
+from games.groups import DIRECTORS_GROUP
 from games.management.commands.seed_demo import DEMO_TOURNAMENT, USERS, random_legal_game
 from games.models import LOCKED_STATES, Game, Player, ResultSubmission, Round, Tournament
-from games.roles import DIRECTORS_GROUP
-from referee.models import AuditEntry
+from ops.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -188,7 +188,7 @@ def test_a_run_held_by_a_live_worker_is_left_alone(game, alice, broker):
 
 def test_a_run_whose_worker_stopped_beating_is_claimed_again(game, alice, broker):
     run = submit(game, alice, count(FINISHED))
-    _heartbeat("w1@box", scoring_worker.WORKER_GONE_AFTER + timedelta(seconds=1))
+    _heartbeat("w1@box", scoring.WORKER_GONE_AFTER + timedelta(seconds=1))
     _running(run, by="w1@box")
     assert tasks.rescore_game(run.pk) == {"done": 1}
     run.refresh_from_db()
@@ -198,7 +198,7 @@ def test_a_run_whose_worker_stopped_beating_is_claimed_again(game, alice, broker
 def test_a_claim_older_than_the_hard_time_limit_is_stale(game, alice, broker):
     run = submit(game, alice, count(FINISHED))
     _heartbeat("w1@box", timedelta(seconds=0))
-    _running(run, by="w1@box", ago=scoring_worker.claim_expires() + timedelta(seconds=1))
+    _running(run, by="w1@box", ago=scoring.claim_expires() + timedelta(seconds=1))
     assert tasks.rescore_game(run.pk) == {"done": 1}
 
 

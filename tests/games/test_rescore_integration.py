@@ -149,7 +149,7 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
     # Its heartbeat stops; once it is stale, the runs it held are fair game.
     def gone() -> bool:
         beat = WorkerHeartbeat.objects.get(hostname=dead_host)
-        return beat.last_seen < timezone.now() - scoring_worker.WORKER_GONE_AFTER
+        return beat.last_seen < timezone.now() - scoring.WORKER_GONE_AFTER
 
     assert wait_for(gone, timeout=60, interval=0.5)
     second = start_worker(concurrency=2)  # sweeps as it connects: held runs are queued again

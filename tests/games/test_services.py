@@ -10,9 +10,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from games import services
 from games.models import Club, Game, GameState, ResultSubmission, SubmissionKind
-from games.services import LOCKED_MESSAGE, GameLockedError, GameStateError
+from games.services import LOCKED_MESSAGE, GameLockedError
+from ops.models import AuditEntry
+from ops.services import StateConflict
 from ratings.ranks import Rank
-from referee.models import AuditEntry
 from tests.factories import PlayerFactory, UserFactory
 from tests.games import sgf_samples
 
@@ -334,7 +335,7 @@ def test_the_opponent_confirms_and_the_game_is_locked(game, alice, bob):
 
 def test_the_submitter_cannot_confirm_his_own_result(game, alice):
     services.game_result_submit(actor=alice.user, game=game, result="B+R")
-    with pytest.raises(GameStateError, match="your opponent must confirm"):
+    with pytest.raises(StateConflict, match="your opponent must confirm"):
         services.game_result_confirm(actor=alice.user, game=game)
 
 
@@ -347,7 +348,7 @@ def test_it_rejects_a_second_confirmation(game, alice, bob):
 
 
 def test_there_is_nothing_to_confirm_before_a_submission(game, bob):
-    with pytest.raises(GameStateError, match="no submitted result"):
+    with pytest.raises(StateConflict, match="no submitted result"):
         services.game_result_confirm(actor=bob.user, game=game)
 
 
@@ -368,9 +369,9 @@ def test_the_opponent_contests_and_the_game_is_disputed(game, alice, bob):
 def test_a_disputed_game_takes_no_more_player_submissions(game, alice, bob):
     services.game_result_submit(actor=alice.user, game=game, result="B+R")
     services.game_result_contest(actor=bob.user, game=game)
-    with pytest.raises(GameStateError, match="disputed"):
+    with pytest.raises(StateConflict, match="disputed"):
         services.game_result_submit(actor=bob.user, game=game, result="W+T")
-    with pytest.raises(GameStateError, match="disputed"):
+    with pytest.raises(StateConflict, match="disputed"):
         services.game_result_confirm(actor=bob.user, game=game)
 
 
@@ -391,9 +392,9 @@ def test_a_director_settles_a_dispute_with_an_audited_correction(game, alice, bo
 
 def test_players_cannot_overrule_a_directors_entry(game, alice, bob, director):
     services.game_result_enter(actor=director, game=game, result="B+R")
-    with pytest.raises(GameStateError, match="director"):
+    with pytest.raises(StateConflict, match="director"):
         services.game_result_submit(actor=alice.user, game=game, result="W+R")
-    with pytest.raises(GameStateError, match="director"):
+    with pytest.raises(StateConflict, match="director"):
         services.game_result_confirm(actor=bob.user, game=game)
 
 
@@ -411,7 +412,7 @@ def test_a_director_finalises_with_an_audit_entry(game, director):
 
 
 def test_a_game_without_a_result_cannot_be_finalised(game, director):
-    with pytest.raises(GameStateError, match="no result"):
+    with pytest.raises(StateConflict, match="no result"):
         services.game_finalise(actor=director, game=game)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.roles import director_grant_admin
+from games.groups import director_grant_admin
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.ratings.django_helpers import add_games
 
@@ -16,15 +16,18 @@ from tests.ratings.django_helpers import add_games
 def evaluate_now(monkeypatch: Any) -> list[dict[str, Any]]:
     """The ratings job runs inline and its promotion evaluation too (calls recorded)."""
     import ratings.tasks
-    from ratings import services_evaluation
+    from ratings.promotion import evaluation
+    from ratings.services import ratings_job_run
 
     calls: list[dict[str, Any]] = []
 
     def run(**kw: Any) -> None:
         calls.append(kw)
-        services_evaluation.promotions_evaluate(**kw)
+        evaluation.promotions_evaluate(**kw)
 
-    monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", ratings.tasks.run_job)
+    monkeypatch.setattr(
+        ratings.tasks.ratings_recompute, "delay", lambda job_id: ratings_job_run(job_id=job_id)
+    )
     monkeypatch.setattr(ratings.tasks.promotions_evaluate, "delay", run)
     return calls
 

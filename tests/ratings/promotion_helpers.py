@@ -1,10 +1,10 @@
-"""Small synthetic histories for the promotion tests (ratings.promotion.evaluate inputs)."""
+"""Small synthetic histories for the promotion tests (ratings.promotion.engine.evaluate inputs)."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 
-from ratings.promotion import EventRecord, GameRecordLite, PlayerHistory
+from ratings.promotion.engine import EventRecord, GameRecordLite, PlayerHistory
 from ratings.ranks import Rank
 
 DAY0 = date(2024, 1, 1)

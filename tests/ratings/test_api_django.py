@@ -11,10 +11,9 @@ import pytest
 
 from games import services as game_services
 from games.models import GameState
-from ops.models import Job
+from ops.models import AuditEntry, Job
 from ratings.models import HonoraryTitle
 from ratings.recompute import recompute
-from referee.models import AuditEntry
 from tests.factories import TournamentFactory
 from tests.ratings.django_helpers import event, players, rate
 

@@ -12,8 +12,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
 
 from games.services import player_update
-from games.services.common import GameStateError
-from ratings import services_promotion as promo
+from ops.models import AuditEntry
+from ops.services import StateConflict
 from ratings.models import (
     CandidateState,
     PromotionCandidate,
@@ -22,12 +22,12 @@ from ratings.models import (
     RankChangeKind,
     RatingRun,
 )
-from ratings.promotion import DEFAULT_POLICY
+from ratings.promotion import services as promo
+from ratings.promotion.engine import DEFAULT_POLICY
+from ratings.promotion.evaluation import promotions_evaluate
 from ratings.ranks import Rank
 from ratings.recompute import recompute
 from ratings.services import player_award_honorary, ratings_recompute_start
-from ratings.services_evaluation import promotions_evaluate
-from referee.models import AuditEntry
 from tests.ratings.django_helpers import add_games, event, players
 
 pytestmark = pytest.mark.django_db
@@ -130,7 +130,7 @@ def test_a_rejected_candidate_is_audited_and_not_proposed_again(
     alice.refresh_from_db()
     assert alice.rank == Rank.kyu(3) and not RankChange.objects.exists() and not mail.outbox
     assert promotions_evaluate().created == 0
-    with pytest.raises(GameStateError, match="already rejected"):
+    with pytest.raises(StateConflict, match="already rejected"):
         promo.promotion_candidate_approve(actor=director, candidate=candidate)
 
 
@@ -142,10 +142,10 @@ def test_a_stale_candidate_is_refused(director: Any, alice: Any, alice_wins: Any
     correction = RankChange.objects.get()
     assert (correction.kind, correction.old_rank, correction.new_rank) == ("correction", -3, -4)
     assert AuditEntry.objects.filter(action="player.rank_corrected").count() == 1
-    with pytest.raises(GameStateError, match="rank changed since this candidate was made"):
+    with pytest.raises(StateConflict, match="rank changed since this candidate was made"):
         promo.promotion_candidate_approve(actor=director, candidate=candidate)
     player_update(actor=director, player=alice, rank="3k")  # ... and back
-    with pytest.raises(GameStateError, match="changed back"):
+    with pytest.raises(StateConflict, match="changed back"):
         promo.promotion_candidate_approve(actor=director, candidate=candidate)
     alice.refresh_from_db()
     assert alice.rank == Rank.kyu(3) and RankChange.objects.count() == 2

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
+from ops.models import AuditEntry
 from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy
-from ratings.promotion import DEFAULT_POLICY
+from ratings.promotion.engine import DEFAULT_POLICY
+from ratings.promotion.evaluation import promotions_evaluate
 from ratings.recompute import recompute
-from ratings.services_evaluation import promotions_evaluate
-from referee.models import AuditEntry
 from tests.factories import PlayerFactory, TournamentFactory
 from tests.ratings.django_helpers import add_games, players
 
@@ -121,7 +121,7 @@ def test_unknown_ids_are_404(api: Any, api_as: Any, director: Any) -> None:
 def test_the_certificate_is_a_printable_page(
     client: Any, director: Any, alice: Any, candidate: Any
 ) -> None:
-    from ratings.services_promotion import promotion_candidate_approve
+    from ratings.promotion.services import promotion_candidate_approve
 
     change = promotion_candidate_approve(actor=director, candidate=candidate)
     r = client.get(f"/ratings/promotions/{change.pk}/certificate/")
@@ -146,8 +146,8 @@ def test_a_correction_has_no_certificate_and_is_not_a_public_promotion(
 def test_the_public_promotions_list_costs_a_fixed_number_of_queries(
     api: Any, client: Any, director: Any, django_assert_num_queries: Any
 ) -> None:
+    from ratings.promotion.services import player_rank_set
     from ratings.ranks import Rank
-    from ratings.services_promotion import player_rank_set
 
     for p in players(-10, -9, -8, -7):
         player_rank_set(actor=director, player=p, new_rank=Rank(p.declared_rank + 1),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.promotion import (
+from ratings.promotion.engine import (
     GRONINGEN_STEPS,
     BandRule,
     LadderStep,

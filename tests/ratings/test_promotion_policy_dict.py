@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ratings.promotion import (
+from ratings.promotion.engine import (
     DEFAULT_POLICY,
     BandRule,
     KyuDemotion,

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.promotion import (
+from ratings.promotion.engine import (
     DEFAULT_POLICY,
     BandRule,
     EventRecord,

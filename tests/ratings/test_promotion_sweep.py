@@ -12,8 +12,8 @@ from kombu.exceptions import OperationalError
 
 import ratings.tasks
 from ratings.models import PromotionCandidate, RatingRun
-from ratings.services import ratings_recompute_start
-from ratings.services_evaluation import EVALUATION_GRACE, promotions_sweep
+from ratings.promotion.evaluation import EVALUATION_GRACE, promotions_sweep
+from ratings.services import ratings_job_run, ratings_recompute_start
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,9 @@ def unqueued_run(
     director: Any, alice_wins: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
 ) -> RatingRun:
     """A rating job that finished while the broker was down for its evaluation."""
-    monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", ratings.tasks.run_job)
+    monkeypatch.setattr(
+        ratings.tasks.ratings_recompute, "delay", lambda job_id: ratings_job_run(job_id=job_id)
+    )
     monkeypatch.setattr(ratings.tasks.promotions_evaluate, "delay", _broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         ratings_recompute_start(actor=director)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.promotion import BandRule, PolicyError, PromotionPolicy, WinsAtRank, evaluate
+from ratings.promotion.engine import BandRule, PolicyError, PromotionPolicy, WinsAtRank, evaluate
 from tests.ratings.promotion_helpers import event, history, merge, r
 
 

@@ -12,9 +12,9 @@ from games.models import GameState
 from ops.models import Job, JobState
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.recompute import recompute
+from ratings.services import ratings_job_run
 from ratings.systems.base import GameOutcome
 from ratings.systems.egf import rate_event_textbook
-from ratings.tasks import run_job
 from tests.ratings.django_helpers import (
     add_games,
     current_snapshot,
@@ -136,11 +136,11 @@ def test_other_systems_are_selectable_and_repeatable(settings: Any, system: str)
 def test_the_job_body_claims_runs_and_reports_progress() -> None:
     _history(3)
     job = Job.objects.create(kind="ratings", params={"from_tournament": None})
-    assert run_job(job.pk) == JobState.DONE
+    assert ratings_job_run(job_id=job.pk) == JobState.DONE
     job.refresh_from_db()
     assert (job.state, job.done, job.total, job.percent) == (JobState.DONE, 4, 4, 100)
     assert RatingRun.objects.get().job_id == job.pk
-    assert run_job(job.pk) == JobState.DONE  # a duplicate message does nothing
+    assert ratings_job_run(job_id=job.pk) == JobState.DONE  # a duplicate message does nothing
     assert RatingRun.objects.count() == 1
 
 
@@ -150,7 +150,9 @@ def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
 ) -> None:  # fmt: skip
     import ratings.tasks
 
-    monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", run_job)
+    monkeypatch.setattr(
+        ratings.tasks.ratings_recompute, "delay", lambda job_id: ratings_job_run(job_id=job_id)
+    )
     evaluations: list[Any] = []
     monkeypatch.setattr(ratings.tasks.promotions_evaluate, "delay", lambda **kw: evaluations.append(kw))
     g1 = game_services.game_create(actor=None, tournament=tournament, round_number=1,

@@ -8,8 +8,9 @@ from django.core import mail
 from django.urls import reverse
 
 from games.models import GameState
+from ops.models import AuditEntry
 from referee import services
-from referee.models import AuditEntry, DisputeState, RulingAcceptance
+from referee.models import DisputeState, RulingAcceptance
 from tests.factories import TournamentFactory
 from tests.games.api_helpers import assert_error
 

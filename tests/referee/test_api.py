@@ -7,7 +7,7 @@ from django.core import mail
 
 from games import services as games
 from games.models import GameState
-from games.services import GameStateError
+from ops.services import StateConflict
 from referee import services
 from referee.models import Dispute
 from tests.factories import PlayerFactory, UserFactory
@@ -119,7 +119,7 @@ def test_a_disputed_game_cannot_be_confirmed_until_the_dispute_closes(
     games.game_result_submit(actor=alice.user, game=nz_game, result="B+R")
     pk = open_(api_as(bob), nz_game, kind="resignation", claim="I did not resign").json()["id"]
     assert_error(api_as(bob).post(f"/api/v1/games/{nz_game.pk}/confirm/"), 409)
-    with pytest.raises(GameStateError):
+    with pytest.raises(StateConflict):
         games.game_result_confirm(actor=bob.user, game=nz_game)
     rule(api_as(referee), pk, decision="dismissed", reasons="He resigned")
     assert_error(api_as(bob).post(f"/api/v1/games/{nz_game.pk}/confirm/"), 409)  # ruled, not closed

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from games import services as games
 from games.models import GameState
-from referee.models import AuditEntry, CommitteeVote, DisputeState
+from ops.models import AuditEntry
+from referee.models import CommitteeVote, DisputeState
 from tests.games.api_helpers import assert_error
 from tests.referee.test_kinds import open_, rule
 

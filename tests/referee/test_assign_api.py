@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from ops.models import AuditEntry
 from referee import services
-from referee.models import AuditEntry
 from tests.factories import UserFactory
 from tests.games.api_helpers import assert_error
 

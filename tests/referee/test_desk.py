@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services as games
+from ops.models import AuditEntry
 from referee import services
-from referee.models import AuditEntry
 from tests.factories import TournamentFactory, UserFactory
 from tests.referee.conftest import sgf
 from tests.referee.test_kinds import DEAD, KO
@@ -126,16 +126,16 @@ def test_a_referee_takes_an_open_dispute(as_, nz_game, alice, referee):
 def test_directors_see_the_audit_of_their_tournaments_disputes_only_in_the_admin(
     as_, nz_game, alice, director, referee
 ):
-    from games.roles import director_grant_admin
+    from games.groups import director_grant_admin
 
     director_grant_admin(user=director)
     dispute = services.dispute_open(actor=alice.user, game=nz_game, kind="time", claim="flag")
     services.dispute_rule(actor=referee, dispute=dispute, decision="upheld", reasons="f",
                           result="W+T")  # fmt: skip
     stranger = TournamentFactory(name="Stranger Open")
-    from referee.audit import audit_record
+    from ops.audit import audit_record
 
     audit_record(actor=None, action="tournament.elsewhere", obj=stranger)
-    body = as_(director).get(reverse("admin:referee_auditentry_changelist")).content.decode()
+    body = as_(director).get(reverse("admin:ops_auditentry_changelist")).content.decode()
     assert "dispute.ruled" in body and "game.result_ruled" in body
     assert "tournament.elsewhere" not in body

@@ -10,7 +10,8 @@ from games.engine.replay import replay
 from games.engine.rules import get_rules
 from games.engine.scoring import score
 from games.models import Game, GameState
-from referee.models import AuditEntry, Dispute, DisputeState
+from ops.models import AuditEntry
+from referee.models import Dispute, DisputeState
 from tests.games.api_helpers import assert_error
 from tests.referee.conftest import sgf
 

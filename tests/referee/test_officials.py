@@ -7,8 +7,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
+from ops.models import AuditEntry
 from referee import services
-from referee.models import AuditEntry, TournamentOfficials
+from referee.models import TournamentOfficials
 from tests.factories import TournamentFactory, UserFactory
 from tests.games.api_helpers import assert_error
 

@@ -7,9 +7,10 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from games.roles import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
+from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
+from ops.models import AuditEntry
 from referee import services
-from referee.models import AuditEntry, TournamentOfficials
+from referee.models import TournamentOfficials
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 
 CHANGELIST = "admin:referee_tournamentofficials_changelist"

@@ -7,7 +7,7 @@ import pytest
 from games.engine.record import parse_record
 from games.engine.rules import get_rules
 from games.engine.types import Color, Move
-from referee import rulings
+from referee import remedies
 from tests.referee.conftest import sgf
 
 KO = sgf("B A1", "W B1", "B B2", "W J9", "B A3", "W A2", "B A1")
@@ -19,51 +19,51 @@ def moves(record):  # type: ignore[no-untyped-def]
 
 def test_replace_with_pass_turns_the_offending_move_into_a_pass_of_the_same_colour():
     record = parse_record(KO)
-    new = rulings.replace_with_pass(record, 7)
+    new = remedies.replace_with_pass(record, 7)
     assert moves(new)[:6] == moves(record)[:6]
     assert new.moves[6] == Move(Color.BLACK, None) and len(new.moves) == 7
 
 
 def test_restore_with_pass_truncates_before_the_illegal_move_and_passes_for_the_offender():
     record = parse_record(sgf("B E5", "W C3", "B G7", "W E5", "B D4"))
-    new = rulings.restore_with_pass(record, 4)
+    new = remedies.restore_with_pass(record, 4)
     assert moves(new) == [*moves(record)[:3], ("W", None)]
 
 
 def test_a_repetition_is_in_time_only_at_the_last_move():
     record = parse_record(KO)
-    assert rulings.repetition_in_time(record, 7)
-    assert not rulings.repetition_in_time(parse_record(sgf("B A1", "W B1", "B pass")), 2)
+    assert remedies.repetition_in_time(record, 7)
+    assert not remedies.repetition_in_time(parse_record(sgf("B A1", "W B1", "B pass")), 2)
 
 
 def test_the_continuation_alternates_from_the_owner_and_is_appended():
     record = parse_record(sgf("B E5", "W pass", "B pass"))
-    points = rulings.parse_continuation(["C5", "pass", "d4"], 9)
-    new = rulings.append_continuation(record, points, owner=Color.WHITE)
+    points = remedies.parse_continuation(["C5", "pass", "d4"], 9)
+    new = remedies.append_continuation(record, points, owner=Color.WHITE)
     assert moves(new)[3:] == [("W", (2, 4)), ("B", None), ("W", (3, 5))]
 
 
 def test_a_continuation_with_a_bad_point_names_its_place():
-    with pytest.raises(rulings.RulingError, match="move 2 of the continuation"):
-        rulings.parse_continuation(["C5", "Z99"], 9)
+    with pytest.raises(remedies.RulingError, match="move 2 of the continuation"):
+        remedies.parse_continuation(["C5", "Z99"], 9)
 
 
 def test_the_owner_of_the_disputed_stones_must_be_one_player():
-    board = rulings.position_at(parse_record(sgf("B E5", "W C3")), get_rules("nz"), None).board
-    assert rulings.owner_of(board, [(2, 6)]) is Color.WHITE
-    with pytest.raises(rulings.RulingError, match="one player"):
-        rulings.owner_of(board, [(2, 6), (4, 4)])
-    with pytest.raises(rulings.RulingError, match="empty point"):
-        rulings.owner_of(board, [(0, 0)])
+    board = remedies.position_at(parse_record(sgf("B E5", "W C3")), get_rules("nz"), None).board
+    assert remedies.owner_of(board, [(2, 6)]) is Color.WHITE
+    with pytest.raises(remedies.RulingError, match="one player"):
+        remedies.owner_of(board, [(2, 6), (4, 4)])
+    with pytest.raises(remedies.RulingError, match="empty point"):
+        remedies.owner_of(board, [(0, 0)])
 
 
 def test_the_legality_report_lists_every_violation_and_the_first():
-    report = rulings.legality_report(parse_record(KO), get_rules("nz"))
+    report = remedies.legality_report(parse_record(KO), get_rules("nz"))
     assert report["first_illegal"]["number"] == 7 and report["first_illegal"]["point"] == "A1"
     assert len(report["violations"]) == 1 and report["moves"] == 7
 
 
 def test_record_upto_keeps_the_first_moves_and_drops_the_result():
     record = parse_record(KO.replace("HA[0]", "HA[0]RE[B+R]"))
-    upto = rulings.record_upto(record, 3)
+    upto = remedies.record_upto(record, 3)
     assert len(upto.moves) == 3 and "RE" not in upto.info

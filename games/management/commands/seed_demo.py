@@ -25,8 +25,8 @@ from games.engine.board import Board, IllegalMove
 from games.engine.record import write_record
 from games.engine.rules import get_rules
 from games.engine.types import Color, GameRecord, Move, Point
+from games.groups import director_grant_admin, ensure_directors_group
 from games.models import Game, Player, Tournament
-from games.roles import director_grant_admin, ensure_directors_group
 
 DEMO_TOURNAMENT = "goref demo open"
 RULES = "japanese"

@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Tournament
-from ratings.services_evaluation import promotions_evaluate
+from ratings.promotion.evaluation import promotions_evaluate
 
 
 class Command(BaseCommand):

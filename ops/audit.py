@@ -1,4 +1,4 @@
-"""Writing audit entries: the one function every service calls."""
+"""``audit_record``: the one function every service calls to add a row to the audit trail."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from typing import Any
 
 from django.db import models
 
-from referee.models import AuditEntry
+from ops.models import AuditEntry
+from ops.services import as_user
 
 
 def audit_record(
@@ -18,9 +19,8 @@ def audit_record(
     new: Any = None,
 ) -> AuditEntry:
     """Add one audit row.  Call it inside the service's transaction."""
-    user = actor if getattr(actor, "is_authenticated", False) else None
     return AuditEntry.objects.create(
-        actor=user,
+        actor=as_user(actor),
         action=action,
         object_type=obj._meta.label_lower,
         object_id=str(obj.pk),

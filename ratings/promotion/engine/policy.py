@@ -48,7 +48,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from ratings.promotion.criteria import (
+from ratings.promotion.engine.criteria import (
     CRITERIA,
     MAX_EVENTS,
     MAX_MARGIN,

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.fields import IdField
+from ops.fields import IdField
 
 WINNERS = ["black", "white", "jigo"]
 

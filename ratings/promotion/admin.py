@@ -1,7 +1,7 @@
 """Promotions in the admin: policies (edited as JSON, refused with the engine's message),
 candidates (approved or rejected one at a time or in bulk), and the rank history.
 
-Every change goes through ``ratings.services_promotion``.  A federation
+Every change goes through ``ratings.promotion.services``.  A federation
 director (superuser, or staff in the Directors group) sees and decides all;
 another staff user sees the default policy and what belongs to the
 tournaments he directs.
@@ -25,8 +25,8 @@ from django.utils.html import format_html
 
 from games.models import Tournament
 from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
-from ratings import services_promotion as services
 from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy, RankChange
+from ratings.promotion import services
 
 
 def _directed(request: HttpRequest) -> QuerySet[Tournament]:

@@ -24,10 +24,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
 from games.models import Game, Tournament
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
 from referee import roles, selectors, services
-from referee import serializers as s
+from referee.api import serializers as s
 from referee.models import Dispute, DisputeState
 
 WRITE_ERRORS = {**ERRORS, **CONFLICT}
@@ -50,7 +50,7 @@ class GameDisputeCreateView(APIView):
                 "Only the players of this game or the tournament's referees and directors "
                 "raise disputes."
             )
-        data = _valid(s.DisputeCreateSerializer, request.data)
+        data = valid(s.DisputeCreateSerializer, request.data)
         with service_errors():
             dispute = services.dispute_open(actor=request.user, game=game, **data)
         out = selectors.dispute_detail_queryset().get(pk=dispute.pk)
@@ -84,7 +84,7 @@ class DisputeViewSet(
 
     def get_queryset(self) -> Any:
         if self.action == "list":
-            params = _valid(s.DisputeFilterSerializer, self.request.query_params.dict())
+            params = valid(s.DisputeFilterSerializer, self.request.query_params.dict())
             return selectors.dispute_list(user=self.request.user, **params)
         return selectors.dispute_detail_queryset()
 
@@ -118,7 +118,7 @@ class DisputeViewSet(
         dispute = self._dispute()
         if not roles.can_rule(request.user, dispute):  # before judging the body
             raise exceptions.PermissionDenied(roles.who_rules(dispute))
-        data = _valid(s.RulingCreateSerializer, request.data)
+        data = valid(s.RulingCreateSerializer, request.data)
         before = dispute.rulings.count()
         with service_errors():
             dispute = services.dispute_rule(actor=request.user, dispute=dispute, **data)
@@ -136,7 +136,7 @@ class DisputeViewSet(
         dispute = self._dispute()
         if not roles.is_party(request.user, dispute.game):
             raise exceptions.PermissionDenied("Only the players of this game appeal a ruling.")
-        data = _valid(s.AppealSerializer, request.data)
+        data = valid(s.AppealSerializer, request.data)
         with service_errors():
             dispute = services.dispute_appeal(
                 actor=request.user, dispute=dispute, reason=data.get("reason", "")
@@ -157,7 +157,7 @@ class DisputeViewSet(
             raise exceptions.PermissionDenied(
                 "Only a director assigns a dispute; a referee may take one himself."
             )
-        data = _valid(s.AssignSerializer, request.data)
+        data = valid(s.AssignSerializer, request.data)
         with service_errors():
             dispute = services.dispute_assign(
                 actor=request.user, dispute=dispute, referee=data.get("referee", request.user)
@@ -218,7 +218,7 @@ class TournamentOfficialsView(APIView):
         tournament = get_object_or_404(Tournament, pk=pk)
         if not roles.can_name_officials(request.user, tournament):
             raise exceptions.PermissionDenied("Only the tournament's directors name its officials.")
-        data = _valid(s.OfficialsWriteSerializer, request.data)
+        data = valid(s.OfficialsWriteSerializer, request.data)
         with service_errors():
             services.tournament_officials_set(actor=request.user, tournament=tournament, **data)
         return Response(s.OfficialsSerializer(selectors.officials_of_tournament(pk)).data)

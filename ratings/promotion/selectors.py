@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 from games import permissions
 from games.models import Player, Tournament
 from ratings.models import PromotionCandidate, RankChange, RankChangeKind
-from ratings.services_promotion import is_federation_director
+from ratings.promotion.services import is_federation_director
 
 RECENT_SIZE = 50
 # Corrections are a director fixing a record, not an achievement: the player's history

@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from ratings import selectors_promotion as selectors
 from ratings.models import RankChange, RankChangeKind
+from ratings.promotion import selectors
 
 PAGE_SIZE = selectors.RECENT_SIZE
 

@@ -5,7 +5,7 @@ player of the affected rated tournaments with a fixed number of bulk queries
 per chunk of players (their ``RatingHistory`` rows, their rated games, the
 opponents' ratings before each event and their ranks at the time, each
 player's ``rank_since``, the rounds per event), runs
-``ratings.promotion.evaluate`` under the policy that applies, and inserts a
+``ratings.promotion.engine.evaluate`` under the policy that applies, and inserts a
 candidate per decision.
 
 - **Which policy**: that of the player's latest rated event (the trigger):
@@ -45,6 +45,7 @@ from django.utils import timezone
 
 from games.models import LOCKED_STATES, Game, Player, Round
 from ops.tasks_common import publish_or_log
+from ratings import tasks
 from ratings.models import (
     HonoraryTitle,
     PromotionCandidate,
@@ -53,17 +54,17 @@ from ratings.models import (
     RatingHistory,
     RatingRun,
 )
-from ratings.promotion import (
+from ratings.promotion.engine import (
     EventRecord,
     GameRecordLite,
     PlayerHistory,
     PolicyError,
     evaluate,
 )
-from ratings.promotion import PromotionPolicy as PolicyValue
+from ratings.promotion.engine import PromotionPolicy as PolicyValue
+from ratings.promotion.services import policies_for, policy_value
 from ratings.ranks import HONORARY_INDEX, MAX_INDEX, Rank
 from ratings.recompute import RATED_REASONS
-from ratings.services_promotion import policies_for, policy_value
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +93,8 @@ class EvaluationResult:
 
 
 def _publish(run_id: int) -> bool:
-    from ratings.tasks import promotions_evaluate
-
     if not publish_or_log(
-        lambda: promotions_evaluate.delay(run_id=run_id),
+        lambda: tasks.promotions_evaluate.delay(run_id=run_id),
         what=f"the promotion evaluation of rating run {run_id}",
     ):
         return False

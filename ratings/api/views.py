@@ -20,12 +20,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
 from games.engine.coords import point_to_gtp
 from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament
-from ratings import api_serializers as s
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
 from ratings import selectors, services
+from ratings.api import serializers as s
 from ratings.strength import current_strength, pairing_advice, policy_for, what_if
 
 SCORES = {"black": 1.0, "white": 0.0, "jigo": 0.5}
@@ -66,7 +66,7 @@ class HandicapView(APIView):
         responses={200: s.HandicapSerializer, 400: ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
-        data = _valid(s.HandicapQuerySerializer, request.query_params.dict())
+        data = valid(s.HandicapQuerySerializer, request.query_params.dict())
         a, b = _two_players(data)
         tournament = tournament_field(data, "tournament")
         return Response(s.HandicapSerializer(handicap_payload(tournament, a, b)).data)
@@ -120,7 +120,7 @@ class WhatIfView(APIView):
         operation_id="ratings_what_if_query",
     )
     def get(self, request: Request) -> Response:
-        return self._answer(_valid(s.WhatIfRequestSerializer, request.query_params.dict()))
+        return self._answer(valid(s.WhatIfRequestSerializer, request.query_params.dict()))
 
     @extend_schema(
         request=s.WhatIfRequestSerializer,
@@ -128,7 +128,7 @@ class WhatIfView(APIView):
         operation_id="ratings_what_if",
     )
     def post(self, request: Request) -> Response:
-        return self._answer(_valid(s.WhatIfRequestSerializer, request.data))
+        return self._answer(valid(s.WhatIfRequestSerializer, request.data))
 
 
 class PlayerHistoryView(APIView):
@@ -155,7 +155,7 @@ class RecomputeView(APIView):
         "Follow the job at GET /api/v1/jobs/{id}/.",
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.RecomputeRequestSerializer, request.data or {})
+        data = valid(s.RecomputeRequestSerializer, request.data or {})
         tournament = tournament_field(data, "from_tournament")
         with service_errors():
             job = services.ratings_recompute_start(actor=request.user, from_tournament=tournament)
@@ -173,7 +173,7 @@ class HonoraryView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        data = _valid(s.HonoraryRequestSerializer, request.data)
+        data = valid(s.HonoraryRequestSerializer, request.data)
         with service_errors():
             title = services.player_award_honorary(
                 actor=request.user, player=player, reason=data["reason"]

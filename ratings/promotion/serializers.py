@@ -9,7 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.fields import IdField
+from ops.fields import IdField
 from ratings.models import (
     CandidateState,
     PromotionCandidate,
@@ -97,7 +97,7 @@ class RejectSerializer(serializers.Serializer[Any]):
 
 
 class PolicySerializer(serializers.ModelSerializer[PromotionPolicy]):
-    params = serializers.JSONField(help_text="ratings.promotion.PromotionPolicy.to_dict()")
+    params = serializers.JSONField(help_text="ratings.promotion.engine.PromotionPolicy.to_dict()")
 
     class Meta:
         model = PromotionPolicy

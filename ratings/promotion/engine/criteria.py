@@ -2,8 +2,8 @@
 
 Each family is a value with its parameters and nothing else (STYLE.md: rules
 are data).  How a criterion judges a player's history lives in
-``ratings.promotion.evaluate``; how criteria combine per rank band, and the
-caps that apply to every decision, live in ``ratings.promotion.policy``.
+``ratings.promotion.engine.evaluate``; how criteria combine per rank band, and the
+caps that apply to every decision, live in ``ratings.promotion.engine.policy``.
 
 - ``RatingThreshold``: the BGA dan-certificate rule and its Czech variant
   (ratings.md §7.1): the GoR reaches the next grade's band, held over K rated

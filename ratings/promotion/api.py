@@ -21,12 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import CONFLICT, ERRORS, NOT_FOUND, _valid, service_errors
 from games.models import Player
-from ratings import selectors_promotion as selectors
-from ratings import services_promotion as services
-from ratings.api import tournament_field
-from ratings.api_serializers_promotion import (
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
+from ratings.api.views import tournament_field
+from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy
+from ratings.promotion import selectors, services
+from ratings.promotion.serializers import (
     CandidateFilterSerializer,
     CandidateSerializer,
     PolicySerializer,
@@ -36,7 +36,6 @@ from ratings.api_serializers_promotion import (
     RankChangeSerializer,
     RejectSerializer,
 )
-from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy
 
 WRITE_ERRORS = {**ERRORS, **CONFLICT}
 
@@ -61,7 +60,7 @@ class PromotionListView(mixins.ListModelMixin, viewsets.GenericViewSet[Any]):
     serializer_class = RankChangeSerializer
 
     def get_queryset(self) -> Any:
-        params = _valid(PromotionFilterSerializer, self.request.query_params.dict())
+        params = valid(PromotionFilterSerializer, self.request.query_params.dict())
         return selectors.recent_promotions(params.get("kind"))
 
     @extend_schema(
@@ -97,7 +96,7 @@ class CandidateViewSet(
 
     def get_queryset(self) -> Any:
         if self.action == "list":
-            params = _valid(CandidateFilterSerializer, self.request.query_params.dict())
+            params = valid(CandidateFilterSerializer, self.request.query_params.dict())
             return selectors.candidates_for(self.request.user, **params)
         return selectors.candidate_queryset()
 
@@ -144,7 +143,7 @@ class CandidateViewSet(
     @action(detail=True, methods=["post"])
     def reject(self, request: Request, pk: str | None = None) -> Response:
         candidate = self._decidable()
-        data = _valid(RejectSerializer, request.data)
+        data = valid(RejectSerializer, request.data)
         with service_errors():
             services.promotion_candidate_reject(
                 actor=request.user, candidate=candidate, reason=data["reason"]
@@ -174,7 +173,7 @@ class PolicyViewSet(
 
     @extend_schema(request=PolicyWriteSerializer, responses={201: PolicySerializer, **ERRORS})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        data = _valid(PolicyWriteSerializer, request.data)
+        data = valid(PolicyWriteSerializer, request.data)
         tournament = tournament_field(data, "tournament")
         with service_errors():
             policy = services.promotion_policy_create(
@@ -186,7 +185,7 @@ class PolicyViewSet(
     @extend_schema(request=PolicyUpdateSerializer, responses={200: PolicySerializer, **ERRORS})
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         policy: PromotionPolicy = self.get_object()
-        data = _valid(PolicyUpdateSerializer, request.data)
+        data = valid(PolicyUpdateSerializer, request.data)
         with service_errors():
             services.promotion_policy_update(actor=request.user, policy=policy, **data)
         return self._out(policy)

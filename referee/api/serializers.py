@@ -12,7 +12,7 @@ from django.db.models import Q
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.fields import IdField
+from ops.fields import IdField
 from referee.models import (
     CommitteeVote,
     Decision,

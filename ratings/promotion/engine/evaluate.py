@@ -40,14 +40,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal, TypeAlias
 
-from ratings.promotion.criteria import (
+from ratings.promotion.engine.criteria import (
     Criterion,
     NetWinLadder,
     RatingThreshold,
     ResultTable,
     WinsAtRank,
 )
-from ratings.promotion.policy import DEFAULT_POLICY, KyuDemotion, PromotionPolicy
+from ratings.promotion.engine.policy import DEFAULT_POLICY, KyuDemotion, PromotionPolicy
 from ratings.ranks import MAX_INDEX, MIN_INDEX, Rank
 
 Id: TypeAlias = int | str

@@ -13,7 +13,7 @@ Who decides (goref's choice, README "Promotions"):
   candidates their tournament triggered (they saw the games);
 * a player sees his own candidates but does not decide them.
 
-Services check, write in one transaction, audit (``referee.audit``) and send
+Services check, write in one transaction, audit (``ops.audit``) and send
 the player's e-mail only after commit (STYLE.md "One write path").
 """
 
@@ -31,9 +31,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import permissions
+from games.groups import DIRECTORS_GROUP
 from games.models import Player, Tournament
-from games.roles import DIRECTORS_GROUP
-from games.services.common import UNSET, GameStateError, Unset, validate_and_save
+from ops.audit import audit_record
+from ops.services import UNSET, StateConflict, Unset, validate_and_save
 from ratings.models import (
     CandidateState,
     Direction,
@@ -42,10 +43,10 @@ from ratings.models import (
     RankChange,
     RankChangeKind,
 )
-from ratings.promotion import DEFAULT_POLICY, PolicyError
-from ratings.promotion import PromotionPolicy as PolicyValue
+from ratings.promotion.emails import promotion_email_send
+from ratings.promotion.engine import DEFAULT_POLICY, PolicyError
+from ratings.promotion.engine import PromotionPolicy as PolicyValue
 from ratings.ranks import Rank
-from referee.audit import audit_record
 
 log = logging.getLogger(__name__)
 
@@ -232,7 +233,7 @@ def player_rank_set(
         locked = Player.objects.select_for_update().get(pk=player.pk)
         old = locked.declared_rank
         if old == new_rank.index:
-            raise GameStateError(f"{player} is already {new_rank}.")
+            raise StateConflict(f"{player} is already {new_rank}.")
         locked.declared_rank = new_rank.index
         validate_and_save(locked, update_fields=["declared_rank"])
         player.declared_rank = new_rank.index
@@ -294,8 +295,6 @@ def _stale_reason(candidate: PromotionCandidate, player: Player) -> str | None:
 def promotion_candidate_approve(*, actor: Any, candidate: PromotionCandidate) -> RankChange:
     """Approve: the player's official rank changes, with its ``RankChange``, an audit entry
     and an e-mail to the player (on commit).  A stale or decided candidate is refused (409)."""
-    from ratings.emails_promotion import promotion_email_send
-
     with transaction.atomic():
         c = (
             PromotionCandidate.objects.select_for_update(of=("self",))
@@ -306,11 +305,11 @@ def promotion_candidate_approve(*, actor: Any, candidate: PromotionCandidate) ->
             raise PermissionDenied("Only federation directors, or the directors of the "
                                    "tournament that triggered it, decide a candidate.")  # fmt: skip
         if c.state != CandidateState.PENDING:
-            raise GameStateError(f"This candidate was already {c.state}.", code="decided")
+            raise StateConflict(f"This candidate was already {c.state}.", code="decided")
         player = Player.objects.select_for_update().get(pk=c.player_id)
         stale = _stale_reason(c, player)
         if stale:
-            raise GameStateError(stale, code="stale")
+            raise StateConflict(stale, code="stale")
         promoted = c.direction == Direction.PROMOTE
         evidence = {
             **c.evidence, "criterion": c.criterion,
@@ -360,7 +359,7 @@ def promotion_candidate_reject(
         if not reason:
             raise ValidationError({"reason": "Say why the candidate is rejected."})
         if c.state != CandidateState.PENDING:
-            raise GameStateError(f"This candidate was already {c.state}.", code="decided")
+            raise StateConflict(f"This candidate was already {c.state}.", code="decided")
         c.state = CandidateState.REJECTED
         c.reason = reason
         c.decided_by = actor

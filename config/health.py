@@ -13,12 +13,17 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import redis
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from config.celery import app
+from games.services.scoring import oldest_pending_age
+from ops.models import WorkerHeartbeat
 from ops.worker import HEARTBEAT_SECONDS
 
 WORKER_STALE_AFTER = timedelta(seconds=HEARTBEAT_SECONDS * 4)
@@ -40,10 +45,6 @@ def _check_database() -> dict[str, Any]:
 
 
 def _check_broker() -> dict[str, Any]:
-    from django.conf import settings
-
-    from config.celery import app
-
     started = time.monotonic()
     try:
         with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
@@ -59,8 +60,6 @@ def _check_broker() -> dict[str, Any]:
 
 
 def _check_workers() -> dict[str, Any]:
-    from ops.models import WorkerHeartbeat
-
     try:
         cutoff = timezone.now() - WORKER_STALE_AFTER
         alive = list(
@@ -73,16 +72,10 @@ def _check_workers() -> dict[str, Any]:
 
 def _check_queue() -> dict[str, Any]:
     """Messages waiting in the default Celery queue, and the oldest pending re-scoring."""
-    from django.conf import settings
-
-    from games.services.scoring import oldest_pending_age
-
     body: dict[str, Any] = {}
     try:
         url = settings.CELERY_BROKER_URL
         if url.startswith(("redis://", "rediss://")):
-            import redis
-
             client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
             body["depth"] = int(client.llen("celery"))  # type: ignore[arg-type]
         else:  # Kombu's file-system transport: one file per waiting message

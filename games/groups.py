@@ -24,7 +24,7 @@ DIRECTOR_PERMISSIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("games", "round", ("view", "add", "change")),
     ("games", "game", ("view", "add", "change")),
     ("games", "resultsubmission", ("view",)),
-    ("referee", "auditentry", ("view",)),
+    ("ops", "auditentry", ("view",)),
     ("referee", "dispute", ("view",)),
     ("referee", "ruling", ("view",)),
     ("referee", "tournamentofficials", ("view", "add", "change")),

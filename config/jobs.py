@@ -1,0 +1,43 @@
+"""``GET /api/v1/jobs/{id}/``: a background job's progress, for whoever may see it.
+
+In the root because it reads two apps: the job (ops) and, for a job that
+works on a tournament, that tournament's directors (games).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Tournament
+from ops.api import NOT_FOUND, JobSerializer
+from ops.models import Job
+
+
+def can_see_job(user: Any, job: Job) -> bool:
+    """Its creator, staff, and the directors of the tournament it works on."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff or user.is_superuser or job.created_by_id == user.pk:
+        return True
+    tournament_id = (job.params or {}).get("tournament")
+    if not isinstance(tournament_id, int):
+        return False
+    return Tournament.objects.filter(pk=tournament_id, directors=user).exists()
+
+
+class JobView(APIView):
+    """A background job (a tournament re-score): its state and progress."""
+
+    @extend_schema(responses={200: JobSerializer, **NOT_FOUND})
+    def get(self, request: Request, pk: int) -> Response:
+        job = get_object_or_404(Job, pk=pk)
+        if not can_see_job(request.user, job):
+            raise exceptions.NotFound()
+        return Response(JobSerializer(job, context={"request": request}).data)

@@ -1,0 +1,122 @@
+"""The games side of a dispute: the game's state, result and record while it is disputed.
+
+The referee app decides (who may rule, what a ruling does) and calls these
+functions, inside its own transaction, to change the game; they check the
+game's state, never the official's authority.  Every change to the result
+or the record is audited here with the old and the new values.
+
+* ``game_dispute_open``: the game becomes ``disputed`` (refused once locked).
+* ``game_ruling_apply``: the game takes the result, record and dead stones a
+  ruling decided.  The result is then an official's (``result_submitted_by``
+  is null), so a player cannot overwrite it by submitting again.
+* ``game_dispute_settle``: the dispute is closed; the game goes back to
+  ``submitted`` (or ``scheduled`` when it has no result: play goes on) so a
+  director can finalise it, or the opponent confirm when the claim stood.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+
+from games.engine.rules import get_rules
+from games.models import Game, GameState, Player
+from games.services import records
+from games.services.results import game_lock, result_changed, result_store
+from ops.audit import audit_record
+from ops.services import StateConflict, validate_and_save
+
+
+def game_snapshot(game: Game) -> dict[str, Any]:
+    """What a ruling may change, as JSON: the result (RE), the record, the dead stones."""
+    return {
+        "result": game.result_display,
+        "sgf": game.sgf,
+        "dead_stones": list(game.dead_stones or []),
+    }
+
+
+def game_dispute_open(*, game: Game) -> tuple[Game, str]:
+    """Lock the game row and mark it disputed; returns it and the state it had."""
+    with transaction.atomic():
+        game = game_lock(game)
+        before = str(game.state)
+        game.state = GameState.DISPUTED
+        validate_and_save(game, update_fields=["state", "updated_at"])
+    return game, before
+
+
+def game_ruling_apply(*, actor: Any, game: Game, after: dict[str, Any], reason: str) -> Game:
+    """The game takes what a ruling decided: ``after`` is a ``game_snapshot`` (result,
+    record, dead stones).  Audited as a replaced record when only the record changes,
+    else as a ruled result; nothing is written when nothing changes."""
+    now = game_snapshot(game)
+    if now == after:
+        return game
+    if now["result"] == after["result"] and now["dead_stones"] == after["dead_stones"]:
+        action = "game.record_replaced"
+    else:
+        action = "game.result_ruled"
+    parsed = records.parse_result(after["result"]) if after["result"] else None
+    size = game.tournament.board_size
+    warnings: list[str] = []
+    if after["sgf"]:
+        read = records.read_record(
+            after["sgf"],
+            board_size=size,
+            rules=get_rules(game.rules),
+            komi=Decimal(game.komi),
+            handicap=game.handicap,
+            result=parsed,
+        )
+        warnings = read.warnings
+    dead = records.parse_dead_stones(after["dead_stones"], board_size=size)
+    with transaction.atomic():
+        game = game_lock(game)
+        if game.state != GameState.DISPUTED:
+            raise StateConflict("Only a disputed game's result or record is changed by a ruling.")
+        old = game_snapshot(game)
+        result_store(
+            game,
+            result=parsed,
+            sgf=after["sgf"],
+            warnings=warnings,
+            dead_stones=records.points_to_labels(dead, size),
+            by=None,
+        )
+        new = game_snapshot(game)
+        if new != old:
+            audit_record(
+                actor=actor, action=action, obj=game, old=old, new={**new, "reason": reason}
+            )
+            result_changed(game)
+    return game
+
+
+def game_dispute_settle(
+    *, actor: Any, game: Game, submitted_by: Player | None, reason: str
+) -> Game:
+    """The dispute is closed: ``submitted`` again (``scheduled`` without a result).
+
+    ``submitted_by`` is the player whose claim the result is again when the
+    rulings left it as he claimed it (his opponent may then confirm), else
+    ``None``: an official's result, which a director finalises.
+    """
+    with transaction.atomic():
+        game = game_lock(game)
+        if game.state != GameState.DISPUTED:
+            raise StateConflict("This game is not disputed.")
+        old = {"state": game.state}
+        game.state = GameState.SUBMITTED if game.result_reason else GameState.SCHEDULED
+        game.result_submitted_by = submitted_by if game.result_reason else None
+        validate_and_save(game, update_fields=["state", "result_submitted_by", "updated_at"])
+        audit_record(
+            actor=actor,
+            action="game.dispute_settled",
+            obj=game,
+            old=old,
+            new={"state": game.state, "reason": reason},
+        )
+    return game

@@ -1,0 +1,78 @@
+"""The core's only calls up to the satellites: what games tells ratings and referee, and
+the few of their reads that games' pages show.
+
+Games is built first and the satellites on top of it (the README's
+"Architecture"), so they import games and never the other way round --
+except here.  Each function names its listener; each imports it in its body,
+because the listener's module imports games at load time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from games.engine.rules import Rules
+    from games.models import Game, Player, Tournament
+    from ratings.handicap import HandicapAdvice
+    from ratings.strength import Strength
+
+
+def result_locked(game: Game) -> None:
+    """A result became final; ratings (``ratings.services.ratings_on_result_locked``)
+    queues the rating update when it completes a rated tournament."""
+    from ratings.services import ratings_on_result_locked
+
+    ratings_on_result_locked(game)
+
+
+def rank_corrected(*, actor: AbstractBaseUser | None, player: Player, old_rank: int) -> None:
+    """A director corrected a player's official rank; ratings writes it into the rank
+    history (``ratings.promotion.services.rank_change_log``)."""
+    from ratings.promotion.services import rank_change_log
+
+    rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
+
+
+def record_mismatch(*, game: Game, kind: str, claim: str, evidence: dict[str, Any]) -> int | None:
+    """The engine's count or legality check disagrees with the submitted result; the
+    referee app opens an automatic dispute (``referee.services.dispute_open_automatic``,
+    idempotent).  Its id, or ``None`` when the game was locked."""
+    from referee.services import dispute_open_automatic
+
+    dispute = dispute_open_automatic(game=game, kind=kind, claim=claim, evidence=evidence)
+    return None if dispute is None else int(dispute.pk)
+
+
+def player_strength(player: Player) -> Strength:
+    """A player's rating and rank as the ratings app holds them
+    (``ratings.strength.current_strength``), for the players API."""
+    from ratings.strength import current_strength
+
+    return current_strength(player)
+
+
+def handicap_advice(*, tournament: Tournament, a: Player, b: Player, rules: Rules) -> HandicapAdvice:
+    """The handicap, komi and colours ratings advises for a pairing
+    (``ratings.strength.pairing_advice``)."""
+    from ratings.strength import pairing_advice
+
+    return pairing_advice(tournament=tournament, a=a, b=b, rules=rules)
+
+
+def closed_disputes(game: Game) -> Any:
+    """A game's closed disputes and their rulings as the referee app shows them to the
+    public (``referee.selectors.closed_disputes_of``, ``PublicDisputeSerializer``)."""
+    from referee.api.serializers import PublicDisputeSerializer
+    from referee.selectors import closed_disputes_of
+
+    return PublicDisputeSerializer(closed_disputes_of(game), many=True).data
+
+
+def closed_disputes_schema() -> Any:
+    """The OpenAPI shape of ``closed_disputes`` (the referee app's serializer)."""
+    from referee.api.serializers import PublicDisputeSerializer
+
+    return PublicDisputeSerializer(many=True)

@@ -1,0 +1,56 @@
+"""What every app's services share: the 409 error, the "not given" marker, saving, actors.
+
+``StateConflict`` is a ``ValidationError`` for a request that is well formed
+but that the object's state does not allow (a locked game, a closed
+dispute, a decided candidate): forms show it as a non-field error and the
+API answers 409 Conflict.  ``actor=None`` in a service means the operator
+(a management command): permission checks are skipped for it.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Final, Literal
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import InterfaceError, OperationalError, models
+
+# Database errors that pass: a dropped connection, a server restarting.
+# Background tasks retry them; nothing else does.
+TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+
+
+class StateConflict(ValidationError):
+    """The request is well formed but the object's state does not allow it (409)."""
+
+    def __init__(self, message: str, code: str = "state") -> None:
+        super().__init__(message, code=code)
+
+
+class _Unset(enum.Enum):
+    UNSET = "UNSET"
+
+
+UNSET: Final = _Unset.UNSET
+Unset = Literal[_Unset.UNSET]
+
+
+def require(allowed: bool, message: str) -> None:
+    if not allowed:
+        raise PermissionDenied(message)
+
+
+def validate_and_save(
+    obj: models.Model, *, update_fields: list[str] | None = None, exclude: list[str] | None = None
+) -> None:
+    """``full_clean`` then save: constraints are checked before the database sees the row."""
+    obj.full_clean(exclude=exclude)
+    if update_fields is None:
+        obj.save()
+    else:
+        obj.save(update_fields=update_fields)
+
+
+def as_user(actor: Any) -> Any:
+    """The actor as a user row for foreign keys (``None`` for anonymous or the system)."""
+    return actor if getattr(actor, "is_authenticated", False) else None
