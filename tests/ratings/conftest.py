@@ -9,7 +9,7 @@ import pytest
 
 from games.groups import director_grant_admin
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
-from tests.ratings.django_helpers import add_games
+from tests.ratings.helpers import add_games
 
 
 @pytest.fixture

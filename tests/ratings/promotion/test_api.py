@@ -13,7 +13,7 @@ from ratings.promotion.engine import DEFAULT_POLICY
 from ratings.promotion.evaluation import promotions_evaluate
 from ratings.recompute import recompute
 from tests.factories import PlayerFactory, TournamentFactory
-from tests.ratings.django_helpers import add_games, players
+from tests.ratings.helpers import add_games, players
 
 pytestmark = pytest.mark.django_db
 CANDIDATES = "/api/v1/promotions/candidates/"

@@ -15,7 +15,7 @@ from ops.models import AuditEntry, Job
 from ratings.models import HonoraryTitle
 from ratings.recompute import recompute
 from tests.factories import TournamentFactory
-from tests.ratings.django_helpers import event, players, rate
+from tests.ratings.helpers import event, players, rate
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/handicap/"

@@ -23,7 +23,7 @@ from ratings.promotion.engine import (
     criterion_from_dict,
     criterion_to_dict,
 )
-from tests.ratings.promotion_helpers import r
+from tests.ratings.promotion.engine.helpers import r
 
 EVERYTHING = PromotionPolicy(
     kyu=BandRule(

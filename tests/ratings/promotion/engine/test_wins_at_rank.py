@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ratings.promotion.engine import BandRule, PolicyError, PromotionPolicy, WinsAtRank, evaluate
-from tests.ratings.promotion_helpers import event, history, merge, r
+from tests.ratings.promotion.engine.helpers import event, history, merge, r
 
 
 def only(criterion: WinsAtRank) -> PromotionPolicy:

@@ -13,7 +13,7 @@ from ratings.promotion.engine import (
     TableRow,
     evaluate,
 )
-from tests.ratings.promotion_helpers import event, history, r
+from tests.ratings.promotion.engine.helpers import event, history, r
 
 # ratings.md §7.2 as printed, one line per row ("-" is the table's "–").
 PRINTED = """

@@ -1,7 +1,7 @@
 """Integration: a real Celery worker runs the rating recompute on PostgreSQL and Redis.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/goref_rt \\
-    REDIS_URL=redis://127.0.0.1:6379/4 .venv/bin/pytest tests/ratings/test_worker_django.py
+    REDIS_URL=redis://127.0.0.1:6379/4 .venv/bin/pytest tests/ratings/test_worker.py
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ops.models import Job, JobState
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.services import ratings_recompute_start
 from tests.conftest import wait_for
-from tests.ratings.django_helpers import event, history_snapshot, players
+from tests.ratings.helpers import event, history_snapshot, players
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

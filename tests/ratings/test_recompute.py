@@ -15,7 +15,7 @@ from ratings.recompute import recompute
 from ratings.services import ratings_job_run
 from ratings.systems.base import GameOutcome
 from ratings.systems.egf import rate_event_textbook
-from tests.ratings.django_helpers import (
+from tests.ratings.helpers import (
     add_games,
     current_snapshot,
     event,

@@ -13,7 +13,7 @@ from ops.models import AuditEntry
 from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy
 from ratings.promotion.evaluation import promotions_evaluate
 from ratings.recompute import recompute
-from tests.ratings.django_helpers import add_games, players
+from tests.ratings.helpers import add_games, players
 
 pytestmark = pytest.mark.django_db
 POLICIES = "/admin/ratings/promotionpolicy/"

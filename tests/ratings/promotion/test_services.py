@@ -28,7 +28,7 @@ from ratings.promotion.evaluation import promotions_evaluate
 from ratings.ranks import Rank
 from ratings.recompute import recompute
 from ratings.services import player_award_honorary, ratings_recompute_start
-from tests.ratings.django_helpers import add_games, event, players
+from tests.ratings.helpers import add_games, event, players
 
 pytestmark = pytest.mark.django_db
 

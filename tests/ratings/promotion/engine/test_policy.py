@@ -16,7 +16,7 @@ from ratings.promotion.engine import (
     band_of,
     evaluate,
 )
-from tests.ratings.promotion_helpers import event, history, r
+from tests.ratings.promotion.engine.helpers import event, history, r
 
 
 @pytest.mark.parametrize(

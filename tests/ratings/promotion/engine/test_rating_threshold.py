@@ -12,7 +12,7 @@ from ratings.promotion.engine import (
     RatingThreshold,
     evaluate,
 )
-from tests.ratings.promotion_helpers import event, history, r
+from tests.ratings.promotion.engine.helpers import event, history, r
 
 
 def only(criterion: RatingThreshold, cap: int = 9) -> PromotionPolicy:

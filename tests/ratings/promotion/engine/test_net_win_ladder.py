@@ -14,7 +14,7 @@ from ratings.promotion.engine import (
     evaluate,
 )
 from ratings.ranks import Rank
-from tests.ratings.promotion_helpers import event, history, r
+from tests.ratings.promotion.engine.helpers import event, history, r
 
 GRONINGEN = BandRule((NetWinLadder(),))
 LADDER = PromotionPolicy(kyu=GRONINGEN, low_dan=GRONINGEN, high_dan=GRONINGEN)

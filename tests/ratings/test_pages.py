@@ -14,7 +14,7 @@ from ratings.charts import rating_chart_svg
 from ratings.exports import ListRow, egd_line
 from ratings.recompute import recompute
 from tests.factories import ClubFactory
-from tests.ratings.django_helpers import event, players
+from tests.ratings.helpers import event, players
 
 pytestmark = pytest.mark.django_db
 SVG = "{http://www.w3.org/2000/svg}"
