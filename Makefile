@@ -1,6 +1,6 @@
 # goref: two commands do everything on a fresh machine.
 #   make run   install, migrate, load demo data, start the web server and a Celery worker
-#   make test  ruff, mypy and the whole pytest suite
+#   make test  ruff (lint and format), the import contracts, mypy and the whole pytest suite
 SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
@@ -39,8 +39,11 @@ run: demo
 worker: venv
 	$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO
 
+# The formatter owns layout; lint-imports checks the import contracts in pyproject.toml.
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: venv
 	$(BIN)/mypy

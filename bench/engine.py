@@ -79,9 +79,11 @@ def main() -> None:
                 sgfmill_replay(g)
 
         t_ours, t_theirs = best_of(ours), best_of(theirs)
-        print(f"{length}-move games x{args.games}: replay goref {nmoves / t_ours:,.0f} moves/s "
-              f"(situational superko), sgfmill {nmoves / t_theirs:,.0f} moves/s, "
-              f"ratio {t_theirs / t_ours:.2f}x")
+        print(
+            f"{length}-move games x{args.games}: replay goref {nmoves / t_ours:,.0f} moves/s "
+            f"(situational superko), sgfmill {nmoves / t_theirs:,.0f} moves/s, "
+            f"ratio {t_theirs / t_ours:.2f}x"
+        )
 
         finals = [replay(r, situational).board for r in records]
         sfinals = [sgfmill_replay(g) for g in games]
@@ -96,8 +98,10 @@ def main() -> None:
 
         s_ours, s_theirs = best_of(score_ours), best_of(score_theirs)
         n = len(finals)
-        print(f"  area scoring per position: goref {1e6 * s_ours / n:.0f} us, "
-              f"sgfmill {1e6 * s_theirs / n:.0f} us, ratio {s_theirs / s_ours:.2f}x")
+        print(
+            f"  area scoring per position: goref {1e6 * s_ours / n:.0f} us, "
+            f"sgfmill {1e6 * s_theirs / n:.0f} us, ratio {s_theirs / s_ours:.2f}x"
+        )
 
         texts = [to_sgf(g) for g in games]
         blobs = [t.encode() for t in texts]
@@ -117,8 +121,10 @@ def main() -> None:
                 b.area_score()
 
         f_ours, f_theirs = best_of(full_ours), best_of(full_theirs)
-        print(f"  parse+replay+score per game: goref {1e3 * f_ours / n:.3f} ms, "
-              f"sgfmill {1e3 * f_theirs / n:.3f} ms, ratio {f_theirs / f_ours:.2f}x")
+        print(
+            f"  parse+replay+score per game: goref {1e3 * f_ours / n:.3f} ms, "
+            f"sgfmill {1e3 * f_theirs / n:.3f} ms, ratio {f_theirs / f_ours:.2f}x"
+        )
 
     pool = [GameRecord(size=SIZE, actions=tuple(random_game(250, 7 + s))) for s in range(100)]
     t = time.perf_counter()
@@ -127,8 +133,10 @@ def main() -> None:
         results.append(score(replay(pool[k % len(pool)], chinese)).result)
     dt = time.perf_counter() - t
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"{args.memory_games:,} games replayed and scored in {dt:.1f} s; "
-          f"peak RSS {peak_kb / 1024:.0f} MB")
+    print(
+        f"{args.memory_games:,} games replayed and scored in {dt:.1f} s; "
+        f"peak RSS {peak_kb / 1024:.0f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -152,13 +152,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs of the batch path")
     ap.add_argument("--quick", action="store_true", help="a tenth of the default history")
     ap.add_argument(
-        "--database", action="store_true",
+        "--database",
+        action="store_true",
         help="also load the history into PostgreSQL and time the database recompute",
-    )  # fmt: skip
+    )
     ap.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/goref_bench_ratings",
+        "--database-url",
+        default="postgres://postgres@127.0.0.1:5432/goref_bench_ratings",
         help="the bench's own database (created and migrated if needed)",
-    )  # fmt: skip
+    )
     args = ap.parse_args(argv)
     if args.quick:
         args.players //= 10

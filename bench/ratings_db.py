@@ -112,21 +112,47 @@ def load(url: str, start: Sequence[float], events: Sequence[Sequence[GameTuple]]
                 "games_game, games_round, games_tournament, games_player RESTART IDENTITY CASCADE"
             )
         cur = connection.connection.cursor()
-        _copy(cur, Player, (
-            {"id": i + 1, "family_name": f"Player{i + 1}", "given_name": "Bench",
-             "declared_rank": int((g - 2100) // 100), "created_at": now}
-            for i, g in enumerate(start)
-        ), {"id": 0, "family_name": "", "given_name": "", "declared_rank": 0, "created_at": now})  # fmt: skip
+        _copy(
+            cur,
+            Player,
+            (
+                {
+                    "id": i + 1,
+                    "family_name": f"Player{i + 1}",
+                    "given_name": "Bench",
+                    "declared_rank": int((g - 2100) // 100),
+                    "created_at": now,
+                }
+                for i, g in enumerate(start)
+            ),
+            {"id": 0, "family_name": "", "given_name": "", "declared_rank": 0, "created_at": now},
+        )
         day = [FIRST_DAY + dt.timedelta(days=t // 3) for t in range(len(events))]
-        _copy(cur, Tournament, (
-            {"id": t + 1, "name": f"Bench event {t + 1}", "start_date": day[t], "end_date": day[t],
-             "created_at": now}
-            for t in range(len(events))
-        ), {"id": 0, "name": "", "start_date": 0, "end_date": 0, "created_at": now})  # fmt: skip
-        _copy(cur, Round, (
-            {"id": t * ROUNDS + r + 1, "tournament_id": t + 1, "number": r + 1}
-            for t in range(len(events)) for r in range(ROUNDS)
-        ), {"id": 0, "tournament_id": 0, "number": 0})  # fmt: skip
+        _copy(
+            cur,
+            Tournament,
+            (
+                {
+                    "id": t + 1,
+                    "name": f"Bench event {t + 1}",
+                    "start_date": day[t],
+                    "end_date": day[t],
+                    "created_at": now,
+                }
+                for t in range(len(events))
+            ),
+            {"id": 0, "name": "", "start_date": 0, "end_date": 0, "created_at": now},
+        )
+        _copy(
+            cur,
+            Round,
+            (
+                {"id": t * ROUNDS + r + 1, "tournament_id": t + 1, "number": r + 1}
+                for t in range(len(events))
+                for r in range(ROUNDS)
+            ),
+            {"id": 0, "tournament_id": 0, "number": 0},
+        )
 
         def games() -> Any:
             gid = 0
@@ -135,17 +161,46 @@ def load(url: str, start: Sequence[float], events: Sequence[Sequence[GameTuple]]
                 for k, (b, w, s, h) in enumerate(ev):
                     gid += 1
                     yield {
-                        "id": gid, "tournament_id": t + 1, "round_id": t * ROUNDS + k // per_round + 1,
-                        "black_id": b + 1, "white_id": w + 1, "handicap": h,
-                        "komi": "0.5" if h >= 2 else ("0" if h == 1 else "6.5"), "rules": "japanese",
+                        "id": gid,
+                        "tournament_id": t + 1,
+                        "round_id": t * ROUNDS + k // per_round + 1,
+                        "black_id": b + 1,
+                        "white_id": w + 1,
+                        "handicap": h,
+                        "komi": "0.5" if h >= 2 else ("0" if h == 1 else "6.5"),
+                        "rules": "japanese",
                         "result_winner": "B" if s == 1.0 else ("W" if s == 0.0 else ""),
                         "result_reason": "resignation" if s != 0.5 else "draw",
-                        "state": "final", "locked_at": now, "created_at": now, "updated_at": now,
-                    }  # fmt: skip
+                        "state": "final",
+                        "locked_at": now,
+                        "created_at": now,
+                        "updated_at": now,
+                    }
 
-        _copy(cur, Game, games(), {k: 0 for k in (
-            "id", "tournament_id", "round_id", "black_id", "white_id", "handicap", "komi", "rules",
-            "result_winner", "result_reason", "state", "locked_at", "created_at", "updated_at")})  # fmt: skip
+        _copy(
+            cur,
+            Game,
+            games(),
+            {
+                k: 0
+                for k in (
+                    "id",
+                    "tournament_id",
+                    "round_id",
+                    "black_id",
+                    "white_id",
+                    "handicap",
+                    "komi",
+                    "rules",
+                    "result_winner",
+                    "result_reason",
+                    "state",
+                    "locked_at",
+                    "created_at",
+                    "updated_at",
+                )
+            },
+        )
         with connection.cursor() as c:
             for m in (Player, Tournament, Round, Game):
                 c.execute(
@@ -173,8 +228,13 @@ def run_once(url: str) -> dict[str, Any]:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     final = dict(PlayerRating.objects.values_list("player_id", "rating"))
     job.refresh_from_db()
-    return {"state": state, "seconds": took, "peak_mib": peak, "final": final,
-            "events": job.total - 1}  # fmt: skip
+    return {
+        "state": state,
+        "seconds": took,
+        "peak_mib": peak,
+        "final": final,
+        "events": job.total - 1,
+    }
 
 
 def bench(url: str, start: Sequence[float], events: Sequence[Sequence[GameTuple]]) -> None:
@@ -182,18 +242,26 @@ def bench(url: str, start: Sequence[float], events: Sequence[Sequence[GameTuple]
 
     n_games = sum(len(e) for e in events)
     took = load(url, start, events)
-    print(f"database: loaded {len(start):,} players, {n_games:,} games, {len(events):,} "
-          f"tournaments into {url.rsplit('/', 1)[1]} in {took:.1f}s (not measured)")  # fmt: skip
+    print(
+        f"database: loaded {len(start):,} players, {n_games:,} games, {len(events):,} "
+        f"tournaments into {url.rsplit('/', 1)[1]} in {took:.1f}s (not measured)"
+    )
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--run", url],
-        capture_output=True, text=True, check=False, cwd=ROOT,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
     if proc.returncode != 0:
         raise SystemExit(f"the recompute failed:\n{proc.stderr[-4000:]}")
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     pure = rate_history(list(start), events)
-    worst = max(abs(res["final"][str(i + 1)] - pure[i]) for i in range(len(start))
-                if str(i + 1) in res["final"])  # fmt: skip
+    worst = max(
+        abs(res["final"][str(i + 1)] - pure[i])
+        for i in range(len(start))
+        if str(i + 1) in res["final"]
+    )
     ok_t = "meets" if res["seconds"] < TARGET_SECONDS else "MISSES"
     ok_m = "meets" if res["peak_mib"] < TARGET_MIB else "MISSES"
     print(

@@ -40,8 +40,9 @@ def _database_urls(name: str) -> tuple[str, str]:
     base = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/goref"
     parts = urlsplit(base)
     if parts.scheme not in ("postgres", "postgresql"):
-        base, parts = "postgres://postgres@127.0.0.1:5432/goref", urlsplit(
-            "postgres://postgres@127.0.0.1:5432/goref"
+        base, parts = (
+            "postgres://postgres@127.0.0.1:5432/goref",
+            urlsplit("postgres://postgres@127.0.0.1:5432/goref"),
         )
     return (
         urlunsplit(parts._replace(path=f"/{name}")),
@@ -82,9 +83,12 @@ def _store(records: list[str]) -> Any:
     from games.models import Game, Player, Round, Tournament
 
     tournament = Tournament.objects.create(
-        name="Bench open", start_date=dt.date(2026, 1, 1), end_date=dt.date(2026, 1, 2),
-        rules=RULES, komi=KOMI,
-    )  # fmt: skip
+        name="Bench open",
+        start_date=dt.date(2026, 1, 1),
+        end_date=dt.date(2026, 1, 2),
+        rules=RULES,
+        komi=KOMI,
+    )
     rnd = Round.objects.create(tournament=tournament, number=1)
     need = 2
     while need * (need - 1) // 2 < len(records):
@@ -100,12 +104,20 @@ def _store(records: list[str]) -> Any:
         counted = score(replay(parse_record(text), rules, strict=False), komi=KOMI).result
         games.append(
             Game(
-                tournament=tournament, round=rnd, table=i + 1, black=black, white=white,
-                komi=KOMI, rules=RULES, sgf=text, state="submitted",
+                tournament=tournament,
+                round=rnd,
+                table=i + 1,
+                black=black,
+                white=white,
+                komi=KOMI,
+                rules=RULES,
+                sgf=text,
+                state="submitted",
                 result_winner=counted.winner.letter if counted.winner else "",
-                result_margin=counted.margin, result_reason=counted.reason.value,
+                result_margin=counted.margin,
+                result_reason=counted.reason.value,
             )
-        )  # fmt: skip
+        )
     Game.objects.bulk_create(games, batch_size=500)
     return tournament
 
@@ -129,10 +141,24 @@ def _start_workers(n: int, env: dict[str, str], log_dir: Path) -> list[subproces
         log = (log_dir / f"bench-worker-{i}.log").open("wb")
         procs.append(
             subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING",
-                 "--concurrency=1", "--without-mingle", "--without-gossip",
-                 f"--hostname=bench-{i}-{os.getpid()}@%h"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel=WARNING",
+                    "--concurrency=1",
+                    "--without-mingle",
+                    "--without-gossip",
+                    f"--hostname=bench-{i}-{os.getpid()}@%h",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         )
     return procs

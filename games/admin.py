@@ -138,9 +138,13 @@ class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
                 request,
                 format_html(
                     '{}: <a href="{}">re-scoring job #{}</a> queued ({} games, {} already scored).',
-                    tournament, link, job.pk, job.total, job.done + job.failed,
+                    tournament,
+                    link,
+                    job.pk,
+                    job.total,
+                    job.done + job.failed,
                 ),
-            )  # fmt: skip
+            )
 
     def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
         allowed = super().has_change_permission(request, obj)
@@ -314,7 +318,9 @@ class GameAddForm(forms.ModelForm):
         self.fields["rules"].required = False
         self.fields["handicap"].required = False
         self.fields["handicap"].initial = None
-        self.fields["handicap"].help_text = (
+        self.fields[
+            "handicap"
+        ].help_text = (
             "Leave empty for the tournament's handicap policy (the weaker player takes Black)."
         )
         self.fields["komi"].help_text = "Leave empty for the tournament's komi."

@@ -163,8 +163,17 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 
     class Meta:
         model = Job
-        fields = ["id", "kind", "state", "done", "total", "failed", "url", "created_at",
-                  "finished_at"]  # fmt: skip
+        fields = [
+            "id",
+            "kind",
+            "state",
+            "done",
+            "total",
+            "failed",
+            "url",
+            "created_at",
+            "finished_at",
+        ]
         read_only_fields = fields
 
     def get_url(self, obj: Job) -> str:

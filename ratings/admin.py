@@ -35,8 +35,20 @@ class DirectorsView(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(RatingRun)
 class RatingRunAdmin(DirectorsView):
-    list_display = ("id", "algorithm", "version", "mode", "state", "from_tournament", "events",
-                    "games", "history_rows", "started_at", "finished_at", "job_link")  # fmt: skip
+    list_display = (
+        "id",
+        "algorithm",
+        "version",
+        "mode",
+        "state",
+        "from_tournament",
+        "events",
+        "games",
+        "history_rows",
+        "started_at",
+        "finished_at",
+        "job_link",
+    )
     list_filter = ("state", "mode", "algorithm")
     list_select_related = ("from_tournament", "job")
 
@@ -89,8 +101,18 @@ class PlayerRatingAdmin(DirectorsView):
 
 @admin.register(RatingHistory)
 class RatingHistoryAdmin(DirectorsView):
-    list_display = ("player", "tournament", "event_date", "rating_before", "rating_after",
-                    "change", "games", "wins", "algorithm", "version")  # fmt: skip
+    list_display = (
+        "player",
+        "tournament",
+        "event_date",
+        "rating_before",
+        "rating_after",
+        "change",
+        "games",
+        "wins",
+        "algorithm",
+        "version",
+    )
     list_select_related = ("player", "tournament")
     search_fields = ("player__family_name", "tournament__name")
     date_hierarchy = "event_date"
@@ -100,4 +122,3 @@ class RatingHistoryAdmin(DirectorsView):
 class HonoraryTitleAdmin(DirectorsView):
     list_display = ("player", "awarded_by", "awarded_at", "reason")
     list_select_related = ("player", "awarded_by")
-

@@ -30,9 +30,12 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 
 
 def rating_chart_svg(
-    points: Sequence[tuple[dt.date, float]], *, title: str = "Rating history", width: int = W,
+    points: Sequence[tuple[dt.date, float]],
+    *,
+    title: str = "Rating history",
+    width: int = W,
     height: int = H,
-) -> str:  # fmt: skip
+) -> str:
     """The chart of ``points``; an empty history gives a chart saying so."""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -61,7 +64,10 @@ def rating_chart_svg(
     def y(r: float) -> float:
         return TOP + ph * (hi - r) / (hi - lo)
 
-    parts = [head, f'<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="#fff" stroke="#ccc"/>']
+    parts = [
+        head,
+        f'<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="#fff" stroke="#ccc"/>',
+    ]
     for v in _ticks(lo, hi):
         yy = y(v)
         parts.append(

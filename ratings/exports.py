@@ -26,10 +26,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 CSV_HEADER = [
-    "player_id", "egd_pin", "family_name", "given_name", "country", "club", "grade", "rating",
-    "deviation", "games", "tournaments", "provisional", "honorary_9p", "last_tournament",
+    "player_id",
+    "egd_pin",
+    "family_name",
+    "given_name",
+    "country",
+    "club",
+    "grade",
+    "rating",
+    "deviation",
+    "games",
+    "tournaments",
+    "provisional",
+    "honorary_9p",
+    "last_tournament",
     "last_tournament_date",
-]  # fmt: skip
+]
 
 
 @dataclass(frozen=True)
@@ -64,11 +76,25 @@ def rating_list_csv(rows: Iterable[ListRow]) -> str:
     w = csv.writer(out)
     w.writerow(CSV_HEADER)
     for r in rows:
-        w.writerow([
-            r.player_id, r.egd_pin, r.family_name, r.given_name, r.country, r.club_name, r.grade,
-            f"{r.rating:.1f}", f"{r.deviation:.1f}", r.games, r.tournaments,
-            int(r.provisional), int(r.honorary), r.last_name, r.last_date.isoformat() if r.last_date else "",
-        ])  # fmt: skip
+        w.writerow(
+            [
+                r.player_id,
+                r.egd_pin,
+                r.family_name,
+                r.given_name,
+                r.country,
+                r.club_name,
+                r.grade,
+                f"{r.rating:.1f}",
+                f"{r.deviation:.1f}",
+                r.games,
+                r.tournaments,
+                int(r.provisional),
+                int(r.honorary),
+                r.last_name,
+                r.last_date.isoformat() if r.last_date else "",
+            ]
+        )
     return out.getvalue()
 
 

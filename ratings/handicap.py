@@ -273,8 +273,6 @@ def _placement(
     if rules.placement is RulesPlacement.FIXED:
         plan = engine_handicap.setup_for(RulesPlacement.FIXED, size, h)
         return plan.points, 0
-    how = (
-        RulesPlacement.FREE_WHITE_PASSES if _free_passes(rules, policy) else RulesPlacement.FREE
-    )
+    how = RulesPlacement.FREE_WHITE_PASSES if _free_passes(rules, policy) else RulesPlacement.FREE
     plan = engine_handicap.setup_for(how, size, h)
     return FREE, plan.white_passes

@@ -195,7 +195,11 @@ class PromotionPolicy(models.Model):
         ]
 
     def __str__(self) -> str:
-        scope = "federation default" if self.tournament_id is None else f"tournament {self.tournament_id}"
+        scope = (
+            "federation default"
+            if self.tournament_id is None
+            else f"tournament {self.tournament_id}"
+        )
         return f"{self.name} ({scope}{', active' if self.active else ''})"
 
     def clean(self) -> None:
@@ -245,7 +249,9 @@ class PromotionCandidate(RankMove, models.Model):
     event) is unique, so evaluating the same history again adds nothing.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="promotion_candidates")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="promotion_candidates"
+    )
     old_rank = models.SmallIntegerField(choices=RANK_CHOICES)
     new_rank = models.SmallIntegerField(choices=RANK_CHOICES)
     direction = models.CharField(max_length=8, choices=Direction.choices)
@@ -253,9 +259,13 @@ class PromotionCandidate(RankMove, models.Model):
     evidence = models.JSONField(default=dict, help_text="events, games, detail")
     trigger_tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     policy = models.ForeignKey(
-        PromotionPolicy, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        PromotionPolicy,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="Empty: the built-in default (no policy row was active).",
-    )  # fmt: skip
+    )
     state = models.CharField(
         max_length=8, choices=CandidateState.choices, default=CandidateState.PENDING
     )
@@ -300,13 +310,20 @@ class RankChange(RankMove, models.Model):
     )
     evidence = models.JSONField(default=dict, blank=True)
     candidate = models.OneToOneField(
-        PromotionCandidate, null=True, blank=True, on_delete=models.SET_NULL,
+        PromotionCandidate,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="rank_change",
-    )  # fmt: skip
+    )
     tournament = models.ForeignKey(
-        Tournament, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        Tournament,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="The event that earned it (promotions and demotions).",
-    )  # fmt: skip
+    )
     reason = models.TextField(blank=True)
 
     class Meta:

@@ -125,7 +125,9 @@ class _State:
     def empty(cls, scale: Scale, declared: dict[int, int]) -> _State:
         return cls(scale, declared, {}, [], [], [], [], [], [], [])
 
-    def add(self, pk: int, state: PlayerState, tournaments: int = 0, last: int | None = None) -> int:
+    def add(
+        self, pk: int, state: PlayerState, tournaments: int = 0, last: int | None = None
+    ) -> int:
         i = len(self.pks)
         self.index[pk] = i
         self.pks.append(pk)
@@ -150,13 +152,19 @@ def _state_before(scale: Scale, start: tuple[dt.date, int]) -> _State:
     st = _State.empty(scale, declared)
     day, tid = start
     rows = (
-        RatingHistory.objects.filter(Q(event_date__lt=day) | Q(event_date=day, tournament_id__lt=tid))
+        RatingHistory.objects.filter(
+            Q(event_date__lt=day) | Q(event_date=day, tournament_id__lt=tid)
+        )
         .order_by("event_date", "tournament_id")
         .values_list(
-            "player_id", "tournament_id", "rating_after", "deviation_after", "volatility_after",
+            "player_id",
+            "tournament_id",
+            "rating_after",
+            "deviation_after",
+            "volatility_after",
             "total_games",
         )
-    )  # fmt: skip
+    )
     for pk, t, r, d, v, g in rows.iterator(chunk_size=STREAM_CHUNK):
         i = st.index.get(pk)
         if i is None:
@@ -173,7 +181,11 @@ HistoryRow = tuple[int, int, dt.date, float, float, float, float, float, int, fl
 
 
 def _rate_event(
-    st: _State, tid: int, day: dt.date, games: list[tuple[int, int, float, int]], out: list[HistoryRow]
+    st: _State,
+    tid: int,
+    day: dt.date,
+    games: list[tuple[int, int, float, int]],
+    out: list[HistoryRow],
 ) -> None:
     """Rate one event on ``st`` in place and append a history row per player to ``out``."""
     n: dict[int, int] = {}
@@ -188,9 +200,7 @@ def _rate_event(
     if st.scale.name == "egf2021":
         rate_event_indexed(R, games, DEFAULT_CONFIG)
     else:
-        states = {
-            i: PlayerState(R[i], st.deviation[i], st.volatility[i], st.games[i]) for i in n
-        }
+        states = {i: PlayerState(R[i], st.deviation[i], st.volatility[i], st.games[i]) for i in n}
         outcomes = [GameOutcome(b, w, sb, h) for b, w, sb, h in games]
         for i, s in st.scale.system.rate_event(states, outcomes, st.scale.config).items():
             R[i], st.deviation[i], st.volatility[i] = s.rating, s.deviation, s.volatility
@@ -238,13 +248,24 @@ def _write_history(rows: list[HistoryRow], run: RatingRun) -> None:
         RatingHistory.objects.bulk_create(
             [
                 RatingHistory(
-                    player_id=p, tournament_id=t, event_date=d, rating_before=r0, rating_after=r1,
-                    change=c, deviation_after=dv, volatility_after=vo, games=g, wins=w,
-                    total_games=tg, algorithm=algo, version=version, run=run,
+                    player_id=p,
+                    tournament_id=t,
+                    event_date=d,
+                    rating_before=r0,
+                    rating_after=r1,
+                    change=c,
+                    deviation_after=dv,
+                    volatility_after=vo,
+                    games=g,
+                    wins=w,
+                    total_games=tg,
+                    algorithm=algo,
+                    version=version,
+                    run=run,
                 )
                 for p, t, d, r0, r1, c, dv, vo, g, w, tg in rows[k : k + WRITE_BATCH]
             ]
-        )  # fmt: skip
+        )
 
 
 def _write_current(st: _State, run: RatingRun) -> None:
@@ -254,19 +275,35 @@ def _write_current(st: _State, run: RatingRun) -> None:
     now = timezone.now()
     objs = [
         PlayerRating(
-            player_id=pk, rating=st.rating[i], deviation=st.deviation[i],
-            volatility=st.volatility[i], games=st.games[i], tournaments=st.tournaments[i],
-            provisional=st.games[i] < need, rank=scale.rank(st.rating[i]).index,
-            last_tournament_id=st.last[i], algorithm=run.algorithm, version=run.version,
+            player_id=pk,
+            rating=st.rating[i],
+            deviation=st.deviation[i],
+            volatility=st.volatility[i],
+            games=st.games[i],
+            tournaments=st.tournaments[i],
+            provisional=st.games[i] < need,
+            rank=scale.rank(st.rating[i]).index,
+            last_tournament_id=st.last[i],
+            algorithm=run.algorithm,
+            version=run.version,
             updated_at=now,
         )
         for i, pk in enumerate(st.pks)
         if st.tournaments[i]
-    ]  # fmt: skip
+    ]
     fields = [
-        "rating", "deviation", "volatility", "games", "tournaments", "provisional", "rank",
-        "last_tournament", "algorithm", "version", "updated_at",
-    ]  # fmt: skip
+        "rating",
+        "deviation",
+        "volatility",
+        "games",
+        "tournaments",
+        "provisional",
+        "rank",
+        "last_tournament",
+        "algorithm",
+        "version",
+        "updated_at",
+    ]
     for k in range(0, len(objs), WRITE_BATCH):
         PlayerRating.objects.bulk_create(
             objs[k : k + WRITE_BATCH],

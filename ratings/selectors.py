@@ -39,9 +39,7 @@ def top_list(kind: str, limit: int = TOP_SIZE) -> QuerySet[PlayerRating]:
     return qs.order_by("-rating", "player_id")[:limit]
 
 
-def player_search(
-    *, name: str = "", club: str = "", federation_id: str = ""
-) -> QuerySet[Player]:
+def player_search(*, name: str = "", club: str = "", federation_id: str = "") -> QuerySet[Player]:
     """Players by name words, club (name or code) and federation id (EGD PIN, AGA, NZGS)."""
     qs = Player.objects.select_related("club", "rating", "honorary_title")
     for word in name.split():

@@ -136,7 +136,9 @@ def ratings_job_run(*, job_id: int) -> str:
         Job.objects.filter(pk=job_id).update(done=min(done, total), total=total + 1)
 
     try:
-        run = recompute(from_tournament=job.params.get("from_tournament"), job=job, progress=progress)
+        run = recompute(
+            from_tournament=job.params.get("from_tournament"), job=job, progress=progress
+        )
     except TRANSIENT_DB_ERRORS:
         raise  # the job stays running; the retry runs it again
     except Exception as exc:
@@ -175,8 +177,13 @@ def player_award_honorary(*, actor: Any, player: Player, reason: str) -> Honorar
         # promotion engine never proposes it and never evaluates its holder.
         old_rank = Player.objects.values_list("declared_rank", flat=True).get(pk=player.pk)
         if old_rank != HONORARY_INDEX:
-            player_rank_set(actor=actor, player=player, new_rank=Rank(HONORARY_INDEX),
-                            kind=RankChangeKind.HONORARY, reason=reason)  # fmt: skip
+            player_rank_set(
+                actor=actor,
+                player=player,
+                new_rank=Rank(HONORARY_INDEX),
+                kind=RankChangeKind.HONORARY,
+                reason=reason,
+            )
         audit_record(
             actor=actor,
             action="player.honorary_awarded",

@@ -99,7 +99,9 @@ def pairing_advice(
         size = tournament.board_size if tournament is not None else 19
     sa, sb = current_strength(a), current_strength(b)
     wa, wb = _Named(a.pk, a.full_name), _Named(b.pk, b.full_name)
-    advice = advise(wa, sa.stones, wb, sb.stones, rules=rules, size=size, policy=policy_for(tournament))
+    advice = advise(
+        wa, sa.stones, wb, sb.stones, rules=rules, size=size, policy=policy_for(tournament)
+    )
     back = {wa: a, wb: b}
     return replace(
         advice,
@@ -152,7 +154,9 @@ def what_if(*, black: Player, white: Player, score_black: float, handicap: int =
         new = scale.system.rate_event(pre, [GameOutcome(1, 2, score_black, handicap)], scale.config)
     except RatingError as exc:
         # e.g. EGF: a handicap that lifts Black to 3300 or more, the formula's pole.
-        raise ValidationError({"handicap": f"The rating formula cannot rate this game: {exc}."}) from None
+        raise ValidationError(
+            {"handicap": f"The rating formula cannot rate this game: {exc}."}
+        ) from None
     return WhatIf(
         black=WhatIfSide(black, pre[1].rating, new[1].rating),
         white=WhatIfSide(white, pre[2].rating, new[2].rating),

@@ -82,9 +82,10 @@ class WhatIfForm(PairForm):
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "ratings/index.html",
+        request,
+        "ratings/index.html",
         {"form": SearchForm(), "run": selectors.latest_run(), "system": rating_system_name()},
-    )  # fmt: skip
+    )
 
 
 @require_GET
@@ -106,18 +107,28 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         points.append((history[0].event_date, history[0].rating_before))
         points += [(h.event_date, h.rating_after) for h in history]
     games = [
-        {"game": g, "colour": "Black" if g.black_id == p.pk else "White",
-         "opponent": g.white if g.black_id == p.pk else g.black,
-         "outcome": outcome_for(g, p.pk)}
+        {
+            "game": g,
+            "colour": "Black" if g.black_id == p.pk else "White",
+            "opponent": g.white if g.black_id == p.pk else g.black,
+            "outcome": outcome_for(g, p.pk),
+        }
         for g in selectors.player_games(p)
-    ]  # fmt: skip
+    ]
     # rating_chart_svg escapes every text it draws.
     chart = mark_safe(rating_chart_svg(points, title=f"Rating history of {p.full_name}"))
     return render(
-        request, "ratings/player.html",
-        {"player": p, "strength": current_strength(p), "history": history, "chart": chart,
-         "games": games, "ranks": list(rank_history(p))},
-    )  # fmt: skip
+        request,
+        "ratings/player.html",
+        {
+            "player": p,
+            "strength": current_strength(p),
+            "history": history,
+            "chart": chart,
+            "games": games,
+            "ranks": list(rank_history(p)),
+        },
+    )
 
 
 @require_GET
@@ -137,9 +148,10 @@ def head_to_head(request: HttpRequest) -> HttpResponse:
 def top(request: HttpRequest, kind: str) -> HttpResponse:
     rows = list(selectors.top_list(kind))
     return render(
-        request, "ratings/top.html",
+        request,
+        "ratings/top.html",
         {"kind": kind, "rows": [(r, Rank(r.rank)) for r in rows]},
-    )  # fmt: skip
+    )
 
 
 def _list_rows() -> list[ListRow]:
@@ -150,15 +162,25 @@ def _list_rows() -> list[ListRow]:
         last = r.last_tournament
         rows.append(
             ListRow(
-                player_id=p.pk, egd_pin=p.egd_pin or "", family_name=p.family_name,
-                given_name=p.given_name, country=p.country, club_code=club.code if club else "",
-                club_name=club.name if club else "", grade=str(Rank(r.rank)),
-                honorary=hasattr(p, "honorary_title"), rating=r.rating, deviation=r.deviation,
-                games=r.games, tournaments=r.tournaments, provisional=r.provisional,
+                player_id=p.pk,
+                egd_pin=p.egd_pin or "",
+                family_name=p.family_name,
+                given_name=p.given_name,
+                country=p.country,
+                club_code=club.code if club else "",
+                club_name=club.name if club else "",
+                grade=str(Rank(r.rank)),
+                honorary=hasattr(p, "honorary_title"),
+                rating=r.rating,
+                deviation=r.deviation,
+                games=r.games,
+                tournaments=r.tournaments,
+                provisional=r.provisional,
                 last_code=tournament_code(last.end_date if last else None, r.last_tournament_id),
-                last_name=last.name if last else "", last_date=last.end_date if last else None,
+                last_name=last.name if last else "",
+                last_date=last.end_date if last else None,
             )
-        )  # fmt: skip
+        )
     return rows
 
 
@@ -203,9 +225,11 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
         d = form.cleaned_data
         try:
             result = what_if(
-                black=d["black_player"], white=d["white_player"], score_black=SCORES[d["winner"]],
+                black=d["black_player"],
+                white=d["white_player"],
+                score_black=SCORES[d["winner"]],
                 handicap=d.get("handicap") or 0,
-            )  # fmt: skip
+            )
         except ValidationError as exc:
             for name, errors in exc.message_dict.items():
                 form.add_error(name if name in form.fields else None, errors)

@@ -81,9 +81,18 @@ class DisputeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ("state", "kind", "level")
     list_select_related = ("game__round", "game__black", "game__white", "assigned_referee")
     readonly_fields = (
-        "game", "kind", "raised_by", "move_number", "claim", "evidence", "state", "level",
-        "assigned_referee", "created_at", "closed_at",
-    )  # fmt: skip
+        "game",
+        "kind",
+        "raised_by",
+        "move_number",
+        "claim",
+        "evidence",
+        "state",
+        "level",
+        "assigned_referee",
+        "created_at",
+        "closed_at",
+    )
     inlines = [RulingInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Dispute]:
@@ -119,8 +128,12 @@ class TournamentOfficialsAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     refusals = (ValidationError, PermissionDenied)
     list_display = ("tournament", "chief_referee", "committee")
     list_select_related = (
-        "tournament", "chief_referee", "committee_1", "committee_2", "committee_3",
-    )  # fmt: skip
+        "tournament",
+        "chief_referee",
+        "committee_1",
+        "committee_2",
+        "committee_3",
+    )
     search_fields = ("tournament__name",)
     fields = ("tournament", "chief_referee", "committee_1", "committee_2", "committee_3")
 

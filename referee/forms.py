@@ -32,14 +32,16 @@ class DisputeForm(forms.Form):
     )
     claim = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 4, "cols": 60}))
     sgf = forms.CharField(
-        label="Record so far (SGF)", required=False,
+        label="Record so far (SGF)",
+        required=False,
         widget=forms.Textarea(attrs={"rows": 4, "cols": 60, "spellcheck": "false"}),
         help_text="Only when the game has no record stored yet.",
-    )  # fmt: skip
+    )
     stones = forms.CharField(
-        required=False, max_length=2000,
+        required=False,
+        max_length=2000,
         help_text="Dead stones in dispute, such as C5 B5 (default: those submitted as dead).",
-    )  # fmt: skip
+    )
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -56,13 +58,17 @@ class RulingForm(forms.Form):
     decision = forms.ChoiceField(choices=Decision.choices, widget=forms.RadioSelect)
     reasons = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 4, "cols": 60}))
     result = forms.CharField(
-        label="Result (RE)", max_length=20, required=False,
+        label="Result (RE)",
+        max_length=20,
+        required=False,
         help_text="Such as W+T, B+R, B+F or B+6.5.",
-    )  # fmt: skip
+    )
     moves = forms.CharField(
-        label="Moves played out", required=False, max_length=4000,
+        label="Moves played out",
+        required=False,
+        max_length=4000,
         help_text="The owner of the stones first, alternating: C5 B4 pass B6 ...",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -96,10 +102,12 @@ class UsernameField(forms.ModelChoiceField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
         super().__init__(
-            queryset=get_user_model().objects.all(), to_field_name="username",
+            queryset=get_user_model().objects.all(),
+            to_field_name="username",
             widget=forms.TextInput(attrs={"size": 20, "autocomplete": "off"}),
-            error_messages={"invalid_choice": "No user with that username."}, **kwargs,
-        )  # fmt: skip
+            error_messages={"invalid_choice": "No user with that username."},
+            **kwargs,
+        )
 
 
 COMMITTEE = TournamentOfficials.COMMITTEE_FIELDS
@@ -121,8 +129,7 @@ class OfficialsFields(forms.Form):
         data = super().clean() or {}
         if not self.errors:
             try:
-                officials_check(chief_referee=data.get("chief_referee"),
-                                committee=self.committee())  # fmt: skip
+                officials_check(chief_referee=data.get("chief_referee"), committee=self.committee())
             except ValidationError as exc:
                 apply_errors(self, exc)
         return data
@@ -131,8 +138,10 @@ class OfficialsFields(forms.Form):
         return [self.cleaned_data.get(n) for n in COMMITTEE if self.cleaned_data.get(n)]
 
     def service_kwargs(self) -> dict[str, Any]:
-        return {"chief_referee": self.cleaned_data.get("chief_referee"),
-                "committee": self.committee()}  # fmt: skip
+        return {
+            "chief_referee": self.cleaned_data.get("chief_referee"),
+            "committee": self.committee(),
+        }
 
 
 def officials_initial(officials: TournamentOfficials | None) -> dict[str, str]:

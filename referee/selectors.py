@@ -17,9 +17,13 @@ from referee.models import (
 )
 
 _JOINED = (
-    "game__tournament", "game__round", "game__black", "game__white", "raised_by",
+    "game__tournament",
+    "game__round",
+    "game__black",
+    "game__white",
+    "raised_by",
     "assigned_referee",
-)  # fmt: skip
+)
 
 
 def _authenticated(user: Any) -> bool:
@@ -29,10 +33,13 @@ def _authenticated(user: Any) -> bool:
 def official_tournaments(user: Any) -> QuerySet[Tournament]:
     """Tournaments the user directs, referees, chief-referees or sits on the committee of."""
     return Tournament.objects.filter(
-        Q(directors=user) | Q(referees=user) | Q(officials__chief_referee=user)
-        | Q(officials__committee_1=user) | Q(officials__committee_2=user)
+        Q(directors=user)
+        | Q(referees=user)
+        | Q(officials__chief_referee=user)
+        | Q(officials__committee_1=user)
+        | Q(officials__committee_2=user)
         | Q(officials__committee_3=user)
-    ).values("pk")  # type: ignore[return-value]  # fmt: skip
+    ).values("pk")  # type: ignore[return-value]
 
 
 def dispute_list(
@@ -109,10 +116,16 @@ def audit_for_dispute(dispute: Dispute) -> QuerySet[AuditEntry]:
 def officials_of_tournament(tournament_id: int) -> TournamentOfficials:
     """The tournament's officials with their users and its referees (two queries), an
     unsaved empty row when none are named yet; ``Tournament.DoesNotExist`` if unknown."""
-    tournament = Tournament.objects.prefetch_related("referees").select_related(
-        "officials__chief_referee", "officials__committee_1", "officials__committee_2",
-        "officials__committee_3",
-    ).get(pk=tournament_id)  # fmt: skip
+    tournament = (
+        Tournament.objects.prefetch_related("referees")
+        .select_related(
+            "officials__chief_referee",
+            "officials__committee_1",
+            "officials__committee_2",
+            "officials__committee_3",
+        )
+        .get(pk=tournament_id)
+    )
     try:
         officials: TournamentOfficials = tournament.officials
     except TournamentOfficials.DoesNotExist:

@@ -47,9 +47,11 @@ def _dispute(request: HttpRequest, pk: int) -> Dispute:
 def _refused(request: HttpRequest, dispute: Dispute, reasons: list[str]) -> HttpResponse:
     game = dispute.game
     return render(
-        request, "games/refused.html",
-        {"game": game, "tournament": game.tournament, "reasons": reasons}, status=403,
-    )  # fmt: skip
+        request,
+        "games/refused.html",
+        {"game": game, "tournament": game.tournament, "reasons": reasons},
+        status=403,
+    )
 
 
 @login_required

@@ -79,14 +79,25 @@ class Worker:
         self._fh = log.open("wb")
         self.proc = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "config", "worker",
-                "--loglevel=INFO", f"--concurrency={concurrency}",
-                "--without-mingle", "--without-gossip", "--pool=prefork",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--loglevel=INFO",
+                f"--concurrency={concurrency}",
+                "--without-mingle",
+                "--without-gossip",
+                "--pool=prefork",
                 f"--hostname=test-{os.getpid()}-{time.monotonic_ns()}@%h",
             ],
-            cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=self._fh,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
-        )  # fmt: skip
+        )
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout

@@ -14,13 +14,15 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
     """The latest scoring run of a game: what the engine made of its record."""
 
     first_illegal = serializers.JSONField(
-        read_only=True, allow_null=True,
+        read_only=True,
+        allow_null=True,
         help_text='The first illegal move: {"number", "color", "point", "reason", "text"}.',
-    )  # fmt: skip
+    )
     breakdown = serializers.JSONField(
-        read_only=True, allow_null=True,
+        read_only=True,
+        allow_null=True,
         help_text="The count: areas, territory, prisoners, komi (and fill_in under wmsg).",
-    )  # fmt: skip
+    )
     # Plain text, not an enum: the OpenAPI schema has several "state" choice sets.
     state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
     queued = serializers.SerializerMethodField()
@@ -29,10 +31,20 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
     class Meta:
         model = ScoringRun
         fields = [
-            "state", "rules", "engine_version", "submitted_result", "computed_result", "matches",
-            "first_illegal", "breakdown", "error", "queued", "message", "requested_at",
+            "state",
+            "rules",
+            "engine_version",
+            "submitted_result",
+            "computed_result",
+            "matches",
+            "first_illegal",
+            "breakdown",
+            "error",
+            "queued",
+            "message",
+            "requested_at",
             "finished_at",
-        ]  # fmt: skip
+        ]
         read_only_fields = fields
 
     def get_queued(self, obj: ScoringRun) -> bool:

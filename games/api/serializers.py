@@ -45,9 +45,20 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = [
-            "id", "family_name", "given_name", "name", "rank", "club", "country",
-            "egd_pin", "aga_id", "nzgs_id", "rating", "rating_rank", "provisional",
-        ]  # fmt: skip
+            "id",
+            "family_name",
+            "given_name",
+            "name",
+            "rank",
+            "club",
+            "country",
+            "egd_pin",
+            "aga_id",
+            "nzgs_id",
+            "rating",
+            "rating_rank",
+            "provisional",
+        ]
         read_only_fields = fields
 
     def to_representation(self, instance: Player) -> Any:
@@ -79,9 +90,12 @@ class PlayerWriteSerializer(serializers.Serializer[Any]):
     given_name = serializers.CharField(max_length=80, required=False, allow_blank=True)
     rank = serializers.CharField(max_length=10, help_text='Such as "3k", "2d" or "9p+".')
     club = serializers.CharField(
-        max_length=100, required=False, allow_blank=True, allow_null=True,
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
         help_text="The club's name; a new club is created if there is none by that name.",
-    )  # fmt: skip
+    )
     country = serializers.CharField(max_length=2, required=False, allow_blank=True)
     egd_pin = serializers.CharField(max_length=8, required=False, allow_blank=True, allow_null=True)
     aga_id = serializers.CharField(max_length=10, required=False, allow_blank=True, allow_null=True)
@@ -97,9 +111,17 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     class Meta:
         model = Tournament
         fields = [
-            "id", "name", "start_date", "end_date", "venue", "rules", "board_size", "komi",
-            "time_control", "rated",
-        ]  # fmt: skip
+            "id",
+            "name",
+            "start_date",
+            "end_date",
+            "venue",
+            "rules",
+            "board_size",
+            "komi",
+            "time_control",
+            "rated",
+        ]
         read_only_fields = fields
 
 
@@ -110,9 +132,12 @@ class TournamentWriteSerializer(serializers.Serializer[Any]):
     rules = serializers.ChoiceField(choices=RULES_CHOICES)
     board_size = serializers.IntegerField(min_value=2, max_value=25, required=False)
     komi = serializers.DecimalField(
-        max_digits=4, decimal_places=1, required=False, allow_null=True,
+        max_digits=4,
+        decimal_places=1,
+        required=False,
+        allow_null=True,
         help_text="Defaults to the rules preset's komi for even games.",
-    )  # fmt: skip
+    )
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     time_control = serializers.CharField(max_length=100, required=False, allow_blank=True)
     rated = serializers.BooleanField(required=False)
@@ -140,9 +165,22 @@ class GameListSerializer(serializers.ModelSerializer[GameModel]):
     class Meta:
         model = GameModel
         fields = [
-            "id", "tournament", "round", "table", "black", "white", "handicap", "komi", "rules",
-            "state", "result", "winner", "margin", "reason", "locked_at",
-        ]  # fmt: skip
+            "id",
+            "tournament",
+            "round",
+            "table",
+            "black",
+            "white",
+            "handicap",
+            "komi",
+            "rules",
+            "state",
+            "result",
+            "winner",
+            "margin",
+            "reason",
+            "locked_at",
+        ]
         read_only_fields = fields
 
     def get_result(self, obj: GameModel) -> str | None:
@@ -167,8 +205,14 @@ class GameSerializer(GameListSerializer):
     )
 
     class Meta(GameListSerializer.Meta):
-        fields = [*GameListSerializer.Meta.fields, "sgf", "sgf_warnings", "dead_stones", "disputes",
-                  "verification"]  # fmt: skip
+        fields = [
+            *GameListSerializer.Meta.fields,
+            "sgf",
+            "sgf_warnings",
+            "dead_stones",
+            "disputes",
+            "verification",
+        ]
         read_only_fields = fields
 
     @extend_schema_field(VerificationSerializer(allow_null=True))
@@ -186,14 +230,19 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     black = IdField(help_text="Player id.")
     white = IdField(help_text="Player id.")
     handicap = serializers.IntegerField(
-        min_value=0, max_value=25, required=False,
+        min_value=0,
+        max_value=25,
+        required=False,
         help_text="Omitted: the tournament's handicap policy advises one from the players' "
         "ratings and the weaker player takes Black.",
-    )  # fmt: skip
+    )
     komi = serializers.DecimalField(
-        max_digits=4, decimal_places=1, required=False, allow_null=True,
+        max_digits=4,
+        decimal_places=1,
+        required=False,
+        allow_null=True,
         help_text="Defaults to the preset's komi for the handicap.",
-    )  # fmt: skip
+    )
     table = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True)
 
 
@@ -222,14 +271,20 @@ class PlayerFilterSerializer(serializers.Serializer[Any]):
 class ResultRequestSerializer(serializers.Serializer[Any]):
     result = serializers.CharField(max_length=20, help_text='An SGF RE string: "B+5.5", "W+R".')
     sgf = serializers.CharField(
-        required=False, allow_blank=True, allow_null=True, trim_whitespace=False,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        trim_whitespace=False,
         max_length=settings.GOREF_SGF_MAX_BYTES,
         help_text="The SGF record as text (optional).",
-    )  # fmt: skip
+    )
     dead_stones = serializers.ListField(
-        child=serializers.CharField(max_length=4), required=False, allow_null=True,
-        max_length=625, help_text='Points such as "D4" or "dd"; default: the record\'s TB/TW.',
-    )  # fmt: skip
+        child=serializers.CharField(max_length=4),
+        required=False,
+        allow_null=True,
+        max_length=625,
+        help_text='Points such as "D4" or "dd"; default: the record\'s TB/TW.',
+    )
     comment = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 
@@ -245,8 +300,16 @@ class SubmissionSerializer(serializers.ModelSerializer[ResultSubmission]):
 
     class Meta:
         model = ResultSubmission
-        fields = ["id", "kind", "player", "submitted_by", "result", "dead_stones", "comment",
-                  "created_at"]  # fmt: skip
+        fields = [
+            "id",
+            "kind",
+            "player",
+            "submitted_by",
+            "result",
+            "dead_stones",
+            "comment",
+            "created_at",
+        ]
         read_only_fields = fields
 
     def get_submitted_by(self, obj: ResultSubmission) -> str | None:

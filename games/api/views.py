@@ -102,8 +102,16 @@ class PlayerViewSet(
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         player = self.get_object()
         data = valid(s.PlayerWriteSerializer, request.data, partial=True)
-        names = ["family_name", "given_name", "rank", "club", "country", "egd_pin", "aga_id",
-                 "nzgs_id"]  # fmt: skip
+        names = [
+            "family_name",
+            "given_name",
+            "rank",
+            "club",
+            "country",
+            "egd_pin",
+            "aga_id",
+            "nzgs_id",
+        ]
         with service_errors():
             player = services.player_update(
                 actor=request.user, player=player, **changes(data, names)
@@ -146,8 +154,17 @@ class TournamentViewSet(
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         data = valid(s.TournamentWriteSerializer, request.data, partial=True)
-        names = ["name", "start_date", "end_date", "rules", "board_size", "komi", "venue",
-                 "time_control", "rated"]  # fmt: skip
+        names = [
+            "name",
+            "start_date",
+            "end_date",
+            "rules",
+            "board_size",
+            "komi",
+            "venue",
+            "time_control",
+            "rated",
+        ]
         with service_errors():
             tournament = services.tournament_update(
                 actor=request.user, tournament=tournament, **changes(data, names)

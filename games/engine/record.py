@@ -50,9 +50,31 @@ from .types import MAX_SIZE, MIN_SIZE, Color, GameRecord, Move, Point, Setup
 
 # Root properties kept as text in ``GameRecord.info``.
 INFO_PROPERTIES = (
-    "PB", "PW", "BR", "WR", "BT", "WT", "RE", "RU", "DT", "EV", "RO", "PC", "TM", "OT",
-    "GC", "GN", "AN", "CP", "SO", "US", "ON", "C", "AP", "CA",
-)  # fmt: skip
+    "PB",
+    "PW",
+    "BR",
+    "WR",
+    "BT",
+    "WT",
+    "RE",
+    "RU",
+    "DT",
+    "EV",
+    "RO",
+    "PC",
+    "TM",
+    "OT",
+    "GC",
+    "GN",
+    "AN",
+    "CP",
+    "SO",
+    "US",
+    "ON",
+    "C",
+    "AP",
+    "CA",
+)
 # Written by ``write_record`` in this order after the fixed properties.
 _WRITE_FIRST = ("RU", "RE", "PB", "PW", "BR", "WR", "DT")
 _NOT_WRITTEN = frozenset({"AP", "CA"})  # describe the original file, not ours

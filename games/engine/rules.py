@@ -104,40 +104,106 @@ class Rules:
 
 D = Decimal
 
-# fmt: off
 PRESETS: dict[str, Rules] = {
     r.name: r
     for r in (
         # Positional superko (OGS/KataGo chinese-ogs); GNU Go adds N as well.
-        Rules("chinese", Scoring.AREA, KoRule.POSITIONAL, False, D("7.5"), D("0.5"),
-              Compensation.N, Placement.FREE),
+        Rules(
+            "chinese",
+            Scoring.AREA,
+            KoRule.POSITIONAL,
+            False,
+            D("7.5"),
+            D("0.5"),
+            Compensation.N,
+            Placement.FREE,
+        ),
         # "0.5 or 0 in handicap games": 0.5 chosen.  Seki eyes count nothing;
         # unbreakable cycles (triple ko, eternal life) are no result.
-        Rules("japanese", Scoring.TERRITORY, KoRule.SIMPLE, False, D("6.5"), D("0.5"),
-              Compensation.NONE, Placement.FIXED, seki_territory=False,
-              cycle_no_result=True),
+        Rules(
+            "japanese",
+            Scoring.TERRITORY,
+            KoRule.SIMPLE,
+            False,
+            D("6.5"),
+            D("0.5"),
+            Compensation.NONE,
+            Placement.FIXED,
+            seki_territory=False,
+            cycle_no_result=True,
+        ),
         # Integer komi (jigo exists); no komi in handicap games; free placement
         # as moves, White passing the first N-1 times.
-        Rules("nz", Scoring.AREA, KoRule.SITUATIONAL, True, D("7"), D("0"),
-              Compensation.NONE, Placement.FREE_WHITE_PASSES, integer_komi=True),
-        Rules("aga", Scoring.AREA, KoRule.SITUATIONAL, False, D("7.5"), D("0.5"),
-              Compensation.N_MINUS_1, Placement.FIXED),
+        Rules(
+            "nz",
+            Scoring.AREA,
+            KoRule.SITUATIONAL,
+            True,
+            D("7"),
+            D("0"),
+            Compensation.NONE,
+            Placement.FREE_WHITE_PASSES,
+            integer_komi=True,
+        ),
+        Rules(
+            "aga",
+            Scoring.AREA,
+            KoRule.SITUATIONAL,
+            False,
+            D("7.5"),
+            D("0.5"),
+            Compensation.N_MINUS_1,
+            Placement.FIXED,
+        ),
         # Appendix 1 gives no handicap komi, compensation or placement: project
         # choice 0.5 komi, no compensation, free placement.
-        Rules("wmsg", Scoring.FILL_IN, KoRule.POSITIONAL, False, D("6.5"), D("0.5"),
-              Compensation.NONE, Placement.FREE, white_pass_point=True),
+        Rules(
+            "wmsg",
+            Scoring.FILL_IN,
+            KoRule.POSITIONAL,
+            False,
+            D("6.5"),
+            D("0.5"),
+            Compensation.NONE,
+            Placement.FREE,
+            white_pass_point=True,
+        ),
         # Seed 000 states komi 7 only; handicap komi project choice 0.5.
-        Rules("wga", Scoring.WGA, KoRule.SIMPLE, False, D("7"), D("0.5"),
-              Compensation.NONE, Placement.FIXED),
+        Rules(
+            "wga",
+            Scoring.WGA,
+            KoRule.SIMPLE,
+            False,
+            D("7"),
+            D("0.5"),
+            Compensation.NONE,
+            Placement.FIXED,
+        ),
         # Seed 004: self-capture may be played (and loses); simple ko is moot.
-        Rules("first-capture", Scoring.FIRST_CAPTURE, KoRule.SIMPLE, True, D("0"), D("0"),
-              Compensation.NONE, Placement.NONE),
+        Rules(
+            "first-capture",
+            Scoring.FIRST_CAPTURE,
+            KoRule.SIMPLE,
+            True,
+            D("0"),
+            D("0"),
+            Compensation.NONE,
+            Placement.NONE,
+        ),
         # KataGo's preset komi 7.5; handicap komi project choice 0.5.
-        Rules("tromp-taylor", Scoring.AREA, KoRule.POSITIONAL, True, D("7.5"), D("0.5"),
-              Compensation.NONE, Placement.FREE, remove_dead=False),
+        Rules(
+            "tromp-taylor",
+            Scoring.AREA,
+            KoRule.POSITIONAL,
+            True,
+            D("7.5"),
+            D("0.5"),
+            Compensation.NONE,
+            Placement.FREE,
+            remove_dead=False,
+        ),
     )
 }
-# fmt: on
 
 
 def get_rules(name: str) -> Rules:

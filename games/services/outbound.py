@@ -54,7 +54,9 @@ def player_strength(player: Player) -> Strength:
     return current_strength(player)
 
 
-def handicap_advice(*, tournament: Tournament, a: Player, b: Player, rules: Rules) -> HandicapAdvice:
+def handicap_advice(
+    *, tournament: Tournament, a: Player, b: Player, rules: Rules
+) -> HandicapAdvice:
     """The handicap, komi and colours ratings advises for a pairing
     (``ratings.strength.pairing_advice``)."""
     from ratings.strength import pairing_advice

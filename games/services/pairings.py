@@ -84,7 +84,9 @@ def game_create(
     if black_player.pk == white_player.pk:
         raise ValidationError({"white": "A player cannot play himself."})
     if handicap is None:
-        advice = outbound.handicap_advice(tournament=tournament, a=black_player, b=white_player, rules=preset)
+        advice = outbound.handicap_advice(
+            tournament=tournament, a=black_player, b=white_player, rules=preset
+        )
         handicap = advice.handicap
         if advice.black == white_player:
             black_player, white_player = white_player, black_player
@@ -158,9 +160,7 @@ def game_update(
     return game
 
 
-def game_even_set(
-    *, actor: Any, game: Game, allowed: Callable[[Game], None] | None = None
-) -> Game:
+def game_even_set(*, actor: Any, game: Game, allowed: Callable[[Game], None] | None = None) -> Game:
     """The game becomes even: handicap 0 and the rules' even komi, ``even_game_chosen``.
 
     Only before a result is in.  ``allowed`` (the caller's rule, e.g. the rating
@@ -178,7 +178,9 @@ def game_even_set(
         game.handicap = 0
         game.komi = get_rules(game.rules).komi
         game.even_game_chosen = True
-        validate_and_save(game, update_fields=["handicap", "komi", "even_game_chosen", "updated_at"])
+        validate_and_save(
+            game, update_fields=["handicap", "komi", "even_game_chosen", "updated_at"]
+        )
         audit_record(
             actor=actor,
             action="game.even_game_chosen",

@@ -238,9 +238,7 @@ def _record(
         old = _snapshot(game)
         _store(game, evidence, by=player)
         kind = SubmissionKind.SUBMIT if player is not None else SubmissionKind.DIRECTOR
-        _submission(
-            game, kind, actor=actor, player=player, evidence=evidence, comment=comment
-        )
+        _submission(game, kind, actor=actor, player=player, evidence=evidence, comment=comment)
         if player is None:
             audit_record(
                 actor=actor,
@@ -377,9 +375,12 @@ def round_results_enter(*, actor: Any, round: Round, results: list[tuple[int, st
     for item in results:
         game_id = item[0] if isinstance(item, list | tuple) and len(item) == 2 else None
         ids.append(game_id if isinstance(game_id, int) and not isinstance(game_id, bool) else -1)
-    games = {g.pk: g for g in Game.objects.filter(round=round, pk__in=ids).select_related(
-        "tournament", "round", "black", "white"
-    )}  # fmt: skip
+    games = {
+        g.pk: g
+        for g in Game.objects.filter(round=round, pk__in=ids).select_related(
+            "tournament", "round", "black", "white"
+        )
+    }
     errors: list[str] = []
     seen: set[int] = set()
     plan: list[tuple[Game, str]] = []

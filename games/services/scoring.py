@@ -50,6 +50,7 @@ def claim_expires() -> timedelta:
     """After this a claim is dead even if its worker lives: the hard limit killed the task."""
     return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
 
+
 JOB_KIND = "rescore"
 CHUNK_SIZE = 100  # about 0.1 s of counting: progress moves often, overhead stays small
 # A pending run younger than this may still be on its way to the broker (its
@@ -219,9 +220,16 @@ def tournament_rescore(
             raise PermissionDenied("Only the tournament's directors can re-score it.")
 
     games = Game.objects.exclude(sgf="").only(
-        "id", "sgf", "rules", "result_winner", "result_margin", "result_reason",
-        "dead_stones", "komi", "handicap",
-    )  # fmt: skip
+        "id",
+        "sgf",
+        "rules",
+        "result_winner",
+        "result_margin",
+        "result_reason",
+        "dead_stones",
+        "komi",
+        "handicap",
+    )
     if tournament is not None:
         games = games.filter(tournament=tournament)
     if rules:
@@ -250,10 +258,14 @@ def tournament_rescore(
             if run is None:
                 create.append(
                     ScoringRun(
-                        game_id=game_id, rules=game.rules, engine_version=ENGINE_VERSION,
-                        input_hash=digest, requested_at=now, job=job,
+                        game_id=game_id,
+                        rules=game.rules,
+                        engine_version=ENGINE_VERSION,
+                        input_hash=digest,
+                        requested_at=now,
+                        job=job,
                     )
-                )  # fmt: skip
+                )
                 continue
             if run.input_hash == digest and run.state == ScoringState.DONE:
                 done += 1
@@ -270,9 +282,12 @@ def tournament_rescore(
         _insert(create)
         if reset_ids:
             ScoringRun.objects.filter(pk__in=reset_ids).update(
-                **_RESULT_FIELDS, state=ScoringState.PENDING, requested_at=now, job=job,
+                **_RESULT_FIELDS,
+                state=ScoringState.PENDING,
+                requested_at=now,
+                job=job,
                 input_hash=_hash_case(reset_ids, plan, existing),
-            )  # fmt: skip
+            )
         if adopt_ids:
             ScoringRun.objects.filter(pk__in=adopt_ids).update(job=job)
         for old_job, n in left_jobs.items():
@@ -305,9 +320,14 @@ def _insert(runs: list[ScoringRun]) -> None:
     names = ["game", "rules", "engine_version", "input_hash", "requested_at", "job"]
     fields: list[Any] = [ScoringRun._meta.get_field(n) for n in names]
     constants = {
-        "state": ScoringState.PENDING.value, "computed_result": "", "submitted_result": "",
-        "error": "", "claimed_by": "", "claim_token": "", "attempts": 0,
-    }  # fmt: skip
+        "state": ScoringState.PENDING.value,
+        "computed_result": "",
+        "submitted_result": "",
+        "error": "",
+        "claimed_by": "",
+        "claim_token": "",
+        "attempts": 0,
+    }
     columns = [f.column for f in fields] + list(constants)
     literals = ", ".join(["%s"] * (len(fields) + len(constants)))
     head = "INSERT INTO {} ({}) VALUES ".format(
@@ -318,7 +338,9 @@ def _insert(runs: list[ScoringRun]) -> None:
             batch = runs[start : start + 1000]
             params: list[Any] = []
             for run in batch:
-                params.extend(f.get_db_prep_save(getattr(run, f.attname), connection) for f in fields)
+                params.extend(
+                    f.get_db_prep_save(getattr(run, f.attname), connection) for f in fields
+                )
                 params.extend(constants.values())
             cursor.execute(head + ", ".join([f"({literals})"] * len(batch)), params)
 
@@ -327,9 +349,7 @@ def _hash_case(ids: list[int], plan: dict[int, tuple[Game, str]], runs: dict[int
     from django.db.models import Case, CharField, Value, When
 
     by_run = {r.pk: plan[gid][1] for gid, r in runs.items()}
-    return Case(
-        *[When(pk=pk, then=Value(by_run[pk])) for pk in ids], output_field=CharField()
-    )
+    return Case(*[When(pk=pk, then=Value(by_run[pk])) for pk in ids], output_field=CharField())
 
 
 def _user(actor: Any) -> Any:
@@ -340,11 +360,9 @@ def finish_jobs(job_ids: Iterable[int | None]) -> None:
     """Mark running jobs whose every run is counted as done."""
     ids = [j for j in set(job_ids) if j is not None]
     if ids:
-        Job.objects.filter(
-            pk__in=ids, state__in=[JobState.PENDING, JobState.RUNNING]
-        ).filter(done__gte=F("total") - F("failed")).update(
-            state=JobState.DONE, finished_at=timezone.now()
-        )
+        Job.objects.filter(pk__in=ids, state__in=[JobState.PENDING, JobState.RUNNING]).filter(
+            done__gte=F("total") - F("failed")
+        ).update(state=JobState.DONE, finished_at=timezone.now())
 
 
 # --------------------------------------------------------------------------- the sweep

@@ -54,13 +54,31 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
 _COMPARABLE = (Reason.SCORE, Reason.DRAW)
 _GAME_FIELDS = (
-    "id", "sgf", "rules", "komi", "handicap", "dead_stones", "result_winner", "result_margin",
-    "result_reason", "state", "tournament_id",
-)  # fmt: skip
+    "id",
+    "sgf",
+    "rules",
+    "komi",
+    "handicap",
+    "dead_stones",
+    "result_winner",
+    "result_margin",
+    "result_reason",
+    "state",
+    "tournament_id",
+)
 _STORED_FIELDS = [
-    "state", "input_hash", "computed_result", "submitted_result", "breakdown", "first_illegal",
-    "matches", "dispute_id", "error", "finished_at", "duration_ms",
-]  # fmt: skip
+    "state",
+    "input_hash",
+    "computed_result",
+    "submitted_result",
+    "breakdown",
+    "first_illegal",
+    "matches",
+    "dispute_id",
+    "error",
+    "finished_at",
+    "duration_ms",
+]
 
 
 # --------------------------------------------------------------------------- the count
@@ -258,8 +276,7 @@ def _write(runs: list[ScoringRun]) -> None:
         qn("id"),
     )
     rows = [
-        [f.get_db_prep_save(getattr(run, f.attname), connection) for f in fields]
-        + [run.pk]
+        [f.get_db_prep_save(getattr(run, f.attname), connection) for f in fields] + [run.pk]
         for run in runs
     ]
     with connection.cursor() as cursor:

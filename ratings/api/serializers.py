@@ -79,9 +79,11 @@ class HistoryRowSerializer(serializers.Serializer[Any]):
 
 class RecomputeRequestSerializer(serializers.Serializer[Any]):
     from_tournament = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True,
+        min_value=1,
+        required=False,
+        allow_null=True,
         help_text="Re-rate from this tournament onward; omitted: a full recompute.",
-    )  # fmt: skip
+    )
 
 
 class JobRefSerializer(serializers.Serializer[Any]):

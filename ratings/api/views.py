@@ -187,9 +187,10 @@ class EvenGameView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: s.EvenGameSerializer, **ERRORS, **CONFLICT},
+        request=None,
+        responses={200: s.EvenGameSerializer, **ERRORS, **CONFLICT},
         parameters=[OpenApiParameter("pk", int, OpenApiParameter.PATH, description="Game id.")],
-    )  # fmt: skip
+    )
     def post(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("tournament", "black", "white"), pk=pk)
         with service_errors():

@@ -140,9 +140,12 @@ class PromotionPolicyAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
                 services.promotion_policy_activate(actor=request.user, policy=policy)
         else:
             policy = services.promotion_policy_create(
-                actor=request.user, name=data["name"], params=data["params"],
-                tournament=data.get("tournament"), active=bool(data.get("make_active")),
-            )  # fmt: skip
+                actor=request.user,
+                name=data["name"],
+                params=data["params"],
+                tournament=data.get("tournament"),
+                active=bool(data.get("make_active")),
+            )
             obj.pk = policy.pk
         obj.refresh_from_db()
 
@@ -174,15 +177,35 @@ class RejectForm(forms.Form):
 
 @admin.register(PromotionCandidate)
 class PromotionCandidateAdmin(admin.ModelAdmin):
-    list_display = ("player", "change", "criterion", "trigger_tournament", "state",
-                    "created_at", "decide_link")  # fmt: skip
+    list_display = (
+        "player",
+        "change",
+        "criterion",
+        "trigger_tournament",
+        "state",
+        "created_at",
+        "decide_link",
+    )
     list_filter = ("state", "direction")
     list_select_related = ("player", "trigger_tournament")
     search_fields = ("player__family_name", "player__given_name", "trigger_tournament__name")
     actions = ["approve_selected", "reject_selected"]
-    readonly_fields = ("player", "old_rank", "new_rank", "direction", "criterion", "evidence",
-                       "trigger_tournament", "policy", "state", "idempotency_key", "created_at",
-                       "decided_by", "decided_at", "reason")  # fmt: skip
+    readonly_fields = (
+        "player",
+        "old_rank",
+        "new_rank",
+        "direction",
+        "criterion",
+        "evidence",
+        "trigger_tournament",
+        "policy",
+        "state",
+        "idempotency_key",
+        "created_at",
+        "decided_by",
+        "decided_at",
+        "reason",
+    )
 
     @admin.display(description="rank")
     def change(self, obj: PromotionCandidate) -> str:
@@ -209,9 +232,12 @@ class PromotionCandidateAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[URLPattern]:
         own = [
-            path("<int:pk>/decide/", self.admin_site.admin_view(self.decide_view),
-                 name="ratings_promotioncandidate_decide"),
-        ]  # fmt: skip
+            path(
+                "<int:pk>/decide/",
+                self.admin_site.admin_view(self.decide_view),
+                name="ratings_promotioncandidate_decide",
+            ),
+        ]
         return own + super().get_urls()
 
     def _report(self, request: HttpRequest, outcome: services.BulkOutcome, verb: str) -> None:
@@ -248,9 +274,10 @@ class PromotionCandidateAdmin(admin.ModelAdmin):
         self, request: HttpRequest, queryset: QuerySet[PromotionCandidate]
     ) -> None:
         outcome = services.promotion_candidates_decide(
-            actor=request.user, candidates=list(queryset.order_by("created_at", "id")),
+            actor=request.user,
+            candidates=list(queryset.order_by("created_at", "id")),
             approve=True,
-        )  # fmt: skip
+        )
         self._report(request, outcome, "approved")
 
     @admin.action(description="Reject the selected candidates…", permissions=["change"])
@@ -260,9 +287,11 @@ class PromotionCandidateAdmin(admin.ModelAdmin):
         form = RejectForm(request.POST if "reason" in request.POST else None)
         if form.is_valid():
             outcome = services.promotion_candidates_decide(
-                actor=request.user, candidates=list(queryset), approve=False,
+                actor=request.user,
+                candidates=list(queryset),
+                approve=False,
                 reason=form.cleaned_data["reason"],
-            )  # fmt: skip
+            )
             self._report(request, outcome, "rejected")
             return None
         context = {
@@ -283,8 +312,16 @@ class PromotionCandidateAdmin(admin.ModelAdmin):
 class RankChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The history is written by the services only."""
 
-    list_display = ("player", "old_rank", "new_rank", "kind", "since", "changed_at", "changed_by",
-                    "tournament")  # fmt: skip
+    list_display = (
+        "player",
+        "old_rank",
+        "new_rank",
+        "kind",
+        "since",
+        "changed_at",
+        "changed_by",
+        "tournament",
+    )
     list_filter = ("kind",)
     list_select_related = ("player", "changed_by", "tournament")
     search_fields = ("player__family_name", "player__given_name")

@@ -177,9 +177,12 @@ class PolicyViewSet(
         tournament = tournament_field(data, "tournament")
         with service_errors():
             policy = services.promotion_policy_create(
-                actor=request.user, name=data["name"], params=data["params"],
-                tournament=tournament, active=data["active"],
-            )  # fmt: skip
+                actor=request.user,
+                name=data["name"],
+                params=data["params"],
+                tournament=tournament,
+                active=data["active"],
+            )
         return self._out(policy, status.HTTP_201_CREATED)
 
     @extend_schema(request=PolicyUpdateSerializer, responses={200: PolicySerializer, **ERRORS})

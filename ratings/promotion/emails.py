@@ -40,8 +40,10 @@ def promotion_email_send(rank_change_id: int) -> bool:
         f"Your official rank is now {change.new_rank_value} (it was {change.old_rank_value}).",
     ]
     if change.tournament is not None:
-        lines.append(f"It follows your results up to {change.tournament.name} "
-                     f"({change.tournament.end_date:%Y-%m-%d}).")  # fmt: skip
+        lines.append(
+            f"It follows your results up to {change.tournament.name} "
+            f"({change.tournament.end_date:%Y-%m-%d})."
+        )
     detail = change.evidence.get("detail")
     if detail:
         lines += ["", f"Why: {detail}"]

@@ -245,12 +245,13 @@ def _evaluate_chunk(pids: list[int]) -> tuple[int, int]:
     game_rows = (
         Game.objects.filter(
             Q(black_id__in=pids) | Q(white_id__in=pids),
-            tournament__rated=True, state__in=list(LOCKED_STATES),
+            tournament__rated=True,
+            state__in=list(LOCKED_STATES),
             result_reason__in=RATED_REASONS,
         )
         .order_by("tournament_id", "round__number", "id")
         .values_list("id", "tournament_id", "black_id", "white_id", "result_winner", "handicap")
-    )  # fmt: skip
+    )
     opponents: set[int] = set()
     for gid, tid, black, white, winner, handicap in game_rows:
         for me, other, is_black in ((black, white, True), (white, black, False)):
@@ -291,33 +292,44 @@ def _evaluate_chunk(pids: list[int]) -> tuple[int, int]:
             continue
         records = tuple(
             EventRecord(
-                event_id=tid, end_date=day, rating_before=before, rating_after=after,
+                event_id=tid,
+                end_date=day,
+                rating_before=before,
+                rating_after=after,
                 rounds=rounds.get(tid, 0),
                 games=tuple(
                     GameRecordLite(
-                        game_id=gid, opponent_rank=book.at(other, day),
-                        opponent_rating=before_of.get((other, tid),
-                                                      float(_nominal(book.at(other, day)))),
-                        won=won, handicap=h, received_handicap=bool(h and took),
+                        game_id=gid,
+                        opponent_rank=book.at(other, day),
+                        opponent_rating=before_of.get(
+                            (other, tid), float(_nominal(book.at(other, day)))
+                        ),
+                        won=won,
+                        handicap=h,
+                        received_handicap=bool(h and took),
                     )
                     for gid, other, h, won, took in games.get((pid, tid), ())
                 ),
             )
             for tid, day, before, after in events
-        )  # fmt: skip
+        )
         current = Rank(book.current[pid])
         decision = evaluate(PlayerHistory(pid, current, records, book.since(pid)), policy)
         if decision is None:
             continue
         candidates.append(
             PromotionCandidate(
-                player_id=pid, old_rank=decision.old_rank.index,
-                new_rank=decision.new_rank.index, direction=decision.direction,
-                criterion=decision.criterion[:200], evidence=decision.evidence.as_dict(),
-                trigger_tournament_id=decision.trigger_event_id, policy=row,
+                player_id=pid,
+                old_rank=decision.old_rank.index,
+                new_rank=decision.new_rank.index,
+                direction=decision.direction,
+                criterion=decision.criterion[:200],
+                evidence=decision.evidence.as_dict(),
+                trigger_tournament_id=decision.trigger_event_id,
+                policy=row,
                 idempotency_key=decision.idempotency_key,
             )
-        )  # fmt: skip
+        )
     return len(candidates), _insert(candidates)
 
 

@@ -42,9 +42,22 @@ class RankChangeSerializer(serializers.ModelSerializer[RankChange]):
 
     class Meta:
         model = RankChange
-        fields = ["id", "player", "player_name", "old_rank", "new_rank", "kind", "since",
-                  "changed_at", "changed_by", "tournament", "tournament_name", "reason",
-                  "evidence", "certificate"]  # fmt: skip
+        fields = [
+            "id",
+            "player",
+            "player_name",
+            "old_rank",
+            "new_rank",
+            "kind",
+            "since",
+            "changed_at",
+            "changed_by",
+            "tournament",
+            "tournament_name",
+            "reason",
+            "evidence",
+            "certificate",
+        ]
 
     def get_certificate(self, obj: RankChange) -> str | None:
         """The printable certificate's path (promotions and the honorary title)."""
@@ -66,10 +79,26 @@ class CandidateSerializer(serializers.ModelSerializer[PromotionCandidate]):
 
     class Meta:
         model = PromotionCandidate
-        fields = ["id", "player", "player_name", "old_rank", "new_rank", "direction",
-                  "criterion", "evidence", "trigger_tournament", "tournament_name", "policy",
-                  "policy_name", "state", "created_at", "decided_by", "decided_at", "reason",
-                  "rank_change"]  # fmt: skip
+        fields = [
+            "id",
+            "player",
+            "player_name",
+            "old_rank",
+            "new_rank",
+            "direction",
+            "criterion",
+            "evidence",
+            "trigger_tournament",
+            "tournament_name",
+            "policy",
+            "policy_name",
+            "state",
+            "created_at",
+            "decided_by",
+            "decided_at",
+            "reason",
+            "rank_change",
+        ]
 
     def get_policy_name(self, obj: PromotionCandidate) -> str:
         return obj.policy.name if obj.policy is not None else "built-in default"

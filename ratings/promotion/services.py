@@ -116,8 +116,12 @@ def _check_params(params: Any) -> None:
 
 
 def _policy_audit(policy: PromotionPolicy) -> dict[str, Any]:
-    return {"name": policy.name, "tournament": policy.tournament_id, "active": policy.active,
-            "params": policy.params}  # fmt: skip
+    return {
+        "name": policy.name,
+        "tournament": policy.tournament_id,
+        "active": policy.active,
+        "params": policy.params,
+    }
 
 
 def promotion_policy_create(
@@ -134,12 +138,15 @@ def promotion_policy_create(
     _check_params(params)
     with transaction.atomic():
         policy = PromotionPolicy(
-            name=(name or "").strip(), tournament=tournament, params=params,
+            name=(name or "").strip(),
+            tournament=tournament,
+            params=params,
             created_by=actor if getattr(actor, "is_authenticated", False) else None,
-        )  # fmt: skip
+        )
         validate_and_save(policy)
-        audit_record(actor=actor, action="promotion_policy.created", obj=policy,
-                     new=_policy_audit(policy))  # fmt: skip
+        audit_record(
+            actor=actor, action="promotion_policy.created", obj=policy, new=_policy_audit(policy)
+        )
         if active:
             policy = promotion_policy_activate(actor=actor, policy=policy)
     return policy
@@ -163,8 +170,13 @@ def promotion_policy_update(
             fields.append("params")
         if fields:
             validate_and_save(policy, update_fields=[*fields, "updated_at"])
-            audit_record(actor=actor, action="promotion_policy.changed", obj=policy, old=old,
-                         new=_policy_audit(policy))  # fmt: skip
+            audit_record(
+                actor=actor,
+                action="promotion_policy.changed",
+                obj=policy,
+                old=old,
+                new=_policy_audit(policy),
+            )
     return policy
 
 
@@ -186,8 +198,13 @@ def promotion_policy_activate(*, actor: Any, policy: PromotionPolicy) -> Promoti
         PromotionPolicy.objects.filter(pk__in=replaced).update(active=False)
         policy.active = True
         validate_and_save(policy, update_fields=["active", "updated_at"])
-        audit_record(actor=actor, action="promotion_policy.activated", obj=policy,
-                     old={"replaced": replaced}, new=_policy_audit(policy))  # fmt: skip
+        audit_record(
+            actor=actor,
+            action="promotion_policy.activated",
+            obj=policy,
+            old={"replaced": replaced},
+            new=_policy_audit(policy),
+        )
     return policy
 
 
@@ -206,8 +223,13 @@ def promotion_policy_deactivate(*, actor: Any, policy: PromotionPolicy) -> Promo
     with transaction.atomic():
         if PromotionPolicy.objects.filter(pk=policy.pk, active=True).update(active=False):
             policy.active = False
-            audit_record(actor=actor, action="promotion_policy.deactivated", obj=policy,
-                         old={"active": True}, new={"active": False})  # fmt: skip
+            audit_record(
+                actor=actor,
+                action="promotion_policy.deactivated",
+                obj=policy,
+                old={"active": True},
+                new={"active": False},
+            )
     return policy
 
 
@@ -238,9 +260,16 @@ def player_rank_set(
         validate_and_save(locked, update_fields=["declared_rank"])
         player.declared_rank = new_rank.index
         return rank_change_log(
-            actor=actor, player=player, old_rank=old, kind=kind, since=since, reason=reason,
-            evidence=evidence, candidate=candidate, tournament=tournament,
-        )  # fmt: skip
+            actor=actor,
+            player=player,
+            old_rank=old,
+            kind=kind,
+            since=since,
+            reason=reason,
+            evidence=evidence,
+            candidate=candidate,
+            tournament=tournament,
+        )
 
 
 def rank_change_log(
@@ -261,16 +290,26 @@ def rank_change_log(
     a director changed the declared rank; a correction is audited here.
     """
     change = RankChange(
-        player=player, old_rank=old_rank, new_rank=player.declared_rank, kind=kind,
-        since=since or timezone.localdate(), reason=reason, evidence=evidence or {},
-        candidate=candidate, tournament=tournament,
+        player=player,
+        old_rank=old_rank,
+        new_rank=player.declared_rank,
+        kind=kind,
+        since=since or timezone.localdate(),
+        reason=reason,
+        evidence=evidence or {},
+        candidate=candidate,
+        tournament=tournament,
         changed_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
+    )
     validate_and_save(change)
     if kind == RankChangeKind.CORRECTION:
-        audit_record(actor=actor, action="player.rank_corrected", obj=player,
-                     old={"rank": str(Rank(old_rank))},
-                     new={"rank": str(player.rank), "reason": reason})  # fmt: skip
+        audit_record(
+            actor=actor,
+            action="player.rank_corrected",
+            obj=player,
+            old={"rank": str(Rank(old_rank))},
+            new={"rank": str(player.rank), "reason": reason},
+        )
     return change
 
 
@@ -302,8 +341,10 @@ def promotion_candidate_approve(*, actor: Any, candidate: PromotionCandidate) ->
             .get(pk=candidate.pk)
         )
         if not can_decide(actor, c):
-            raise PermissionDenied("Only federation directors, or the directors of the "
-                                   "tournament that triggered it, decide a candidate.")  # fmt: skip
+            raise PermissionDenied(
+                "Only federation directors, or the directors of the "
+                "tournament that triggered it, decide a candidate."
+            )
         if c.state != CandidateState.PENDING:
             raise StateConflict(f"This candidate was already {c.state}.", code="decided")
         player = Player.objects.select_for_update().get(pk=c.player_id)
@@ -312,26 +353,38 @@ def promotion_candidate_approve(*, actor: Any, candidate: PromotionCandidate) ->
             raise StateConflict(stale, code="stale")
         promoted = c.direction == Direction.PROMOTE
         evidence = {
-            **c.evidence, "criterion": c.criterion,
+            **c.evidence,
+            "criterion": c.criterion,
             "policy": c.policy.name if c.policy is not None else "built-in default",
-        }  # fmt: skip
+        }
         change = player_rank_set(
-            actor=actor, player=player, new_rank=c.new_rank_value,
+            actor=actor,
+            player=player,
+            new_rank=c.new_rank_value,
             kind=RankChangeKind.PROMOTION if promoted else RankChangeKind.DEMOTION,
-            since=c.trigger_tournament.end_date, evidence=evidence, candidate=c,
+            since=c.trigger_tournament.end_date,
+            evidence=evidence,
+            candidate=c,
             tournament=c.trigger_tournament,
-        )  # fmt: skip
+        )
         c.state = CandidateState.APPROVED
         c.decided_by = actor
         c.decided_at = timezone.now()
         c.save(update_fields=["state", "decided_by", "decided_at"])
         audit_record(
-            actor=actor, action=f"player.{'promoted' if promoted else 'demoted'}", obj=player,
+            actor=actor,
+            action=f"player.{'promoted' if promoted else 'demoted'}",
+            obj=player,
             old={"rank": str(c.old_rank_value)},
-            new={"rank": str(c.new_rank_value), "candidate": c.pk, "rank_change": change.pk,
-                 "criterion": c.criterion, "tournament": c.trigger_tournament_id,
-                 "evidence": c.evidence},
-        )  # fmt: skip
+            new={
+                "rank": str(c.new_rank_value),
+                "candidate": c.pk,
+                "rank_change": change.pk,
+                "criterion": c.criterion,
+                "tournament": c.trigger_tournament_id,
+                "evidence": c.evidence,
+            },
+        )
         transaction.on_commit(partial(promotion_email_send, change.pk))
     candidate.state, candidate.decided_by, candidate.decided_at = (
         c.state,
@@ -354,8 +407,10 @@ def promotion_candidate_reject(
             .get(pk=candidate.pk)
         )
         if not can_decide(actor, c):
-            raise PermissionDenied("Only federation directors, or the directors of the "
-                                   "tournament that triggered it, decide a candidate.")  # fmt: skip
+            raise PermissionDenied(
+                "Only federation directors, or the directors of the "
+                "tournament that triggered it, decide a candidate."
+            )
         if not reason:
             raise ValidationError({"reason": "Say why the candidate is rejected."})
         if c.state != CandidateState.PENDING:
@@ -366,11 +421,17 @@ def promotion_candidate_reject(
         c.decided_at = timezone.now()
         c.save(update_fields=["state", "reason", "decided_by", "decided_at"])
         audit_record(
-            actor=actor, action="promotion.rejected", obj=c,
+            actor=actor,
+            action="promotion.rejected",
+            obj=c,
             old={"state": CandidateState.PENDING},
-            new={"state": CandidateState.REJECTED, "reason": reason, "player": c.player_id,
-                 "new_rank": str(c.new_rank_value)},
-        )  # fmt: skip
+            new={
+                "state": CandidateState.REJECTED,
+                "reason": reason,
+                "player": c.player_id,
+                "new_rank": str(c.new_rank_value),
+            },
+        )
     return c
 
 

@@ -55,8 +55,20 @@ class RulingSerializer(serializers.ModelSerializer[Ruling]):
 
     class Meta:
         model = Ruling
-        fields = ["id", "level", "level_name", "decided_by", "decision", "reasons", "result",
-                  "moves", "effect", "votes", "acceptances", "created_at"]  # fmt: skip
+        fields = [
+            "id",
+            "level",
+            "level_name",
+            "decided_by",
+            "decision",
+            "reasons",
+            "result",
+            "moves",
+            "effect",
+            "votes",
+            "acceptances",
+            "created_at",
+        ]
         read_only_fields = fields
 
     def get_decided_by(self, obj: Ruling) -> str | None:
@@ -67,8 +79,18 @@ class PublicRulingSerializer(RulingSerializer):
     """With the game: what was decided and why; the records stay on the game."""
 
     class Meta(RulingSerializer.Meta):
-        fields = ["id", "level", "level_name", "decided_by", "decision", "reasons", "result",
-                  "moves", "votes", "created_at"]  # fmt: skip
+        fields = [
+            "id",
+            "level",
+            "level_name",
+            "decided_by",
+            "decision",
+            "reasons",
+            "result",
+            "moves",
+            "votes",
+            "created_at",
+        ]
         read_only_fields = fields
 
 
@@ -93,8 +115,20 @@ class DisputeListSerializer(serializers.ModelSerializer[Dispute]):
 
     class Meta:
         model = Dispute
-        fields = ["id", "game", "tournament", "kind", "state", "level", "move_number", "claim",
-                  "raised_by", "assigned_referee", "created_at", "closed_at"]  # fmt: skip
+        fields = [
+            "id",
+            "game",
+            "tournament",
+            "kind",
+            "state",
+            "level",
+            "move_number",
+            "claim",
+            "raised_by",
+            "assigned_referee",
+            "created_at",
+            "closed_at",
+        ]
         read_only_fields = fields
 
     def get_raised_by(self, obj: Dispute) -> str | None:
@@ -130,31 +164,42 @@ class PublicDisputeSerializer(serializers.ModelSerializer[Dispute]):
 
 class DisputeCreateSerializer(serializers.Serializer[Any]):
     kind = KindField()
-    move_number = serializers.IntegerField(min_value=1, max_value=100_000, required=False,
-                                           allow_null=True)  # fmt: skip
+    move_number = serializers.IntegerField(
+        min_value=1, max_value=100_000, required=False, allow_null=True
+    )
     claim = serializers.CharField(max_length=4000, required=False, allow_blank=True)
     sgf = serializers.CharField(
-        required=False, allow_blank=True, allow_null=True, trim_whitespace=False,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        trim_whitespace=False,
         max_length=settings.GOREF_SGF_MAX_BYTES,
         help_text="The record so far, when the game has none stored (a claim at the board).",
-    )  # fmt: skip
+    )
     stones = serializers.ListField(
-        child=serializers.CharField(max_length=4), required=False, max_length=625,
+        child=serializers.CharField(max_length=4),
+        required=False,
+        max_length=625,
         help_text="dead-stones: the stones in dispute (default: the submitted dead stones).",
-    )  # fmt: skip
+    )
 
 
 class RulingCreateSerializer(serializers.Serializer[Any]):
     decision = serializers.ChoiceField(choices=Decision.choices)
     reasons = serializers.CharField(max_length=4000)
     result = serializers.CharField(
-        max_length=20, required=False, allow_blank=True, allow_null=True,
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
         help_text="SGF RE string (result, time, resignation, conduct, other; forfeit).",
-    )  # fmt: skip
+    )
     moves = serializers.ListField(
-        child=serializers.CharField(max_length=4), required=False, max_length=1000,
+        child=serializers.CharField(max_length=4),
+        required=False,
+        max_length=1000,
         help_text='dead-stones: the continuation, e.g. ["C5", "B4", "pass"], the owner first.',
-    )  # fmt: skip
+    )
 
 
 class AppealSerializer(serializers.Serializer[Any]):
@@ -241,25 +286,29 @@ class OfficialsWriteSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="User id or username; null for no chief referee."
     )
     committee = serializers.ListField(
-        child=UserRefField(), max_length=10,
+        child=UserRefField(),
+        max_length=10,
         help_text="Three different users (ids or usernames), not the chief referee; "
         "[] for no committee.",
-    )  # fmt: skip
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         chief = attrs.get("chief_referee")
         users = resolve_users(
             {"chief_referee": [chief] if chief is not None else [], "committee": attrs["committee"]}
         )
-        return {"chief_referee": (users["chief_referee"] or [None])[0],
-                "committee": users["committee"]}  # fmt: skip
+        return {
+            "chief_referee": (users["chief_referee"] or [None])[0],
+            "committee": users["committee"],
+        }
 
 
 class AssignSerializer(serializers.Serializer[Any]):
     referee = UserRefField(
-        required=False, help_text="User id or username of a referee of the tournament "
+        required=False,
+        help_text="User id or username of a referee of the tournament "
         "(default: yourself, a referee taking the dispute).",
-    )  # fmt: skip
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "referee" not in attrs:

@@ -61,9 +61,14 @@ def _result_text(value: object) -> str:
 
 
 def _outcome(
-    dispute: Dispute, game: Game, base: dict[str, Any], *, decision: str,
-    result: str | None, moves: list[Any] | None,
-) -> tuple[dict[str, Any], str, list[str]]:  # fmt: skip
+    dispute: Dispute,
+    game: Game,
+    base: dict[str, Any],
+    *,
+    decision: str,
+    result: str | None,
+    moves: list[Any] | None,
+) -> tuple[dict[str, Any], str, list[str]]:
     """The game's result, record and dead stones after this decision (seed 001).
 
     Returns that snapshot, the result the ruling names ("" if none) and the
@@ -195,36 +200,74 @@ def dispute_rule(
             try:
                 with transaction.atomic():
                     CommitteeVote.objects.create(
-                        dispute=dispute, member=actor, decision=decision, result=named,
-                        moves=continuation, reasons=reasons,
-                    )  # fmt: skip
+                        dispute=dispute,
+                        member=actor,
+                        decision=decision,
+                        result=named,
+                        moves=continuation,
+                        reasons=reasons,
+                    )
             except IntegrityError:
                 raise StateConflict("You have already voted on this appeal.") from None
-            audit_record(actor=actor, action="dispute.vote", obj=dispute,
-                         new={"decision": decision, "result": named, "moves": continuation})  # fmt: skip
+            audit_record(
+                actor=actor,
+                action="dispute.vote",
+                obj=dispute,
+                new={"decision": decision, "result": named, "moves": continuation},
+            )
             cast = list(dispute.votes.all())
             key = _vote_key(decision, named, continuation)
             if sum(1 for v in cast if _vote_key(v.decision, v.result, v.moves) == key) < MAJORITY:
                 return dispute
-            votes = [{"member": v.member_id, "decision": v.decision, "result": v.result,
-                      "moves": v.moves, "reasons": v.reasons} for v in cast]  # fmt: skip
+            votes = [
+                {
+                    "member": v.member_id,
+                    "decision": v.decision,
+                    "result": v.result,
+                    "moves": v.moves,
+                    "reasons": v.reasons,
+                }
+                for v in cast
+            ]
         reason = f"dispute {dispute.pk}: {dispute.get_level_display()} ruling, {decision}"
         game = game_ruling_apply(actor=actor, game=game, after=after, reason=reason)
         ruling = Ruling(
-            dispute=dispute, level=dispute.level, decided_by=actor, decision=decision,
-            reasons=reasons.strip(), result=named, moves=continuation, votes=votes,
-            effect={"base": base, "before": before, "after": game_snapshot(game),
-                    "changed": before != game_snapshot(game)},
-        )  # fmt: skip
+            dispute=dispute,
+            level=dispute.level,
+            decided_by=actor,
+            decision=decision,
+            reasons=reasons.strip(),
+            result=named,
+            moves=continuation,
+            votes=votes,
+            effect={
+                "base": base,
+                "before": before,
+                "after": game_snapshot(game),
+                "changed": before != game_snapshot(game),
+            },
+        )
         validate_and_save(ruling, exclude=["decided_by"])
         dispute.state = DisputeState.RULED
         validate_and_save(dispute, update_fields=["state"])
         audit_record(
-            actor=actor, action="dispute.ruled", obj=dispute,
-            old={"result": before["result"], "sgf": before["sgf"], "dead_stones": before["dead_stones"]},
-            new={"level": ruling.level, "decision": decision, "reasons": ruling.reasons,
-                 "result": game.result_display, "sgf": game.sgf, "dead_stones": game.dead_stones},
-        )  # fmt: skip
+            actor=actor,
+            action="dispute.ruled",
+            obj=dispute,
+            old={
+                "result": before["result"],
+                "sgf": before["sgf"],
+                "dead_stones": before["dead_stones"],
+            },
+            new={
+                "level": ruling.level,
+                "decision": decision,
+                "reasons": ruling.reasons,
+                "result": game.result_display,
+                "sgf": game.sgf,
+                "dead_stones": game.dead_stones,
+            },
+        )
         dispute_notify(dispute, "ruled", note=f"Decision: {decision}. {ruling.reasons}")
         if dispute.level == Level.COMMITTEE:  # the last word: nothing left to appeal
             _close(None, dispute, "the arbitration committee's ruling is final")
@@ -238,15 +281,17 @@ def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute
         dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
         if dispute.state != DisputeState.RULED:
             raise StateConflict(
-                "There is no ruling to appeal." if dispute.state != DisputeState.APPEALED
+                "There is no ruling to appeal."
+                if dispute.state != DisputeState.APPEALED
                 else "This ruling has been appealed already."
-            )  # fmt: skip
+            )
         if dispute.level >= Level.COMMITTEE:
             raise StateConflict("The arbitration committee's ruling is final.")
         if RulingAcceptance.objects.filter(
-            ruling__dispute=dispute, ruling__level=dispute.level,
+            ruling__dispute=dispute,
+            ruling__level=dispute.level,
             player=permissions.player_for(actor),
-        ).exists():  # fmt: skip
+        ).exists():
             raise StateConflict("You have accepted this ruling: you may not appeal it.")
         officials = roles.officials_of(dispute.game.tournament)
         if dispute.level == Level.REFEREE and (
@@ -259,8 +304,13 @@ def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute
         dispute.level += 1
         dispute.state = DisputeState.APPEALED
         validate_and_save(dispute, update_fields=["level", "state"])
-        audit_record(actor=actor, action="dispute.appealed", obj=dispute, old=old,
-                     new={"level": dispute.level, "state": dispute.state, "reason": reason})  # fmt: skip
+        audit_record(
+            actor=actor,
+            action="dispute.appealed",
+            obj=dispute,
+            old=old,
+            new={"level": dispute.level, "state": dispute.state, "reason": reason},
+        )
         dispute_notify(dispute, "appealed", note=reason)
     return dispute
 
@@ -304,10 +354,16 @@ def dispute_accept(*, actor: Any, dispute: Dispute) -> Dispute:
         accepted = set(ruling.acceptances.values_list("player_id", flat=True))
         both = {dispute.game.black_id, dispute.game.white_id} <= accepted
         audit_record(
-            actor=actor, action="dispute.accepted", obj=dispute,
-            new={"ruling": ruling.pk, "level": ruling.level, "player": player.pk,
-                 "accepted_by": sorted(accepted)},
-        )  # fmt: skip
+            actor=actor,
+            action="dispute.accepted",
+            obj=dispute,
+            new={
+                "ruling": ruling.pk,
+                "level": ruling.level,
+                "player": player.pk,
+                "accepted_by": sorted(accepted),
+            },
+        )
         if both:
             _close(actor, dispute, "both parties accepted the ruling")
         elif not appeal_possible(dispute):

@@ -30,9 +30,14 @@ from referee.models import (
 
 # Kinds whose upheld ruling simply sets the result the official names.
 RESULT_KINDS = frozenset(
-    {DisputeKind.RESULT, DisputeKind.TIME, DisputeKind.RESIGNATION, DisputeKind.CONDUCT,
-     DisputeKind.OTHER}
-)  # fmt: skip
+    {
+        DisputeKind.RESULT,
+        DisputeKind.TIME,
+        DisputeKind.RESIGNATION,
+        DisputeKind.CONDUCT,
+        DisputeKind.OTHER,
+    }
+)
 RECORD_KINDS = frozenset({DisputeKind.REPETITION, DisputeKind.DEAD_STONES})  # need a record
 
 
@@ -83,9 +88,12 @@ def tournament_officials_set(
         ][:3]
         validate_and_save(officials)
         audit_record(
-            actor=actor, action="tournament.officials_set", obj=tournament, old=old,
+            actor=actor,
+            action="tournament.officials_set",
+            obj=tournament,
+            old=old,
             new={"chief_referee": officials.chief_referee_id, "committee": officials.committee_ids},
-        )  # fmt: skip
+        )
     return officials
 
 
@@ -101,16 +109,22 @@ def _kind(kind: object) -> DisputeKind:
 def _read(game: Game, text: str) -> GameRecord:
     """The record, checked like a submitted one (size, readability)."""
     read = records.read_record(
-        text, board_size=game.tournament.board_size, rules=get_rules(game.rules),
-        komi=Decimal(game.komi), handicap=game.handicap,
-    )  # fmt: skip
+        text,
+        board_size=game.tournament.board_size,
+        rules=get_rules(game.rules),
+        komi=Decimal(game.komi),
+        handicap=game.handicap,
+    )
     return read.record
 
 
 def _gather_evidence(
-    game: Game, kind: DisputeKind, move_number: int | None, sgf: str | None,
+    game: Game,
+    kind: DisputeKind,
+    move_number: int | None,
+    sgf: str | None,
     stones: list[str] | None,
-) -> tuple[int | None, dict[str, Any]]:  # fmt: skip
+) -> tuple[int | None, dict[str, Any]]:
     """Check the claim against the record and gather what the officials will see."""
     text = sgf if sgf and sgf.strip() else game.sgf
     evidence: dict[str, Any] = {"game": {**game_snapshot(game), "state": str(game.state)}}
@@ -204,16 +218,23 @@ def dispute_open(
             raise StateConflict("This game already has an open dispute: it is settled first.")
         referee = permissions.is_referee(actor, game.tournament) and not actor.is_superuser
         dispute = Dispute(
-            game=game, kind=kind_, raised_by=actor, move_number=move_number,
-            claim=claim or "", evidence=evidence,
+            game=game,
+            kind=kind_,
+            raised_by=actor,
+            move_number=move_number,
+            claim=claim or "",
+            evidence=evidence,
             state=DisputeState.ASSIGNED if referee else DisputeState.OPEN,
             assigned_referee=actor if referee else None,
-        )  # fmt: skip
+        )
         validate_and_save(dispute)
         audit_record(
-            actor=actor, action="dispute.opened", obj=dispute, old={"game_state": evidence["game"]["state"]},
+            actor=actor,
+            action="dispute.opened",
+            obj=dispute,
+            old={"game_state": evidence["game"]["state"]},
             new={"kind": kind_.value, "move_number": move_number, "claim": dispute.claim},
-        )  # fmt: skip
+        )
         dispute_notify(dispute, "opened")
     return dispute
 
@@ -234,9 +255,11 @@ def dispute_open_automatic(
                 game, before = game_dispute_open(game=game)
             except GameLockedError:
                 audit_record(
-                    actor=None, action="dispute.not_opened_locked", obj=game,
+                    actor=None,
+                    action="dispute.not_opened_locked",
+                    obj=game,
                     new={"kind": kind_.value, "claim": claim, "evidence": evidence},
-                )  # fmt: skip
+                )
                 return None
             existing = Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).first()
             if existing is not None:
@@ -244,13 +267,19 @@ def dispute_open_automatic(
             snapshot = {**game_snapshot(game), "state": before}
             snapshot["result_submitted_by"] = game.result_submitted_by_id
             dispute = Dispute.objects.create(
-                game=game, kind=kind_, raised_by=None, claim=claim,
+                game=game,
+                kind=kind_,
+                raised_by=None,
+                claim=claim,
                 evidence={"automatic": evidence, "game": snapshot, "record": game.sgf},
-            )  # fmt: skip
+            )
             audit_record(
-                actor=None, action="dispute.opened", obj=dispute, old={"game_state": before},
+                actor=None,
+                action="dispute.opened",
+                obj=dispute,
+                old={"game_state": before},
                 new={"kind": kind_.value, "claim": claim, "automatic": True},
-            )  # fmt: skip
+            )
             dispute_notify(dispute, "opened")
             return dispute
     except IntegrityError:  # a simultaneous opening won the one-open-dispute constraint
@@ -275,6 +304,11 @@ def dispute_assign(*, actor: Any, dispute: Dispute, referee: Any) -> Dispute:
         dispute.assigned_referee = referee
         dispute.state = DisputeState.ASSIGNED
         validate_and_save(dispute, update_fields=["assigned_referee", "state"])
-        audit_record(actor=actor, action="dispute.assigned", obj=dispute,
-                     old={"referee": old}, new={"referee": referee.pk})  # fmt: skip
+        audit_record(
+            actor=actor,
+            action="dispute.assigned",
+            obj=dispute,
+            old={"referee": old},
+            new={"referee": referee.pk},
+        )
     return dispute

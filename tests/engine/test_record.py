@@ -16,10 +16,49 @@ from games.engine.types import Color, GameRecord, Move, Setup
 FIXTURES = Path(__file__).parent / "fixtures"
 # rules.md (d)9, Black first, before the closing B pass, W cf, B pass, W pass.
 GNUGO_MOVES = [
-    "ee", "cg", "eg", "gg", "ge", "eh", "fh", "fg", "dh", "ce", "hf", "gc", "ec", "cc",
-    "fb", "ch", "db", "cb", "ef", "da", "ea", "ca", "ci", "bi", "di", "bh", "dd", "cd",
-    "dg", "dc", "cf", "bf", "de", "eb", "fc", "fa", "gb", "ga", "ha", "ea", "hb", "df",
-]  # fmt: skip
+    "ee",
+    "cg",
+    "eg",
+    "gg",
+    "ge",
+    "eh",
+    "fh",
+    "fg",
+    "dh",
+    "ce",
+    "hf",
+    "gc",
+    "ec",
+    "cc",
+    "fb",
+    "ch",
+    "db",
+    "cb",
+    "ef",
+    "da",
+    "ea",
+    "ca",
+    "ci",
+    "bi",
+    "di",
+    "bh",
+    "dd",
+    "cd",
+    "dg",
+    "dc",
+    "cf",
+    "bf",
+    "de",
+    "eb",
+    "fc",
+    "fa",
+    "gb",
+    "ga",
+    "ha",
+    "ea",
+    "hb",
+    "df",
+]
 
 
 def read(name: str) -> GameRecord:
@@ -97,9 +136,17 @@ def test_pl_on_the_root_is_the_first_player() -> None:
 
 @pytest.mark.parametrize(
     ("raw", "komi"),
-    [("375", "7.5"), ("750", "7.5"), ("325", "6.5"), ("650", "6.5"), ("275", "5.5"),
-     ("550", "5.5"), ("350", "7"), ("700", "7")],
-)  # fmt: skip
+    [
+        ("375", "7.5"),
+        ("750", "7.5"),
+        ("325", "6.5"),
+        ("650", "6.5"),
+        ("275", "5.5"),
+        ("550", "5.5"),
+        ("350", "7"),
+        ("700", "7"),
+    ],
+)
 def test_fox_scaled_komi_is_read_as_real_komi(raw: str, komi: str) -> None:
     record = parse_record(f"(;AP[foxwq]KM[{raw}])")
     assert record.komi == Decimal(komi)
@@ -186,17 +233,27 @@ def test_max_bytes_is_passed_to_the_reader() -> None:
 def without_file_notes(record: GameRecord) -> dict[str, object]:
     info = {k: v for k, v in record.info.items() if k not in ("AP", "CA")}
     return {
-        "size": record.size, "komi": record.komi, "handicap": record.handicap,
-        "setup": record.setup, "actions": record.actions, "first": record.first_player,
-        "info": info, "tb": record.territory_black, "tw": record.territory_white,
-    }  # fmt: skip
+        "size": record.size,
+        "komi": record.komi,
+        "handicap": record.handicap,
+        "setup": record.setup,
+        "actions": record.actions,
+        "first": record.first_player,
+        "info": info,
+        "tb": record.territory_black,
+        "tw": record.territory_white,
+    }
 
 
 @pytest.mark.parametrize(
     "name",
-    ["gnugo_9x9_seed2.sgf", "cgoban_9x9_territory.sgf", "superko_sending_two_returning_one.sgf",
-     "simple_ko_retake.sgf"],
-)  # fmt: skip
+    [
+        "gnugo_9x9_seed2.sgf",
+        "cgoban_9x9_territory.sgf",
+        "superko_sending_two_returning_one.sgf",
+        "simple_ko_retake.sgf",
+    ],
+)
 def test_fixtures_round_trip_through_the_writer(name: str) -> None:
     record = read(name)
     again = parse_record(write_record(record))
@@ -229,8 +286,21 @@ def test_the_writer_puts_ff_gm_and_game_info_on_the_root() -> None:
     )
     text = write_record(record, result=Result.parse("B+3"))
     root = text.split(";")[1]
-    for prop in ["FF[4]", "GM[1]", "SZ[9]", "KM[7]", "HA[0]", "RU[wga]", "RE[B+3]", "PB[b]",
-                 "PW[w]", "BR[1k]", "WR[2d]", "DT[2023-04-01]", "EV[Cup]"]:  # fmt: skip
+    for prop in [
+        "FF[4]",
+        "GM[1]",
+        "SZ[9]",
+        "KM[7]",
+        "HA[0]",
+        "RU[wga]",
+        "RE[B+3]",
+        "PB[b]",
+        "PW[w]",
+        "BR[1k]",
+        "WR[2d]",
+        "DT[2023-04-01]",
+        "EV[Cup]",
+    ]:
         assert prop in root
     assert "foxwq" not in text
     assert ";B[ee]" in text

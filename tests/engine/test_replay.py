@@ -166,8 +166,14 @@ def test_white_may_not_retake_the_f5_ko_at_once():
 
 
 def test_passes_are_tracked_for_the_first_pass_and_the_closing_pair():
-    moves = (Move(B, (0, 0)), Move(W, None), Move(B, (1, 1)), Move(W, (2, 2)),
-             Move(B, None), Move(W, None))
+    moves = (
+        Move(B, (0, 0)),
+        Move(W, None),
+        Move(B, (1, 1)),
+        Move(W, (2, 2)),
+        Move(B, None),
+        Move(W, None),
+    )
     r = replay(GameRecord(size=9, actions=moves), get_rules("wmsg"))
     assert r.first_pass is W and r.white_passed_first
     assert r.first_pass_of_final_sequence is B and r.ended_by_passes
@@ -175,8 +181,9 @@ def test_passes_are_tracked_for_the_first_pass_and_the_closing_pair():
 
 
 def test_prisoners_count_stones_captured_by_each_colour():
-    r = replay(record("xo...\n.....\n.....\n.....\n.....", "W A4"), get_rules("chinese"),
-               strict=False)
+    r = replay(
+        record("xo...\n.....\n.....\n.....\n.....", "W A4"), get_rules("chinese"), strict=False
+    )
     assert r.prisoners == {B: 0, W: 1}
 
 

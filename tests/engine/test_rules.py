@@ -39,7 +39,10 @@ def test_each_preset_matches_the_table(name):
     rules = get_rules(name)
     assert rules.name == name
     assert (rules.scoring, rules.ko, rules.suicide, rules.compensation) == (
-        scoring, ko, suicide, comp,
+        scoring,
+        ko,
+        suicide,
+        comp,
     )
     assert rules.komi == Decimal(komi)
     assert isinstance(rules.komi, Decimal)

@@ -132,26 +132,47 @@ def test_area_komi_and_compensation_go_to_white():
 
 
 def test_the_seed_002_example_is_white_by_one_both_ways():
-    japanese = margin_from_counts(get_rules("japanese"), black_territory=15, white_territory=17,
-                                  black_prisoners=1, komi=D(0))
-    chinese = margin_from_counts(get_rules("chinese"), black_territory=15, white_territory=17,
-                                 black_stones=25, white_stones=24, komi=D(0))
+    japanese = margin_from_counts(
+        get_rules("japanese"), black_territory=15, white_territory=17, black_prisoners=1, komi=D(0)
+    )
+    chinese = margin_from_counts(
+        get_rules("chinese"),
+        black_territory=15,
+        white_territory=17,
+        black_stones=25,
+        white_stones=24,
+        komi=D(0),
+    )
     assert japanese == chinese == -1
 
 
 def test_the_wga_example_is_47_to_44():
-    margin = margin_from_counts(get_rules("wga"), black_territory=27, black_stones=18,
-                                black_prisoners=2, white_territory=22, white_stones=14,
-                                white_prisoners=1, komi=D(7))
+    margin = margin_from_counts(
+        get_rules("wga"),
+        black_territory=27,
+        black_stones=18,
+        black_prisoners=2,
+        white_territory=22,
+        white_stones=14,
+        white_prisoners=1,
+        komi=D(7),
+    )
     assert margin == 3
-    area_only = margin_from_counts(get_rules("chinese"), black_territory=27, black_stones=18,
-                                   white_territory=22, white_stones=14, komi=D(7))
+    area_only = margin_from_counts(
+        get_rules("chinese"),
+        black_territory=27,
+        black_stones=18,
+        white_territory=22,
+        white_stones=14,
+        komi=D(7),
+    )
     assert area_only == 2
 
 
 def test_an_nz_even_game_of_184_to_177_is_a_jigo():
-    margin = margin_from_counts(get_rules("nz"), black_territory=184, white_territory=177,
-                                komi=get_rules("nz").komi)
+    margin = margin_from_counts(
+        get_rules("nz"), black_territory=184, white_territory=177, komi=get_rules("nz").komi
+    )
     assert margin == 0
 
 
@@ -166,8 +187,10 @@ def test_wmsg_takes_a_point_from_black_when_white_passed_first():
 
 def gnugo_record() -> GameRecord:
     # rules.md (d)9: GNU Go 3.8 level 1 self-play, seed 2.
-    line = ("ee cg eg gg ge eh fh fg dh ce hf gc ec cc fb ch db cb ef da ea ca ci bi di bh "
-            "dd cd dg dc cf bf de eb fc fa gb ga ha ea hb df")
+    line = (
+        "ee cg eg gg ge eh fh fg dh ce hf gc ec cc fb ch db cb ef da ea ca ci bi di bh "
+        "dd cd dg dc cf bf de eb fc fa gb ga ha ea hb df"
+    )
     moves = line.split()
     acts = [Move(B if k % 2 == 0 else W, sgf_to_point(m, 9)) for k, m in enumerate(moves)]
     acts += [Move(B, None), Move(W, sgf_to_point("cf", 9)), Move(B, None), Move(W, None)]
@@ -217,8 +240,9 @@ def test_a_dead_list_naming_part_of_a_chain_is_refused():
 
 def test_markup_reads_stones_under_the_opponents_territory_as_dead():
     board = Board.from_ascii("xo...\n.....\n..x..\n...o.\n.....")
-    dead = dead_from_markup(board, territory_black={(1, 0), (3, 3), (4, 4)},
-                            territory_white={(2, 2), (0, 0), (1, 1)})
+    dead = dead_from_markup(
+        board, territory_black={(1, 0), (3, 3), (4, 4)}, territory_white={(2, 2), (0, 0), (1, 1)}
+    )
     assert dead == {(1, 0), (3, 3), (2, 2), (0, 0)}
     assert dead_from_markup(board, {(0, 0)}, {(1, 0)}) == set()  # own stones are not dead
 
@@ -235,9 +259,22 @@ def test_score_to_dict_is_json_ready():
     import json
 
     d = score(replay(gnugo_record(), get_rules("wmsg")), dead=GNUGO_DEAD).to_dict()
-    for key in ("rules", "komi", "result", "winner", "margin", "black_area", "white_area",
-                "black_territory", "white_territory", "black_prisoners", "white_prisoners",
-                "dame", "white_passed_first", "fill_in"):
+    for key in (
+        "rules",
+        "komi",
+        "result",
+        "winner",
+        "margin",
+        "black_area",
+        "white_area",
+        "black_territory",
+        "white_territory",
+        "black_prisoners",
+        "white_prisoners",
+        "dame",
+        "white_passed_first",
+        "fill_in",
+    ):
         assert key in d
     assert d["result"] == "B+6.5" and d["winner"] == "B" and d["komi"] == 6.5
     assert d["fill_in"]["margin"] == 6.5

@@ -48,8 +48,12 @@ def test_random_games_leave_the_same_stones_as_sgfmill(size, seed, length):
     # The incremental chains and hash agree with a board rebuilt from scratch.
     stones = board.stones()
     fresh = Board(size)
-    fresh.place_setup(Setup(black=frozenset(p for p, c in stones.items() if c == 1),
-                            white=frozenset(p for p, c in stones.items() if c == 2)))
+    fresh.place_setup(
+        Setup(
+            black=frozenset(p for p, c in stones.items() if c == 1),
+            white=frozenset(p for p, c in stones.items() if c == 2),
+        )
+    )
     assert fresh.hash == board.hash
     for p in stones:
         assert board.chain(p) == fresh.chain(p) and board.liberties(p) == fresh.liberties(p)

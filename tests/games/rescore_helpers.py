@@ -14,8 +14,7 @@ from games.engine.scoring import score
 
 # Black lives on the left, White on the right, both pass: a real count.
 FINISHED = (
-    "(;GM[1]FF[4]SZ[19]KM[6.5]"
-    ";B[jd];W[kd];B[jj];W[kj];B[jp];W[kp];B[je];W[ke];B[jq];W[kq];B[];W[])"
+    "(;GM[1]FF[4]SZ[19]KM[6.5];B[jd];W[kd];B[jj];W[kj];B[jp];W[kp];B[je];W[ke];B[jq];W[kq];B[];W[])"
 )
 # Move 2 plays on an occupied point.
 ILLEGAL = "(;GM[1]FF[4]SZ[19]KM[6.5];B[pd];W[pd];B[dp];W[];B[])"
@@ -55,7 +54,9 @@ class Broker:
             if self.down:
                 from kombu.exceptions import OperationalError
 
-                raise OperationalError("Error 111 connecting to 127.0.0.1:6399. Connection refused.")
+                raise OperationalError(
+                    "Error 111 connecting to 127.0.0.1:6399. Connection refused."
+                )
             self.sent.append((name, tuple(args)))
             if self.execute:
                 task(*args)

@@ -116,9 +116,12 @@ def test_a_director_does_not_see_other_tournaments_games(
     as_director: Client, other_tournament: Any
 ) -> None:
     other = services.game_create(
-        actor=None, tournament=other_tournament, round_number=1,
-        black=PlayerFactory(family_name="Hidden"), white=PlayerFactory(),
-    )  # fmt: skip
+        actor=None,
+        tournament=other_tournament,
+        round_number=1,
+        black=PlayerFactory(family_name="Hidden"),
+        white=PlayerFactory(),
+    )
     body = as_director.get(reverse("admin:games_game_changelist")).content.decode()
     assert "Hidden" not in body
     assert as_director.get(reverse("admin:games_game_change", args=[other.pk])).status_code == 302
@@ -133,11 +136,16 @@ def test_a_tournament_change_the_service_refuses_is_shown_not_a_500(
     url = reverse("admin:games_tournament_change", args=[tournament.pk])
     page = as_director.get(url)
     data = {**page.context["adminform"].form.initial}
-    data.update({
-        "board_size": "13", "rated": "on" if tournament.rated else "",
-        "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
-        "games-TOTAL_FORMS": "0", "games-INITIAL_FORMS": "0",
-    })  # fmt: skip
+    data.update(
+        {
+            "board_size": "13",
+            "rated": "on" if tournament.rated else "",
+            "rounds-TOTAL_FORMS": "0",
+            "rounds-INITIAL_FORMS": "0",
+            "games-TOTAL_FORMS": "0",
+            "games-INITIAL_FORMS": "0",
+        }
+    )
     data = {k: ("" if v is None else v) for k, v in data.items()}
     response = as_director.post(url, data, follow=True)
     assert response.status_code == 200
@@ -225,9 +233,13 @@ def test_the_result_sheet_enters_a_whole_round(
     as_director: Client, game: Game, tournament: Any
 ) -> None:
     second = services.game_create(
-        actor=None, tournament=tournament, round_number=1,
-        black=PlayerFactory(), white=PlayerFactory(), table=2,
-    )  # fmt: skip
+        actor=None,
+        tournament=tournament,
+        round_number=1,
+        black=PlayerFactory(),
+        white=PlayerFactory(),
+        table=2,
+    )
     url = reverse("admin:games_round_results", args=[game.round_id])
     page = as_director.get(url)
     assert page.status_code == 200 and f'name="game_{second.pk}"' in page.content.decode()
@@ -245,9 +257,13 @@ def test_a_bad_line_on_the_result_sheet_enters_nothing(
     as_director: Client, game: Game, tournament: Any
 ) -> None:
     second = services.game_create(
-        actor=None, tournament=tournament, round_number=1,
-        black=PlayerFactory(), white=PlayerFactory(), table=2,
-    )  # fmt: skip
+        actor=None,
+        tournament=tournament,
+        round_number=1,
+        black=PlayerFactory(),
+        white=PlayerFactory(),
+        table=2,
+    )
     url = reverse("admin:games_round_results", args=[game.round_id])
     response = as_director.post(url, {f"game_{game.pk}": "B+R", f"game_{second.pk}": "W+lots"})
     assert response.status_code == 200
@@ -305,8 +321,7 @@ def test_the_audit_trail_is_read_only_for_directors(as_director: Client, locked:
     assert entry is not None
     assert as_director.get(reverse("admin:ops_auditentry_changelist")).status_code == 200
     assert (
-        as_director.get(reverse("admin:ops_auditentry_change", args=[entry.pk])).status_code
-        == 200
+        as_director.get(reverse("admin:ops_auditentry_change", args=[entry.pk])).status_code == 200
     )
     assert as_director.get(reverse("admin:ops_auditentry_add")).status_code == 403
     assert (

@@ -164,9 +164,12 @@ def test_a_record_with_an_illegal_move_is_accepted_with_a_warning_naming_the_mov
 
 def test_a_player_cannot_submit_for_someone_elses_game(as_alice: Client, tournament: Any) -> None:
     other = services.game_create(
-        actor=None, tournament=tournament, round_number=1,
-        black=PlayerFactory(), white=PlayerFactory(),
-    )  # fmt: skip
+        actor=None,
+        tournament=tournament,
+        round_number=1,
+        black=PlayerFactory(),
+        white=PlayerFactory(),
+    )
     assert as_alice.get(submit_url(other)).status_code == 404
     assert as_alice.post(submit_url(other), {"result": "B+R"}).status_code == 404
     other.refresh_from_db()

@@ -180,9 +180,12 @@ def test_the_player_games_list_query_count_is_pinned(
 ) -> None:
     for number in (2, 3, 4):
         g = services.game_create(
-            actor=None, tournament=finished.tournament, round_number=number,
-            black=alice, white=PlayerFactory(),
-        )  # fmt: skip
+            actor=None,
+            tournament=finished.tournament,
+            round_number=number,
+            black=alice,
+            white=PlayerFactory(),
+        )
         _finish(g, director, "B+R")
     # player with club, games with tournament, round and players
     with django_assert_num_queries(2):

@@ -34,9 +34,13 @@ def submit(game: Game, player: Any, result: str, sgf: str = FINISHED, **kw: Any)
 def stored_game(tournament: Any, sgf: str, result: str = "B+R", **kw: Any) -> Game:
     """A game whose record was stored without the services (old data, a bulk import)."""
     return GameFactory(
-        tournament=tournament, sgf=sgf, result_winner=result[0], result_reason="resignation",
-        state=GameState.SUBMITTED, **kw,
-    )  # fmt: skip
+        tournament=tournament,
+        sgf=sgf,
+        result_winner=result[0],
+        result_reason="resignation",
+        state=GameState.SUBMITTED,
+        **kw,
+    )
 
 
 # --------------------------------------------------------------------------- requests
@@ -125,9 +129,12 @@ def test_an_illegal_move_opens_a_dispute_even_when_the_count_agrees(game, alice,
     run.refresh_from_db()
     assert run.matches is True
     assert run.first_illegal == {
-        "number": 2, "color": "W", "point": "Q16", "reason": "occupied",
+        "number": 2,
+        "color": "W",
+        "point": "Q16",
+        "reason": "occupied",
         "text": "move 2, White Q16: occupied",
-    }  # fmt: skip
+    }
     assert Dispute.objects.get(game=game).kind == "illegal-move"
 
 
@@ -168,9 +175,12 @@ def test_the_same_message_twice_scores_once(game, alice, broker):
 
 def _running(run: ScoringRun, *, by: str, ago: timedelta = timedelta(0), attempts: int = 1) -> None:
     ScoringRun.objects.filter(pk=run.pk).update(
-        state="running", claimed_by=by, claimed_at=timezone.now() - ago, attempts=attempts,
+        state="running",
+        claimed_by=by,
+        claimed_at=timezone.now() - ago,
+        attempts=attempts,
         claim_token="old",
-    )  # fmt: skip
+    )
 
 
 def _heartbeat(host: str, ago: timedelta) -> None:
@@ -243,9 +253,7 @@ def test_a_transient_database_error_is_retried_and_then_stored(game, alice, brok
 
 
 def _games(tournament: Any, n: int, sgf: str = FINISHED) -> list[Game]:
-    return [
-        stored_game(tournament, sgf, result=count(FINISHED), table=i + 1) for i in range(n)
-    ]
+    return [stored_game(tournament, sgf, result=count(FINISHED), table=i + 1) for i in range(n)]
 
 
 def test_a_batch_makes_one_pending_run_per_game_with_a_record(tournament, director, broker):
@@ -323,9 +331,7 @@ def test_a_batch_with_nothing_to_score_is_done_at_once(tournament, director, bro
 # --------------------------------------------------------------------------- the sweep
 
 
-def test_the_sweep_queues_what_the_broker_never_got_and_what_a_dead_worker_held(
-    tournament, broker
-):
+def test_the_sweep_queues_what_the_broker_never_got_and_what_a_dead_worker_held(tournament, broker):
     games = _games(tournament, 4)
     runs = [scoring.scoring_run_request(game=g) for g in games]
     old = timezone.now() - timedelta(minutes=1)
@@ -337,7 +343,11 @@ def test_the_sweep_queues_what_the_broker_never_got_and_what_a_dead_worker_held(
     assert sorted(broker.run_ids()) == sorted([runs[0].pk, runs[2].pk])
     broker.deliver()
     states = dict(ScoringRun.objects.values_list("pk", "state"))
-    assert (states[runs[0].pk], states[runs[2].pk], states[runs[1].pk]) == ("done", "done", "pending")
+    assert (states[runs[0].pk], states[runs[2].pk], states[runs[1].pk]) == (
+        "done",
+        "done",
+        "pending",
+    )
 
 
 def test_the_sweep_task_answers_how_many_it_queued(db, broker):

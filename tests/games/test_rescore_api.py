@@ -26,8 +26,13 @@ def broker(monkeypatch: pytest.MonkeyPatch) -> Broker:
 def _games(tournament: Any, n: int) -> list[Any]:
     return [
         GameFactory(
-            tournament=tournament, sgf=FINISHED, table=i + 1, result_winner="W",
-            result_reason="score", result_margin=6.5, state=GameState.SUBMITTED,
+            tournament=tournament,
+            sgf=FINISHED,
+            table=i + 1,
+            result_winner="W",
+            result_reason="score",
+            result_margin=6.5,
+            state=GameState.SUBMITTED,
         )
         for i in range(n)
     ]
@@ -47,8 +52,12 @@ def test_a_director_rescores_his_tournament_and_gets_the_job(
     body = response.json()
     job = Job.objects.get()
     assert {k: body[k] for k in ("id", "state", "done", "total", "failed")} == {
-        "id": job.pk, "state": "running", "done": 0, "total": 3, "failed": 0,
-    }  # fmt: skip
+        "id": job.pk,
+        "state": "running",
+        "done": 0,
+        "total": 3,
+        "failed": 0,
+    }
     assert body["url"] == f"http://testserver/api/v1/jobs/{job.pk}/"
     broker.deliver()
     progress = api_as(director).get(f"/api/v1/jobs/{job.pk}/").json()
@@ -97,8 +106,10 @@ def test_the_game_shows_its_latest_verification(api, game, alice, broker):
     tasks.rescore_game(ScoringRun.objects.get().pk)
     body = api.get(f"/api/v1/games/{game.pk}/").json()["verification"]
     assert (body["state"], body["computed_result"], body["matches"]) == (
-        "done", count(FINISHED), False,
-    )  # fmt: skip
+        "done",
+        count(FINISHED),
+        False,
+    )
     assert body["first_illegal"] is None and body["breakdown"]["rules"] == "japanese"
     assert body["queued"] is True and body["message"] is None
 
@@ -148,9 +159,18 @@ def test_the_command_rescores_and_waits_for_the_job(transactional_db, broker):
     broker.execute = True  # a worker that answers at once
     out = StringIO()
     call_command(
-        "rescore", "--tournament", str(tournament.pk), "--wait", "--interval", "0",
-        "--chunk-size", "2", "--timeout", "10", stdout=out,
-    )  # fmt: skip
+        "rescore",
+        "--tournament",
+        str(tournament.pk),
+        "--wait",
+        "--interval",
+        "0",
+        "--chunk-size",
+        "2",
+        "--timeout",
+        "10",
+        stdout=out,
+    )
     text = out.getvalue()
     job = Job.objects.get()
     assert text.startswith(f"job {job.pk}: ")  # the job as queued (here answered at once)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from config.celery import app
 from games import services, tasks
 from games.models import Game, GameState, ScoringRun
-from games.services import scoring, scoring_worker
+from games.services import scoring
 from ops.models import Job, WorkerHeartbeat
 from referee.models import Dispute
 from tests.conftest import wait_for
@@ -79,8 +79,13 @@ def test_a_wrong_result_opens_a_dispute(clean_queue, start_worker, game, alice):
 
 
 def test_a_poison_record_ends_as_a_failed_run(clean_queue, start_worker, tournament):
-    game = GameFactory(tournament=tournament, sgf=BROKEN, result_winner="B",
-                       result_reason="resignation", state=GameState.SUBMITTED)  # fmt: skip
+    game = GameFactory(
+        tournament=tournament,
+        sgf=BROKEN,
+        result_winner="B",
+        result_reason="resignation",
+        state=GameState.SUBMITTED,
+    )
     run = scoring.scoring_run_request(game=game)
     start_worker()
     assert wait_for(lambda: _finished(game), timeout=30)
@@ -123,10 +128,17 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
 ):
     tournament = TournamentFactory()
     games = [
-        GameFactory(tournament=tournament, table=i + 1, sgf=FINISHED, result_winner="W",
-                    result_reason="score", result_margin=6.5, state=GameState.SUBMITTED)
+        GameFactory(
+            tournament=tournament,
+            table=i + 1,
+            sgf=FINISHED,
+            result_winner="W",
+            result_reason="score",
+            result_margin=6.5,
+            state=GameState.SUBMITTED,
+        )
         for i in range(60)
-    ]  # fmt: skip
+    ]
     first = start_worker(concurrency=2)
     job = scoring.tournament_rescore(actor=None, tournament=tournament, chunk_size=5)
 
@@ -139,9 +151,7 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
     assert wait_for(mid_batch, timeout=60, interval=0.05)
     first.kill()  # SIGKILL, the whole process group
     killed = progress()
-    held = dict(
-        ScoringRun.objects.filter(state="running").values_list("pk", "claimed_by")
-    )
+    held = dict(ScoringRun.objects.filter(state="running").values_list("pk", "claimed_by"))
     assert held, f"the kill should land while chunks are scored (done: {killed.done})"
     assert killed.done < len(games)
     (dead_host,) = set(held.values())
@@ -155,7 +165,9 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
     second = start_worker(concurrency=2)  # sweeps as it connects: held runs are queued again
     if not wait_for(lambda: progress().state == "done", timeout=150, interval=0.5):
         states = list(ScoringRun.objects.values_list("pk", "state", "claimed_by", "queued_at"))
-        pytest.fail(f"{held}\n{[s for s in states if s[1] != 'done']}\n{second.log.read_text()[-4000:]}")
+        pytest.fail(
+            f"{held}\n{[s for s in states if s[1] != 'done']}\n{second.log.read_text()[-4000:]}"
+        )
 
     finished = progress()
     assert (finished.done, finished.failed, finished.total) == (len(games), 0, len(games))
@@ -187,10 +199,20 @@ class RedisServer:
         binary = shutil.which("redis-server")
         assert binary, "redis-server is needed for this test"
         self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         assert wait_for(self.answers, timeout=10), "redis-server did not start"
 
     def answers(self) -> bool:

@@ -16,8 +16,12 @@ def test_a_real_worker_runs_on_sqlite_and_the_file_system_broker(tmp_path: Path)
     env["GOREF_VAR_DIR"] = str(tmp_path)
     migrate = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert migrate.returncode == 0, migrate.stderr
 
     worker = Worker(env, concurrency=1, log=tmp_path / "worker.log")

@@ -24,9 +24,12 @@ def test_healthz_shows_queue_depth_and_the_oldest_pending_run(client, settings, 
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(folder)}
     game = GameFactory(sgf="(;SZ[19])")
     ScoringRun.objects.create(
-        game=game, rules="japanese", engine_version="1", input_hash="x",
+        game=game,
+        rules="japanese",
+        engine_version="1",
+        input_hash="x",
         requested_at=timezone.now() - timedelta(seconds=90),
-    )  # fmt: skip
+    )
     queue = client.get("/healthz").json()["queue"]
     assert queue["depth"] == 2
     assert 89 <= queue["oldest_pending_run_age_s"] < 120
@@ -40,8 +43,9 @@ def test_healthz_reads_the_redis_queue_length(client, settings, redis_url):
     r = redis.Redis.from_url(redis_url)
     before = r.llen("celery")
     assert client.get("/healthz").json()["queue"] == {
-        "depth": before, "oldest_pending_run_age_s": None,
-    }  # fmt: skip
+        "depth": before,
+        "oldest_pending_run_age_s": None,
+    }
 
 
 def test_a_queue_it_cannot_read_is_reported_not_raised(client, settings):

@@ -11,8 +11,13 @@ from games.models import Game, GameState, Player, Round, Tournament
 from ratings.models import PlayerRating, RatingHistory
 from tests.factories import PlayerFactory, TournamentFactory
 
-RESULTS = {"B": ("B", "resignation"), "W": ("W", "resignation"), "=": ("", "draw"),
-           "void": ("", "void"), "forfeit": ("B", "forfeit")}  # fmt: skip
+RESULTS = {
+    "B": ("B", "resignation"),
+    "W": ("W", "resignation"),
+    "=": ("", "draw"),
+    "void": ("", "void"),
+    "forfeit": ("B", "forfeit"),
+}
 
 
 def event(
@@ -35,11 +40,19 @@ def add_games(
         locked = state in (GameState.FINAL, GameState.CONFIRMED)
         made.append(
             Game.objects.create(
-                tournament=t, round=rnd, black=b, white=w, handicap=h, komi=t.komi, rules=t.rules,
-                result_winner=winner, result_reason=reason, state=state,
+                tournament=t,
+                round=rnd,
+                black=b,
+                white=w,
+                handicap=h,
+                komi=t.komi,
+                rules=t.rules,
+                result_winner=winner,
+                result_reason=reason,
+                state=state,
                 locked_at=timezone.now() if locked else None,
             )
-        )  # fmt: skip
+        )
     return made
 
 
@@ -50,20 +63,39 @@ def players(*ranks: int) -> list[Player]:
 def history_snapshot() -> list[tuple[Any, ...]]:
     return list(
         RatingHistory.objects.order_by("player_id", "event_date", "tournament_id").values_list(
-            "player_id", "tournament_id", "event_date", "rating_before", "rating_after", "change",
-            "deviation_after", "volatility_after", "games", "wins", "total_games", "algorithm",
+            "player_id",
+            "tournament_id",
+            "event_date",
+            "rating_before",
+            "rating_after",
+            "change",
+            "deviation_after",
+            "volatility_after",
+            "games",
+            "wins",
+            "total_games",
+            "algorithm",
             "version",
         )
-    )  # fmt: skip
+    )
 
 
 def current_snapshot() -> list[tuple[Any, ...]]:
     return list(
         PlayerRating.objects.order_by("player_id").values_list(
-            "player_id", "rating", "deviation", "volatility", "games", "tournaments",
-            "provisional", "rank", "last_tournament_id", "algorithm", "version",
+            "player_id",
+            "rating",
+            "deviation",
+            "volatility",
+            "games",
+            "tournaments",
+            "provisional",
+            "rank",
+            "last_tournament_id",
+            "algorithm",
+            "version",
         )
-    )  # fmt: skip
+    )
 
 
 def rate(player: Player, gor: float, games: int = 20) -> PlayerRating:
@@ -73,7 +105,12 @@ def rate(player: Player, gor: float, games: int = 20) -> PlayerRating:
     return PlayerRating.objects.update_or_create(
         player=player,
         defaults={
-            "rating": gor, "games": games, "tournaments": 1, "provisional": games < 10,
-            "rank": Rank.from_gor(gor).index, "algorithm": "egf2021", "version": "1",
+            "rating": gor,
+            "games": games,
+            "tournaments": 1,
+            "provisional": games < 10,
+            "rank": Rank.from_gor(gor).index,
+            "algorithm": "egf2021",
+            "version": "1",
         },
-    )[0]  # fmt: skip
+    )[0]

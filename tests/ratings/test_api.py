@@ -30,9 +30,16 @@ def _pair(diff: float) -> tuple[Any, Any]:
 
 @pytest.mark.parametrize(
     ("diff", "handicap", "even_allowed"),
-    [(0, 0, True), (0.3, 1, True), (0.5, 1, False), (1.0, 1, False), (1.01, 2, False),
-     (8.7, 9, False), (12, 9, False)],
-)  # fmt: skip
+    [
+        (0, 0, True),
+        (0.3, 1, True),
+        (0.5, 1, False),
+        (1.0, 1, False),
+        (1.01, 2, False),
+        (8.7, 9, False),
+        (12, 9, False),
+    ],
+)
 def test_the_nz_rule_at_its_edges(api: Any, diff: float, handicap: int, even_allowed: bool) -> None:
     strong, weak = _pair(diff)
     got = api.get(URL, {"black": strong.pk, "white": weak.pk}).json()
@@ -57,19 +64,33 @@ def test_a_9x9_tournament_caps_at_five(api: Any) -> None:
 def test_the_tournaments_own_cap_and_policy_apply(api: Any) -> None:
     strong, weak = _pair(4.2)
     t = TournamentFactory(rules="nz", handicap_cap=3)
-    assert api.get(URL, {"black": strong.pk, "white": weak.pk, "tournament": t.pk}).json()["handicap"] == 3
+    assert (
+        api.get(URL, {"black": strong.pk, "white": weak.pk, "tournament": t.pk}).json()["handicap"]
+        == 3
+    )
     t2 = TournamentFactory(rules="nz", handicap_policy="none")
-    assert api.get(URL, {"black": strong.pk, "white": weak.pk, "tournament": t2.pk}).json()["handicap"] == 0
+    assert (
+        api.get(URL, {"black": strong.pk, "white": weak.pk, "tournament": t2.pk}).json()["handicap"]
+        == 0
+    )
     t3 = TournamentFactory(rules="nz", handicap_policy="egf", handicap_reduction=2)
-    assert api.get(URL, {"black": strong.pk, "white": weak.pk, "tournament": t3.pk}).json()["handicap"] == 2
+    assert (
+        api.get(URL, {"black": strong.pk, "white": weak.pk, "tournament": t3.pk}).json()["handicap"]
+        == 2
+    )
 
 
 @pytest.mark.parametrize(
     ("size", "diff", "where"),
-    [(19, 9, "Q16 D4 Q4 D16 Q10 D10 K16 K4 K10"), (19, 3, "Q16 D4 Q4"),
-     (13, 5, "K10 D4 K4 D10 G7"), (13, 2, "K10 D4"), (9, 4, "G7 C3 G3 C7"),
-     (9, 7, "G7 C3 G3 C7 E5")],
-)  # fmt: skip
+    [
+        (19, 9, "Q16 D4 Q4 D16 Q10 D10 K16 K4 K10"),
+        (19, 3, "Q16 D4 Q4"),
+        (13, 5, "K10 D4 K4 D10 G7"),
+        (13, 2, "K10 D4"),
+        (9, 4, "G7 C3 G3 C7"),
+        (9, 7, "G7 C3 G3 C7 E5"),
+    ],
+)
 def test_fixed_placements_come_back_as_points(api: Any, size: int, diff: int, where: str) -> None:
     strong, weak = _pair(diff)
     t = TournamentFactory(board_size=size, rules="japanese")
@@ -92,11 +113,15 @@ def test_unrated_players_count_at_their_declared_rank(api: Any) -> None:
 
 @pytest.mark.parametrize(
     ("params", "field"),
-    [({"black": "x", "white": "B"}, "black"), ({"white": "B"}, "black"),
-     ({"black": "A", "white": "A"}, "white"), ({"black": 999999, "white": "B"}, "black"),
-     ({"black": "A", "white": "B", "tournament": 999999}, "tournament"),
-     ({"black": "A", "white": "B", "tournament": "t"}, "tournament")],
-)  # fmt: skip
+    [
+        ({"black": "x", "white": "B"}, "black"),
+        ({"white": "B"}, "black"),
+        ({"black": "A", "white": "A"}, "white"),
+        ({"black": 999999, "white": "B"}, "black"),
+        ({"black": "A", "white": "B", "tournament": 999999}, "tournament"),
+        ({"black": "A", "white": "B", "tournament": "t"}, "tournament"),
+    ],
+)
 def test_bad_handicap_queries_are_400_naming_the_field(api: Any, params: Any, field: str) -> None:
     a, b = players(0, 0)
     ids = {"A": a.pk, "B": b.pk}
@@ -113,7 +138,9 @@ def test_what_if_uses_current_ratings_and_stores_nothing(api: Any) -> None:
     a, b = players(0, 0)
     rate(a, 2100)
     rate(b, 2100)
-    got = api.get("/api/v1/ratings/what-if/", {"black": a.pk, "white": b.pk, "winner": "black"}).json()
+    got = api.get(
+        "/api/v1/ratings/what-if/", {"black": a.pk, "white": b.pk, "winner": "black"}
+    ).json()
     assert got["black"]["rating_after"] == pytest.approx(2109.306, abs=1e-3)
     assert got["white"]["rating_after"] == pytest.approx(2091.725, abs=1e-3)
     posted = api.post(
@@ -125,8 +152,11 @@ def test_what_if_uses_current_ratings_and_stores_nothing(api: Any) -> None:
 
 def test_what_if_refuses_bad_input(api: Any) -> None:
     a, b = players(0, 0)
-    for body in ({"black": a.pk, "white": a.pk, "winner": "black"},
-                 {"black": a.pk, "white": b.pk, "winner": "nobody"}, ["x"]):  # fmt: skip
+    for body in (
+        {"black": a.pk, "white": a.pk, "winner": "black"},
+        {"black": a.pk, "white": b.pk, "winner": "nobody"},
+        ["x"],
+    ):
         r = api.post("/api/v1/ratings/what-if/", body, format="json")
         assert r.status_code == 400 and "message" in r.json()
 
@@ -168,9 +198,14 @@ def test_the_player_endpoint_gains_rating_fields(api: Any) -> None:
 
 
 def test_recompute_is_for_directors_and_answers_202_with_a_job(
-    api_as: Any, director: Any, tournament: Any, outsider: Any, alice: Any,
-    django_capture_on_commit_callbacks: Any, monkeypatch: Any,
-) -> None:  # fmt: skip
+    api_as: Any,
+    director: Any,
+    tournament: Any,
+    outsider: Any,
+    alice: Any,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: Any,
+) -> None:
     import ratings.tasks
 
     sent: list[int] = []
@@ -185,7 +220,9 @@ def test_recompute_is_for_directors_and_answers_202_with_a_job(
     followed = api_as(director).get(r.json()["url"]).json()
     assert (followed["id"], followed["kind"], followed["state"]) == (job.pk, "ratings", "pending")
     assert AuditEntry.objects.filter(action="ratings.recompute_requested").count() == 1
-    bad = api_as(director).post("/api/v1/ratings/recompute/", {"from_tournament": 999999}, format="json")
+    bad = api_as(director).post(
+        "/api/v1/ratings/recompute/", {"from_tournament": 999999}, format="json"
+    )
     assert bad.status_code == 400 and "from_tournament" in bad.json()["extra"]["fields"]
 
 
@@ -206,7 +243,12 @@ def test_the_honorary_title_is_a_directors_audited_decision(
     assert entry.new_value["reason"] == "Lifetime of teaching"
     assert api_as(director).post(url, {"reason": "again"}, format="json").status_code == 400
     assert api_as(director).get(f"/api/v1/players/{alice.pk}/").json()["rating_rank"] == "9p+"
-    assert api_as(director).post("/api/v1/players/999999/honorary/", {"reason": "x"}, format="json").status_code == 404
+    assert (
+        api_as(director)
+        .post("/api/v1/players/999999/honorary/", {"reason": "x"}, format="json")
+        .status_code
+        == 404
+    )
 
 
 # --------------------------------------------------------------------------- the even-game choice
@@ -220,7 +262,9 @@ def _close_pair_game(tournament: Any, alice: Any, bob: Any, diff: float) -> Any:
     )
 
 
-def test_a_new_game_takes_the_advised_handicap_and_komi(tournament: Any, alice: Any, bob: Any) -> None:
+def test_a_new_game_takes_the_advised_handicap_and_komi(
+    tournament: Any, alice: Any, bob: Any
+) -> None:
     game = _close_pair_game(tournament, alice, bob, 2.4)
     assert (game.handicap, game.komi, game.black, game.white) == (3, Decimal("0.5"), alice, bob)
     assert game.even_game_chosen is None
@@ -236,7 +280,9 @@ def test_players_may_choose_an_even_game_under_half_a_stone(
     r = api_as(bob).post(url)
     assert r.status_code == 200
     assert r.json() == {"game": game.pk, "handicap": 0, "komi": "6.5", "even_game_chosen": True}
-    assert AuditEntry.objects.filter(action="game.even_game_chosen", object_id=str(game.pk)).exists()
+    assert AuditEntry.objects.filter(
+        action="game.even_game_chosen", object_id=str(game.pk)
+    ).exists()
     assert api_as(bob).post(url).status_code == 409  # already even
     assert api_as(bob).post("/api/v1/games/999999/even-game/").status_code == 404
 

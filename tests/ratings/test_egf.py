@@ -96,9 +96,16 @@ def test_the_floor_holds_at_thirty_kyu() -> None:
 
 @pytest.mark.parametrize(
     ("gor", "grade"),
-    [(2049, "1k"), (2050, "1d"), (2150, "2d"), (1549, "6k"), (1550, "5k"), (-900, "30k"),
-     (2700, "7d")],
-)  # fmt: skip
+    [
+        (2049, "1k"),
+        (2050, "1d"),
+        (2150, "2d"),
+        (1549, "6k"),
+        (1550, "5k"),
+        (-900, "30k"),
+        (2700, "7d"),
+    ],
+)
 def test_it_matches_the_grade_vectors(gor: float, grade: str) -> None:
     assert grade_from_gor(gor) == Rank.parse(grade)
 

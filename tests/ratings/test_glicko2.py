@@ -25,8 +25,11 @@ from ratings.systems.glicko2 import (
 
 TOL = 1e-3
 GLICKMAN = PlayerState(1500, 200, 0.06)
-OPPONENTS = {"b": PlayerState(1400, 30, 0.06), "c": PlayerState(1550, 100, 0.06),
-             "d": PlayerState(1700, 300, 0.06)}  # fmt: skip
+OPPONENTS = {
+    "b": PlayerState(1400, 30, 0.06),
+    "c": PlayerState(1550, 100, 0.06),
+    "d": PlayerState(1700, 300, 0.06),
+}
 
 
 def test_glickmans_example() -> None:
@@ -64,9 +67,15 @@ def test_the_illinois_solver_keeps_sigma_when_nothing_surprises() -> None:
 
 @pytest.mark.parametrize(
     ("rating", "rank", "shown"),
-    [(525, 0.0, "30k"), (1000, 14.917, "16k"), (1500, 24.303, "6k"), (1918.5, 30.0001, "1d"),
-     (2000, 30.963, "1d"), (2500, 36.129, "7d")],
-)  # fmt: skip
+    [
+        (525, 0.0, "30k"),
+        (1000, 14.917, "16k"),
+        (1500, 24.303, "6k"),
+        (1918.5, 30.0001, "1d"),
+        (2000, 30.963, "1d"),
+        (2500, 36.129, "7d"),
+    ],
+)
 def test_ogs_rank_vectors(rating: float, rank: float, shown: str) -> None:
     assert ogs_rank(rating) == pytest.approx(rank, abs=TOL)
     assert ogs_display_rank(rating, clamp=False) == Rank.parse(shown)

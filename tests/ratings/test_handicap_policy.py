@@ -41,9 +41,15 @@ def nz(a: float, b: float, size: int = 19, **kw: object) -> tuple[int, bool]:
 
 @pytest.mark.parametrize(
     ("a", "b", "h", "even"),
-    [(0, 0, 0, True), (1.0, 0.7, 1, True), (2.0, 1.5, 1, False), (3.0, 2.0, 1, False),
-     (3.0, 1.99, 2, False), (5.2, 2.5, 3, False)],
-)  # fmt: skip
+    [
+        (0, 0, 0, True),
+        (1.0, 0.7, 1, True),
+        (2.0, 1.5, 1, False),
+        (3.0, 2.0, 1, False),
+        (3.0, 1.99, 2, False),
+        (5.2, 2.5, 3, False),
+    ],
+)
 def test_it_matches_the_nz_vectors(a: float, b: float, h: int, even: bool) -> None:
     assert nz(a, b) == (h, even)
     assert nz(b, a) == (h, even)
@@ -57,9 +63,16 @@ def test_a_difference_of_ten_point_five_is_ten_before_the_cap_and_nine_after() -
 
 @pytest.mark.parametrize(
     ("d", "h", "even"),
-    [(0, 0, True), (0.3, 1, True), (0.5, 1, False), (1.0, 1, False), (1.01, 2, False),
-     (8.7, 9, False), (12, 9, False)],
-)  # fmt: skip
+    [
+        (0, 0, True),
+        (0.3, 1, True),
+        (0.5, 1, False),
+        (1.0, 1, False),
+        (1.01, 2, False),
+        (8.7, 9, False),
+        (12, 9, False),
+    ],
+)
 def test_the_rule_at_its_edges(d: float, h: int, even: bool) -> None:
     assert nz(d, 0) == (h, even)
 
@@ -130,9 +143,13 @@ def test_nz_handicap_is_free_with_white_passing() -> None:
 
 @pytest.mark.parametrize(
     ("preset", "even", "komi", "compensation", "fixed"),
-    [("nz", "7", "0", 0, False), ("chinese", "7.5", "0.5", 4, False),
-     ("aga", "7.5", "0.5", 3, True), ("japanese", "6.5", "0.5", 0, True)],
-)  # fmt: skip
+    [
+        ("nz", "7", "0", 0, False),
+        ("chinese", "7.5", "0.5", 4, False),
+        ("aga", "7.5", "0.5", 3, True),
+        ("japanese", "6.5", "0.5", 0, True),
+    ],
+)
 def test_komi_and_compensation_come_from_the_preset(preset, even, komi, compensation, fixed):
     rules = get_rules(preset)
     assert advise("a", 0, "b", 0, rules=rules).komi == Decimal(even)
@@ -170,14 +187,24 @@ def pts(text: str, size: int) -> tuple[tuple[int, int], ...]:
 
 @pytest.mark.parametrize(
     ("size", "h", "where"),
-    [(19, 2, "Q16 D4"), (19, 3, "Q16 D4 Q4"), (19, 4, "Q16 D4 Q4 D16"),
-     (19, 5, "Q16 D4 Q4 D16 K10"), (19, 6, "Q16 D4 Q4 D16 Q10 D10"),
-     (19, 7, "Q16 D4 Q4 D16 Q10 D10 K10"), (19, 8, "Q16 D4 Q4 D16 Q10 D10 K16 K4"),
-     (19, 9, "Q16 D4 Q4 D16 Q10 D10 K16 K4 K10"),
-     (13, 2, "K10 D4"), (13, 3, "K10 D4 K4"), (13, 5, "K10 D4 K4 D10 G7"),
-     (13, 8, "K10 D4 K4 D10 K7 D7 G10 G4"),
-     (9, 2, "G7 C3"), (9, 4, "G7 C3 G3 C7"), (9, 5, "G7 C3 G3 C7 E5")],
-)  # fmt: skip
+    [
+        (19, 2, "Q16 D4"),
+        (19, 3, "Q16 D4 Q4"),
+        (19, 4, "Q16 D4 Q4 D16"),
+        (19, 5, "Q16 D4 Q4 D16 K10"),
+        (19, 6, "Q16 D4 Q4 D16 Q10 D10"),
+        (19, 7, "Q16 D4 Q4 D16 Q10 D10 K10"),
+        (19, 8, "Q16 D4 Q4 D16 Q10 D10 K16 K4"),
+        (19, 9, "Q16 D4 Q4 D16 Q10 D10 K16 K4 K10"),
+        (13, 2, "K10 D4"),
+        (13, 3, "K10 D4 K4"),
+        (13, 5, "K10 D4 K4 D10 G7"),
+        (13, 8, "K10 D4 K4 D10 K7 D7 G10 G4"),
+        (9, 2, "G7 C3"),
+        (9, 4, "G7 C3 G3 C7"),
+        (9, 5, "G7 C3 G3 C7 E5"),
+    ],
+)
 def test_fixed_placement_follows_the_traditional_table(size: int, h: int, where: str) -> None:
     got = advise("a", 0, "b", h, rules=JAPANESE, size=size)
     assert got.handicap == h
@@ -222,16 +249,26 @@ def test_egf_policy_is_grade_difference_less_reduction_clamped() -> None:
     reduced = HandicapPolicy(kind=PolicyKind.EGF, reduction=2)
     got = advise("a", two_k, "b", five_k, rules=JAPANESE, policy=reduced)
     assert (got.handicap, got.komi, got.black) == (1, Decimal(0), "b")  # h = 1: no komi
-    assert advise("a", two_k, "b", five_k, rules=JAPANESE,
-                  policy=HandicapPolicy(kind=PolicyKind.EGF, reduction=5)).handicap == 0  # fmt: skip
+    assert (
+        advise(
+            "a",
+            two_k,
+            "b",
+            five_k,
+            rules=JAPANESE,
+            policy=HandicapPolicy(kind=PolicyKind.EGF, reduction=5),
+        ).handicap
+        == 0
+    )
     far = advise("a", Rank.parse("5d"), "b", Rank.parse("20k"), rules=JAPANESE, policy=EGF_POLICY)
     assert far.handicap == 9 and not far.even_game_allowed
 
 
 def test_egf_policy_reads_grades_from_strength_bands() -> None:
     # 2049 is 1k and 2050 is 1d (ratings.md §1): one grade apart.
-    got = advise("a", gor_to_stones(2049), "b", gor_to_stones(2050), rules=JAPANESE,
-                 policy=EGF_POLICY)  # fmt: skip
+    got = advise(
+        "a", gor_to_stones(2049), "b", gor_to_stones(2050), rules=JAPANESE, policy=EGF_POLICY
+    )
     assert got.handicap == 1
 
 

@@ -28,19 +28,27 @@ def rated() -> list[Any]:
     ps[0].egd_pin = "12345678"
     ps[0].save()
     for k in range(3):
-        event(dt.date(2025, 3, 1 + k),
-              [(ps[0], ps[1], "W", 0), (ps[2], ps[3], "=", 0), (ps[4], ps[5], "B", 2)])  # fmt: skip
+        event(
+            dt.date(2025, 3, 1 + k),
+            [(ps[0], ps[1], "W", 0), (ps[2], ps[3], "=", 0), (ps[4], ps[5], "B", 2)],
+        )
     recompute()
     return ps
 
 
 def test_the_svg_chart_parses_as_xml_and_escapes_text() -> None:
-    pts = [(dt.date(2025, 1, 1), 1800.0), (dt.date(2025, 2, 1), 1820.5), (dt.date(2025, 6, 1), 1790)]
+    pts = [
+        (dt.date(2025, 1, 1), 1800.0),
+        (dt.date(2025, 2, 1), 1820.5),
+        (dt.date(2025, 6, 1), 1790),
+    ]
     root = ET.fromstring(rating_chart_svg(pts, title="<Alice & Bob>"))
     assert root.tag == f"{SVG}svg"
     assert root.find(f"{SVG}title").text == "<Alice & Bob>"
     assert len(root.findall(f".//{SVG}circle")) == 3
-    assert ET.fromstring(rating_chart_svg([])).find(f"{SVG}text").text == "No rated tournaments yet."
+    assert (
+        ET.fromstring(rating_chart_svg([])).find(f"{SVG}text").text == "No rated tournaments yet."
+    )
     ET.fromstring(rating_chart_svg([(dt.date(2025, 1, 1), 2100.0)]))  # one point, no span
 
 
@@ -103,8 +111,25 @@ def test_the_rating_list_downloads(client: Client, rated: Any) -> None:
 
 
 def test_the_egd_line_matches_the_reference_example() -> None:
-    row = ListRow(1, "19574643", "Abad", "Jahin", "FR", "38GJ", "", "20k", False, 15, 0, 2, 2,
-                  True, "T200202B", "", None)  # fmt: skip
+    row = ListRow(
+        1,
+        "19574643",
+        "Abad",
+        "Jahin",
+        "FR",
+        "38GJ",
+        "",
+        "20k",
+        False,
+        15,
+        0,
+        2,
+        2,
+        True,
+        "T200202B",
+        "",
+        None,
+    )
     assert egd_line(row) == (
         " 19574643  Abad Jahin                            FR  38GJ   20k   --     15     2  T200202B"
     )
@@ -114,18 +139,22 @@ def test_the_handicap_calculator_and_what_if_pages(client: Client, rated: Any) -
     a, b = rated[0], rated[5]
     html = client.get("/ratings/handicap/", {"black": a.pk, "white": b.pk}).content.decode()
     assert "stones, komi 0" in html and "rounded up" in html
-    assert "There is no player" in client.get(
-        "/ratings/handicap/", {"black": a.pk, "white": 999999}
-    ).content.decode()
+    assert (
+        "There is no player"
+        in client.get("/ratings/handicap/", {"black": a.pk, "white": 999999}).content.decode()
+    )
     html = client.get("/ratings/what-if/", {"black": a.pk, "white": b.pk, "winner": "black"})
     assert html.status_code == 200 and "Change" in html.content.decode()
     assert client.get("/ratings/").status_code == 200
 
 
 def test_a_director_starts_a_recompute_from_the_admin(
-    client: Client, superuser: Any, outsider: Any, monkeypatch: Any,
+    client: Client,
+    superuser: Any,
+    outsider: Any,
+    monkeypatch: Any,
     django_capture_on_commit_callbacks: Any,
-) -> None:  # fmt: skip
+) -> None:
     import ratings.tasks
 
     monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", lambda job_id: None)

@@ -11,9 +11,17 @@ from ratings.ranks import ALL_RANKS, Rank, RankError
 
 @pytest.mark.parametrize(
     ("text", "index", "shown"),
-    [("30k", -30, "30k"), ("1k", -1, "1k"), ("1d", 0, "1d"), ("9d", 8, "9d"),
-     ("3 kyu", -3, "3k"), ("2 Dan", 1, "2d"), (" 15K ", -15, "15k"), ("9p+", 9, "9p+")],
-)  # fmt: skip
+    [
+        ("30k", -30, "30k"),
+        ("1k", -1, "1k"),
+        ("1d", 0, "1d"),
+        ("9d", 8, "9d"),
+        ("3 kyu", -3, "3k"),
+        ("2 Dan", 1, "2d"),
+        (" 15K ", -15, "15k"),
+        ("9p+", 9, "9p+"),
+    ],
+)
 def test_it_parses_and_formats(text: str, index: int, shown: str) -> None:
     rank = Rank.parse(text)
     assert rank.index == index
@@ -36,9 +44,18 @@ def test_ranks_are_ordered_weakest_first_with_the_honorary_title_on_top() -> Non
 
 @pytest.mark.parametrize(
     ("gor", "grade"),
-    [(2049, "1k"), (2050, "1d"), (2150, "2d"), (1549, "6k"), (1550, "5k"), (-900, "30k"),
-     (2700, "7d"), (-2000, "30k"), (3200, "9d")],
-)  # fmt: skip
+    [
+        (2049, "1k"),
+        (2050, "1d"),
+        (2150, "2d"),
+        (1549, "6k"),
+        (1550, "5k"),
+        (-900, "30k"),
+        (2700, "7d"),
+        (-2000, "30k"),
+        (3200, "9d"),
+    ],
+)
 def test_grade_from_gor_vectors(gor: float, grade: str) -> None:
     assert Rank.from_gor(gor) == Rank.parse(grade)
 
@@ -49,8 +66,10 @@ def test_a_gor_is_never_the_honorary_title() -> None:
         Rank.from_gor(float("nan"))
 
 
-@pytest.mark.parametrize(("grade", "gor"), [("1d", 2100), ("1k", 2000), ("20k", 100),
-                                            ("30k", -900), ("3d", 2300), ("9d", 2900)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("grade", "gor"),
+    [("1d", 2100), ("1k", 2000), ("20k", 100), ("30k", -900), ("3d", 2300), ("9d", 2900)],
+)
 def test_nominal_gor(grade: str, gor: int) -> None:
     assert Rank.parse(grade).nominal_gor == gor
 

@@ -58,9 +58,12 @@ def test_one_event_matches_the_textbook_formula_against_pre_event_ratings() -> N
     start = {a.pk: 1800.0, b.pk: 1900.0, c.pk: 2100.0}
     want = rate_event_textbook(
         start,
-        [GameOutcome(a.pk, b.pk, 1.0), GameOutcome(b.pk, c.pk, 0.0, 1),
-         GameOutcome(a.pk, c.pk, 0.5)],
-    )  # fmt: skip
+        [
+            GameOutcome(a.pk, b.pk, 1.0),
+            GameOutcome(b.pk, c.pk, 0.0, 1),
+            GameOutcome(a.pk, c.pk, 0.5),
+        ],
+    )
     got = {h.player_id: h for h in RatingHistory.objects.filter(tournament=t)}
     for pk, r in want.items():
         assert got[pk].rating_before == start[pk]
@@ -98,8 +101,13 @@ def test_a_late_result_re_rates_only_from_its_event_onward_and_matches_a_full_re
     run = recompute(from_tournament=ts[2])
     assert run.mode == "incremental" and run.from_tournament_id == ts[2].pk
     assert run.events == 4
-    assert set(RatingHistory.objects.filter(tournament__in=ts[:2]).values_list("pk", "run_id")) == untouched
-    assert set(RatingHistory.objects.filter(tournament__in=ts[2:]).values_list("run_id", flat=True)) == {run.pk}
+    assert (
+        set(RatingHistory.objects.filter(tournament__in=ts[:2]).values_list("pk", "run_id"))
+        == untouched
+    )
+    assert set(
+        RatingHistory.objects.filter(tournament__in=ts[2:]).values_list("run_id", flat=True)
+    ) == {run.pk}
     incremental = history_snapshot(), current_snapshot()
     recompute()
     assert (history_snapshot(), current_snapshot()) == incremental
@@ -145,20 +153,28 @@ def test_the_job_body_claims_runs_and_reports_progress() -> None:
 
 
 def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
-    director: Any, alice: Any, bob: Any, tournament: Any, monkeypatch: Any,
+    director: Any,
+    alice: Any,
+    bob: Any,
+    tournament: Any,
+    monkeypatch: Any,
     django_capture_on_commit_callbacks: Any,
-) -> None:  # fmt: skip
+) -> None:
     import ratings.tasks
 
     monkeypatch.setattr(
         ratings.tasks.ratings_recompute, "delay", lambda job_id: ratings_job_run(job_id=job_id)
     )
     evaluations: list[Any] = []
-    monkeypatch.setattr(ratings.tasks.promotions_evaluate, "delay", lambda **kw: evaluations.append(kw))
-    g1 = game_services.game_create(actor=None, tournament=tournament, round_number=1,
-                                   black=alice, white=bob)  # fmt: skip
-    g2 = game_services.game_create(actor=None, tournament=tournament, round_number=2,
-                                   black=bob, white=alice)  # fmt: skip
+    monkeypatch.setattr(
+        ratings.tasks.promotions_evaluate, "delay", lambda **kw: evaluations.append(kw)
+    )
+    g1 = game_services.game_create(
+        actor=None, tournament=tournament, round_number=1, black=alice, white=bob
+    )
+    g2 = game_services.game_create(
+        actor=None, tournament=tournament, round_number=2, black=bob, white=alice
+    )
     for g, res in ((g1, "B+R"), (g2, "W+R")):
         game_services.game_result_enter(actor=director, game=g, result=res)
     with django_capture_on_commit_callbacks(execute=True) as first:
@@ -180,8 +196,9 @@ def test_an_unrated_tournament_queues_nothing(
 ) -> None:
     tournament.rated = False
     tournament.save(update_fields=["rated"])
-    g = game_services.game_create(actor=None, tournament=tournament, round_number=1,
-                                  black=alice, white=bob)  # fmt: skip
+    g = game_services.game_create(
+        actor=None, tournament=tournament, round_number=1, black=alice, white=bob
+    )
     game_services.game_result_enter(actor=director, game=g, result="B+R")
     with django_capture_on_commit_callbacks(execute=False):
         game_services.game_finalise(actor=director, game=g)

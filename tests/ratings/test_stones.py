@@ -19,8 +19,9 @@ from ratings.stones import (
 )
 
 
-@pytest.mark.parametrize(("gor", "stones"), [(2100, 0), (2000, -1), (2200, 1), (-900, -30),
-                                             (2050, -0.5), (2130, 0.3)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("gor", "stones"), [(2100, 0), (2000, -1), (2200, 1), (-900, -30), (2050, -0.5), (2130, 0.3)]
+)
 def test_gor_on_the_stone_scale(gor: float, stones: float) -> None:
     assert gor_to_stones(gor) == pytest.approx(stones)
     assert stones_to_gor(stones) == pytest.approx(gor)

@@ -27,8 +27,9 @@ def dispute(nz_game, alice):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def ruled(dispute, referee):  # type: ignore[no-untyped-def]
     """The referee upholds alice's claim: Black wins on time."""
-    return services.dispute_rule(actor=referee, dispute=dispute, decision="upheld",
-                                 reasons="Flag fell", result="B+T")  # fmt: skip
+    return services.dispute_rule(
+        actor=referee, dispute=dispute, decision="upheld", reasons="Flag fell", result="B+T"
+    )
 
 
 @pytest.fixture
@@ -112,8 +113,9 @@ def test_with_no_chief_referee_one_acceptance_closes_it(api_as, director, refere
 def test_with_no_committee_one_acceptance_of_the_chiefs_ruling_closes_it(
     api_as, nz, ruled, director, chief, alice, bob
 ):
-    services.tournament_officials_set(actor=director, tournament=nz, chief_referee=chief,
-                                      committee=[])  # fmt: skip
+    services.tournament_officials_set(
+        actor=director, tournament=nz, chief_referee=chief, committee=[]
+    )
     api_as(bob).post(f"/api/v1/disputes/{ruled.pk}/appeal/")
     ruled.refresh_from_db()
     services.dispute_rule(actor=chief, dispute=ruled, decision="dismissed", reasons="No")
@@ -123,8 +125,9 @@ def test_with_no_committee_one_acceptance_of_the_chiefs_ruling_closes_it(
 
 def test_the_service_says_whether_an_appeal_is_left(ruled, nz, director, chief):
     assert services.appeal_possible(ruled)
-    services.tournament_officials_set(actor=director, tournament=nz, chief_referee=None,
-                                      committee=[])  # fmt: skip
+    services.tournament_officials_set(
+        actor=director, tournament=nz, chief_referee=None, committee=[]
+    )
     ruled.game.tournament.refresh_from_db()
     from referee.models import Dispute
 
@@ -179,8 +182,10 @@ def test_the_other_party_hears_of_an_acceptance(
     with django_capture_on_commit_callbacks(execute=True):
         accept(api_as(alice), ruled)
     assert sorted(m.to[0] for m in mail.outbox) == [
-        "alice@example.org", "bob@example.org", "referee@example.org",
-    ]  # fmt: skip
+        "alice@example.org",
+        "bob@example.org",
+        "referee@example.org",
+    ]
     assert "A ruling was accepted" in mail.outbox[0].subject
 
 

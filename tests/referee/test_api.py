@@ -82,8 +82,13 @@ def test_officials_and_outsiders_may_not_appeal(api_as, dispute, referee, direct
 
 
 def test_bad_input_comes_back_in_the_error_shape(api_as, nz_game, alice, referee, dispute):
-    other = games.game_create(actor=None, tournament=nz_game.tournament, round_number=2,
-                              black=alice, white=PlayerFactory())  # fmt: skip
+    other = games.game_create(
+        actor=None,
+        tournament=nz_game.tournament,
+        round_number=2,
+        black=alice,
+        white=PlayerFactory(),
+    )
     assert_error(open_(api_as(alice), other, kind="ko-fight"), 400, "kind")
     assert_error(open_(api_as(alice), other, kind="repetition"), 400, "sgf")
     assert_error(open_(api_as(alice), other, kind="other", move_number=0), 400, "move_number")
@@ -94,8 +99,11 @@ def test_bad_input_comes_back_in_the_error_shape(api_as, nz_game, alice, referee
         rule(api_as(referee), dispute.pk, decision="upheld", reasons="x"), 400, "result"
     )
     assert "names the result" in body["extra"]["fields"]["result"]
-    assert_error(rule(api_as(referee), dispute.pk, decision="upheld", reasons="x", result="B+X"),
-                 400, "result")  # fmt: skip
+    assert_error(
+        rule(api_as(referee), dispute.pk, decision="upheld", reasons="x", result="B+X"),
+        400,
+        "result",
+    )
     assert_error(api_as(alice).get(f"{LIST}?state=nonsense"), 400, "state")
     assert_error(api_as(alice).get(f"{LIST}999999/"), 404)
     assert_error(api_as(alice).post("/api/v1/games/999999/disputes/", {"kind": "other"}), 404)
@@ -132,8 +140,13 @@ def test_the_dispute_list_costs_two_queries_however_long(
     api_as, nz, director, django_assert_num_queries
 ):
     for number in range(1, 8):
-        g = games.game_create(actor=None, tournament=nz, round_number=number,
-                              black=PlayerFactory(), white=PlayerFactory())  # fmt: skip
+        g = games.game_create(
+            actor=None,
+            tournament=nz,
+            round_number=number,
+            black=PlayerFactory(),
+            white=PlayerFactory(),
+        )
         services.dispute_open(actor=director, game=g, kind="other", claim=str(number))
     client = api_as(director)
     with django_assert_num_queries(2):
@@ -166,8 +179,11 @@ def test_emails_go_to_both_players_and_the_referee_on_commit(
     chief.save()
     with django_capture_on_commit_callbacks(execute=True):
         pk = open_(api_as(alice), nz_game, kind="other", claim="x").json()["id"]
-    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "bob@example.org",
-                                                     "rex@example.org"]  # fmt: skip
+    assert sorted(m.to[0] for m in mail.outbox) == [
+        "alice@example.org",
+        "bob@example.org",
+        "rex@example.org",
+    ]
     assert "A dispute was raised" in mail.outbox[0].subject
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):

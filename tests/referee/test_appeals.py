@@ -58,14 +58,23 @@ def test_an_appeal_chain_of_three_levels_ends_with_a_two_to_one_committee_vote(
         .values_list("action", flat=True)
     )
     assert actions == [
-        "dispute.opened", "dispute.ruled", "dispute.appealed", "dispute.ruled",
-        "dispute.appealed", "dispute.vote", "dispute.vote", "dispute.vote", "dispute.ruled",
+        "dispute.opened",
+        "dispute.ruled",
+        "dispute.appealed",
+        "dispute.ruled",
+        "dispute.appealed",
+        "dispute.vote",
+        "dispute.vote",
+        "dispute.vote",
+        "dispute.ruled",
         "dispute.closed",
-    ]  # fmt: skip
+    ]
     changes = AuditEntry.objects.filter(action="game.result_ruled").order_by("id")
     assert [(e.old_value["result"], e.new_value["result"]) for e in changes] == [
-        ("B+R", "W+T"), ("W+T", "B+R"), ("B+R", "W+T"),
-    ]  # fmt: skip
+        ("B+R", "W+T"),
+        ("W+T", "B+R"),
+        ("B+R", "W+T"),
+    ]
 
 
 def test_a_committee_member_votes_once_and_a_two_nil_majority_decides_at_once(

@@ -36,8 +36,14 @@ def test_the_queue_lists_open_disputes_of_the_referees_tournaments_only(
         body = desk.get(reverse("referee:queue")).content.decode()
     assert "Auckland Champs" in body and "time" in body and elsewhere.name not in body
     # A second dispute costs no query: the rows come joined.
-    second = games.game_create(actor=None, tournament=nz_game.tournament, round_number=2,
-                               black=nz_game.white, white=nz_game.black, table=1)  # fmt: skip
+    second = games.game_create(
+        actor=None,
+        tournament=nz_game.tournament,
+        round_number=2,
+        black=nz_game.white,
+        white=nz_game.black,
+        table=1,
+    )
     services.dispute_open(actor=alice.user, game=second, kind="conduct", claim="noise")
     with django_assert_num_queries(len(one.captured_queries)):
         assert "conduct" in desk.get(reverse("referee:queue")).content.decode()
@@ -60,8 +66,9 @@ def test_the_dispute_page_shows_the_board_at_the_move_the_report_and_only_the_ki
 def test_the_dead_stones_form_asks_for_the_continuation_and_the_result_form_for_an_re(
     as_, nz_game, alice, bob, referee
 ):
-    games.game_result_submit(actor=alice.user, game=nz_game, result="W+9", sgf=sgf(*DEAD),
-                             dead_stones=["B5"])  # fmt: skip
+    games.game_result_submit(
+        actor=alice.user, game=nz_game, result="W+9", sgf=sgf(*DEAD), dead_stones=["B5"]
+    )
     dead = services.dispute_open(actor=bob.user, game=nz_game, kind="dead-stones")
     body = as_(referee).get(reverse("referee:dispute", args=[dead.pk])).content.decode()
     assert 'name="moves"' in body and 'name="result"' not in body
@@ -111,8 +118,9 @@ def test_a_player_raises_a_dispute_from_his_game_page(as_, nz_game, alice, outsi
 
 def test_a_late_repetition_claim_is_refused_on_the_form_with_the_reason(as_, nz_game, bob):
     url = reverse("referee:dispute-open", args=[nz_game.pk])
-    response = as_(bob).post(url, {"kind": "repetition", "claim": "ko", "move_number": 7,
-                                   "sgf": sgf(*KO, "W pass")})  # fmt: skip
+    response = as_(bob).post(
+        url, {"kind": "repetition", "claim": "ko", "move_number": 7, "sgf": sgf(*KO, "W pass")}
+    )
     assert response.status_code == 400 and "Too late" in response.content.decode()
 
 
@@ -130,8 +138,9 @@ def test_directors_see_the_audit_of_their_tournaments_disputes_only_in_the_admin
 
     director_grant_admin(user=director)
     dispute = services.dispute_open(actor=alice.user, game=nz_game, kind="time", claim="flag")
-    services.dispute_rule(actor=referee, dispute=dispute, decision="upheld", reasons="f",
-                          result="W+T")  # fmt: skip
+    services.dispute_rule(
+        actor=referee, dispute=dispute, decision="upheld", reasons="f", result="W+T"
+    )
     stranger = TournamentFactory(name="Stranger Open")
     from ops.audit import audit_record
 

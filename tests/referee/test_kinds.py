@@ -70,7 +70,7 @@ def test_a_repetition_claimed_after_the_next_move_is_refused_with_the_reason(api
 
 def test_an_upheld_illegal_move_restores_the_record_with_a_pass_for_the_offender(
     api_as, nz_game, alice, referee
-):  # fmt: skip
+):
     record = sgf("B E5", "W C3", "B G7", "W E5", "B D4")
     games.game_result_submit(actor=alice.user, game=nz_game, result="W+R", sgf=record)
     response = open_(api_as(alice), nz_game, kind="illegal-move", claim="White played on E5")
@@ -88,8 +88,15 @@ def test_an_illegal_move_without_a_record_is_a_forfeit_for_the_offender(
 ):
     games.game_result_submit(actor=bob.user, game=nz_game, result="W+R")
     dispute = open_(api_as(alice), nz_game, kind="illegal-move", claim="He moved a stone").json()
-    assert rule(api_as(referee), dispute["id"], decision="upheld", reasons="Moved a stone; "
-                "the board cannot be restored.").status_code == 201  # fmt: skip
+    assert (
+        rule(
+            api_as(referee),
+            dispute["id"],
+            decision="upheld",
+            reasons="Moved a stone; the board cannot be restored.",
+        ).status_code
+        == 201
+    )
     nz_game.refresh_from_db()
     assert nz_game.result_display == "B+F"
     entry = AuditEntry.objects.get(action="game.result_ruled")
@@ -105,15 +112,18 @@ def test_upheld_dead_stones_are_played_out_owner_first_and_the_game_is_scored_ag
     )
     dispute = open_(api_as(bob), nz_game, kind="dead-stones", claim="B5 lives").json()
     assert dispute["evidence"]["owner"] == "W" and dispute["evidence"]["stones"] == ["B5"]
-    response = rule(api_as(referee), dispute["id"], decision="upheld", reasons="Played out.",
-                    moves=PLAY_OUT)  # fmt: skip
+    response = rule(
+        api_as(referee), dispute["id"], decision="upheld", reasons="Played out.", moves=PLAY_OUT
+    )
     assert response.status_code == 201, response.content
     nz_game.refresh_from_db()
     colours = ["W", "B"] * 5
     from games.engine.coords import parse_point
 
-    continuation = [(c, None if m == "pass" else parse_point(m, 9))
-                    for c, m in zip(colours, PLAY_OUT, strict=True)]  # fmt: skip
+    continuation = [
+        (c, None if m == "pass" else parse_point(m, 9))
+        for c, m in zip(colours, PLAY_OUT, strict=True)
+    ]
     assert moves_of(nz_game.sgf) == [*moves_of(record), *continuation]
     final = replay(parse_record(nz_game.sgf), get_rules("nz"), strict=False)
     assert final.board.get(parse_point("B5", 9)) is None  # captured in the continuation
@@ -127,20 +137,24 @@ def test_a_continuation_with_an_illegal_move_is_refused(api_as, nz_game, alice, 
         actor=alice.user, game=nz_game, result="W+9", sgf=sgf(*DEAD), dead_stones=["B5"]
     )
     dispute = open_(api_as(bob), nz_game, kind="dead-stones").json()
-    response = rule(api_as(referee), dispute["id"], decision="upheld", reasons="x",
-                    moves=["D5"])  # fmt: skip
+    response = rule(api_as(referee), dispute["id"], decision="upheld", reasons="x", moves=["D5"])
     assert "continuation is illegal" in assert_error(response, 400, "moves")["message"]
 
 
 def test_a_result_dispute_shows_the_count_and_the_referee_rules_the_result(
     api_as, nz_game, alice, bob, referee
 ):
-    games.game_result_submit(actor=alice.user, game=nz_game, result="B+3", sgf=sgf(*DEAD),
-                             dead_stones=["B5"])  # fmt: skip
+    games.game_result_submit(
+        actor=alice.user, game=nz_game, result="B+3", sgf=sgf(*DEAD), dead_stones=["B5"]
+    )
     dispute = open_(api_as(bob), nz_game, kind="result", claim="Miscounted").json()
     assert dispute["evidence"]["count"]["result"] == "W+7"
-    assert rule(api_as(referee), dispute["id"], decision="upheld", reasons="Recounted",
-                result="W+7").status_code == 201  # fmt: skip
+    assert (
+        rule(
+            api_as(referee), dispute["id"], decision="upheld", reasons="Recounted", result="W+7"
+        ).status_code
+        == 201
+    )
     nz_game.refresh_from_db()
     assert nz_game.result_display == "W+7" and nz_game.result_submitted_by is None
 
@@ -148,8 +162,12 @@ def test_a_result_dispute_shows_the_count_and_the_referee_rules_the_result(
 def test_time_resignation_and_conduct_rulings_set_the_result(api_as, nz_game, alice, bob, referee):
     for kind, result in (("time", "W+T"), ("resignation", "B+R"), ("conduct", "B+F")):
         dispute = open_(api_as(alice), nz_game, kind=kind, claim=kind).json()
-        assert rule(api_as(referee), dispute["id"], decision="upheld", reasons="Seen.",
-                    result=result).status_code == 201  # fmt: skip
+        assert (
+            rule(
+                api_as(referee), dispute["id"], decision="upheld", reasons="Seen.", result=result
+            ).status_code
+            == 201
+        )
         assert close(api_as(referee), dispute["id"]).status_code == 200
         nz_game.refresh_from_db()
         assert nz_game.result_display == result and nz_game.state == GameState.SUBMITTED
@@ -158,8 +176,13 @@ def test_time_resignation_and_conduct_rulings_set_the_result(api_as, nz_game, al
 def test_a_polite_resignation_is_ruled_a_win_by_resignation(api_as, nz_game, alice, bob, referee):
     claim = "White put one of her captured stones on the board (seed 000)"
     dispute = open_(api_as(alice), nz_game, kind="resignation", claim=claim).json()
-    rule(api_as(referee), dispute["id"], decision="upheld", reasons="Polite resignation",
-         result="B+R")  # fmt: skip
+    rule(
+        api_as(referee),
+        dispute["id"],
+        decision="upheld",
+        reasons="Polite resignation",
+        result="B+R",
+    )
     nz_game.refresh_from_db()
     assert nz_game.result_display == "B+R"
 
@@ -170,8 +193,10 @@ def test_a_dismissed_claim_leaves_result_and_record_and_the_opponent_may_confirm
     games.game_result_submit(actor=alice.user, game=nz_game, result="B+R", sgf=sgf(*KO[:3]))
     before = Game.objects.values("sgf", "result_winner", "result_reason").get(pk=nz_game.pk)
     dispute = open_(api_as(bob), nz_game, kind="other", claim="?").json()
-    assert rule(api_as(referee), dispute["id"], decision="dismissed",
-                reasons="No grounds").status_code == 201  # fmt: skip
+    assert (
+        rule(api_as(referee), dispute["id"], decision="dismissed", reasons="No grounds").status_code
+        == 201
+    )
     assert close(api_as(referee), dispute["id"]).status_code == 200
     assert Game.objects.values("sgf", "result_winner", "result_reason").get(pk=nz_game.pk) == before
     nz_game.refresh_from_db()
@@ -192,8 +217,9 @@ def test_an_automatic_result_dispute_is_idempotent_and_never_opens_on_a_locked_g
     assert first is not None and again == first and first.raised_by is None
     assert Dispute.objects.filter(state=DisputeState.OPEN).count() == 1
     # A locked game: nothing opens, the mismatch is noted.
-    locked = games.game_create(actor=None, tournament=nz_game.tournament, round_number=2,
-                               black=alice, white=bob)  # fmt: skip
+    locked = games.game_create(
+        actor=None, tournament=nz_game.tournament, round_number=2, black=alice, white=bob
+    )
     games.game_result_enter(actor=director, game=locked, result="B+3")
     games.game_finalise(actor=director, game=locked)
     assert dispute_open_automatic(game=locked, claim="re-score W+16", evidence={"x": 1}) is None

@@ -111,8 +111,9 @@ def test_a_director_names_officials_by_username_or_id_and_it_is_audited(
 
 
 def test_a_director_clears_the_officials_with_null_and_an_empty_list(api_as, nz, director):
-    response = api_as(director).put(url(nz), {"chief_referee": None, "committee": []},
-                                    format="json")  # fmt: skip
+    response = api_as(director).put(
+        url(nz), {"chief_referee": None, "committee": []}, format="json"
+    )
     assert response.status_code == 200
     assert response.json()["chief_referee"] is None and response.json()["committee"] == []
     assert AuditEntry.objects.filter(action="tournament.officials_set").count() == 2  # + fixture
@@ -149,15 +150,19 @@ def test_a_json_list_body_is_a_400(api_as, tournament, director):
 
 def test_an_unknown_user_is_named_in_the_message(api_as, tournament, director):
     body = assert_error(
-        api_as(director).put(url(tournament), {"chief_referee": "nobody", "committee": []},
-                             format="json"), 400, "chief_referee",
-    )  # fmt: skip
+        api_as(director).put(
+            url(tournament), {"chief_referee": "nobody", "committee": []}, format="json"
+        ),
+        400,
+        "chief_referee",
+    )
     assert "nobody" in body["message"]
 
 
 def test_anonymous_may_not_write(api, tournament):
-    assert_error(api.put(url(tournament), {"chief_referee": None, "committee": []},
-                         format="json"), 401)  # fmt: skip
+    assert_error(
+        api.put(url(tournament), {"chief_referee": None, "committee": []}, format="json"), 401
+    )
 
 
 @pytest.mark.parametrize("who", ["referee", "chief", "member1", "alice", "outsider"])
@@ -179,8 +184,9 @@ def test_a_director_of_another_tournament_gets_403(api_as, nz, people):
 
 def test_put_on_an_unknown_tournament_is_404(api_as, director):
     body = {"chief_referee": None, "committee": []}
-    assert_error(api_as(director).put("/api/v1/tournaments/987654/officials/", body,
-                                      format="json"), 404)  # fmt: skip
+    assert_error(
+        api_as(director).put("/api/v1/tournaments/987654/officials/", body, format="json"), 404
+    )
 
 
 def test_the_user_lookup_is_one_query_however_named(api_as, tournament, director, people):
@@ -206,8 +212,12 @@ def test_the_desk_page_shows_the_directors_form_with_the_current_officials(as_, 
 
 
 def test_a_director_names_the_officials_on_the_desk_page(as_, tournament, director, people):
-    form = {"chief_referee": "ann", "committee_1": "ben", "committee_2": "cal",
-            "committee_3": "dee"}  # fmt: skip
+    form = {
+        "chief_referee": "ann",
+        "committee_1": "ben",
+        "committee_2": "cal",
+        "committee_3": "dee",
+    }
     response = as_(director).post(page(tournament), form)
     assert response.status_code == 302
     officials = TournamentOfficials.objects.get(tournament=tournament)
@@ -218,13 +228,22 @@ def test_a_director_names_the_officials_on_the_desk_page(as_, tournament, direct
 @pytest.mark.parametrize(
     ("form", "message"),
     [
-        ({"chief_referee": "ann", "committee_1": "ben", "committee_2": "cal"},
-         "three different members"),
-        ({"chief_referee": "ann", "committee_1": "ann", "committee_2": "ben",
-          "committee_3": "cal"}, "cannot sit on the committee"),
+        (
+            {"chief_referee": "ann", "committee_1": "ben", "committee_2": "cal"},
+            "three different members",
+        ),
+        (
+            {
+                "chief_referee": "ann",
+                "committee_1": "ann",
+                "committee_2": "ben",
+                "committee_3": "cal",
+            },
+            "cannot sit on the committee",
+        ),
         ({"chief_referee": "nobody"}, "No user with that username"),
     ],
-)  # fmt: skip
+)
 def test_the_desk_page_shows_the_services_refusal_and_saves_nothing(
     as_, tournament, director, people, form, message
 ):

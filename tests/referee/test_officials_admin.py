@@ -37,8 +37,9 @@ def elsewhere(db, people):  # type: ignore[no-untyped-def]
     boss = UserFactory(username="boss")
     t.directors.add(boss)
     ann, ben, cal, dee = people
-    services.tournament_officials_set(actor=boss, tournament=t, chief_referee=dee,
-                                      committee=[ann, ben, cal])  # fmt: skip
+    services.tournament_officials_set(
+        actor=boss, tournament=t, chief_referee=dee, committee=[ann, ben, cal]
+    )
     return t
 
 
@@ -49,8 +50,13 @@ def test_the_directors_group_may_view_disputes_and_rulings_and_name_officials(db
             "codename", flat=True
         )
     )
-    assert {"view_dispute", "view_ruling", "view_tournamentofficials",
-            "add_tournamentofficials", "change_tournamentofficials"} <= codenames  # fmt: skip
+    assert {
+        "view_dispute",
+        "view_ruling",
+        "view_tournamentofficials",
+        "add_tournamentofficials",
+        "change_tournamentofficials",
+    } <= codenames
     assert not {"change_dispute", "delete_tournamentofficials", "add_ruling"} & codenames
     assert group.name == DIRECTORS_GROUP
 
@@ -77,8 +83,9 @@ def test_the_changelist_costs_the_same_however_many_tournaments(
     for k in range(4):
         t = TournamentFactory(name=f"Cup {k}")
         t.directors.add(director)
-        services.tournament_officials_set(actor=director, tournament=t, chief_referee=ann,
-                                          committee=[ben, cal, dee])  # fmt: skip
+        services.tournament_officials_set(
+            actor=director, tournament=t, chief_referee=ann, committee=[ben, cal, dee]
+        )
     staff_director.get(reverse(CHANGELIST))  # warm the session and content types
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -87,8 +94,9 @@ def test_the_changelist_costs_the_same_however_many_tournaments(
         staff_director.get(reverse(CHANGELIST))
     t = TournamentFactory(name="Cup 9")
     t.directors.add(director)
-    services.tournament_officials_set(actor=director, tournament=t, chief_referee=ann,
-                                      committee=[ben, cal, dee])  # fmt: skip
+    services.tournament_officials_set(
+        actor=director, tournament=t, chief_referee=ann, committee=[ben, cal, dee]
+    )
     with django_assert_num_queries(len(few.captured_queries)):
         body = staff_director.get(reverse(CHANGELIST)).content.decode()
     assert body.count("ann") >= 5
@@ -109,8 +117,14 @@ def test_adding_officials_in_the_admin_goes_through_the_service(staff_director, 
     ann, ben, cal, dee = people
     mine = TournamentFactory(name="Fresh Cup")
     mine.directors.add(director)
-    form = {"tournament": mine.pk, "chief_referee": "ann", "committee_1": "ben",
-            "committee_2": "cal", "committee_3": "dee", "_save": "Save"}  # fmt: skip
+    form = {
+        "tournament": mine.pk,
+        "chief_referee": "ann",
+        "committee_1": "ben",
+        "committee_2": "cal",
+        "committee_3": "dee",
+        "_save": "Save",
+    }
     response = staff_director.post(reverse(ADD), form)
     assert response.status_code == 302, response.content.decode()[:2000]
     officials = TournamentOfficials.objects.get(tournament=mine)
@@ -126,8 +140,13 @@ def test_changing_officials_shows_the_current_usernames_and_saves_through_the_se
     officials = TournamentOfficials.objects.get(tournament=nz)
     body = staff_director.get(reverse(CHANGE, args=[officials.pk])).content.decode()
     assert 'value="chief"' in body and 'value="member2"' in body
-    form = {"chief_referee": "ann", "committee_1": "ben", "committee_2": "cal",
-            "committee_3": "dee", "_save": "Save"}  # fmt: skip
+    form = {
+        "chief_referee": "ann",
+        "committee_1": "ben",
+        "committee_2": "cal",
+        "committee_3": "dee",
+        "_save": "Save",
+    }
     assert staff_director.post(reverse(CHANGE, args=[officials.pk]), form).status_code == 302
     officials.refresh_from_db()
     assert officials.chief_referee.username == "ann" and officials.tournament == nz
@@ -137,15 +156,31 @@ def test_changing_officials_shows_the_current_usernames_and_saves_through_the_se
 @pytest.mark.parametrize(
     ("form", "message"),
     [
-        ({"chief_referee": "ann", "committee_1": "ben", "committee_2": "cal"},
-         "three different members"),
-        ({"chief_referee": "ann", "committee_1": "ann", "committee_2": "ben",
-          "committee_3": "cal"}, "cannot sit on the committee"),
-        ({"chief_referee": "ann", "committee_1": "ben", "committee_2": "ben",
-          "committee_3": "cal"}, "three different members"),
+        (
+            {"chief_referee": "ann", "committee_1": "ben", "committee_2": "cal"},
+            "three different members",
+        ),
+        (
+            {
+                "chief_referee": "ann",
+                "committee_1": "ann",
+                "committee_2": "ben",
+                "committee_3": "cal",
+            },
+            "cannot sit on the committee",
+        ),
+        (
+            {
+                "chief_referee": "ann",
+                "committee_1": "ben",
+                "committee_2": "ben",
+                "committee_3": "cal",
+            },
+            "three different members",
+        ),
         ({"chief_referee": "nobody"}, "No user with that username"),
     ],
-)  # fmt: skip
+)
 def test_a_refusal_shows_on_the_admin_form_and_nothing_is_saved(
     staff_director, nz, people, form, message
 ):
@@ -164,8 +199,13 @@ def test_a_refusal_the_form_missed_is_rolled_back_and_shown(
 
     monkeypatch.setattr(referee.forms, "officials_check", lambda **kw: [])  # the form lets it by
     officials = TournamentOfficials.objects.get(tournament=nz)
-    form = {"chief_referee": "ann", "committee_1": "ann", "committee_2": "ben",
-            "committee_3": "cal", "_save": "Save"}  # fmt: skip
+    form = {
+        "chief_referee": "ann",
+        "committee_1": "ann",
+        "committee_2": "ben",
+        "committee_3": "cal",
+        "_save": "Save",
+    }
     response = staff_director.post(reverse(CHANGE, args=[officials.pk]), form, follow=True)
     assert "cannot sit on the committee" in response.content.decode()
     officials.refresh_from_db()
@@ -175,8 +215,9 @@ def test_a_refusal_the_form_missed_is_rolled_back_and_shown(
 
 def test_officials_are_not_deleted_in_the_admin(staff_director, nz):
     officials = TournamentOfficials.objects.get(tournament=nz)
-    response = staff_director.post(reverse("admin:referee_tournamentofficials_delete",
-                                           args=[officials.pk]), {"post": "yes"})  # fmt: skip
+    response = staff_director.post(
+        reverse("admin:referee_tournamentofficials_delete", args=[officials.pk]), {"post": "yes"}
+    )
     assert response.status_code == 403
     assert TournamentOfficials.objects.filter(pk=officials.pk).exists()
 
@@ -193,8 +234,13 @@ def test_the_dispute_admin_lists_only_the_directors_tournaments_disputes(
     mine = services.dispute_open(actor=alice.user, game=nz_game, kind="time", claim="mine")
     from games.services import game_create
 
-    foreign_game = game_create(actor=None, tournament=elsewhere, round_number=1,
-                               black=PlayerFactory(), white=PlayerFactory())  # fmt: skip
+    foreign_game = game_create(
+        actor=None,
+        tournament=elsewhere,
+        round_number=1,
+        black=PlayerFactory(),
+        white=PlayerFactory(),
+    )
     boss = elsewhere.directors.get()
     theirs = services.dispute_open(actor=boss, game=foreign_game, kind="time", claim="theirs")
     response = staff_director.get(reverse("admin:referee_dispute_changelist"))
@@ -210,8 +256,9 @@ def test_the_dispute_admin_lists_only_the_directors_tournaments_disputes(
 
 def test_the_dispute_admin_shows_the_rulings_read_only(staff_director, nz_game, alice, referee):
     dispute = services.dispute_open(actor=alice.user, game=nz_game, kind="time", claim="flag")
-    services.dispute_rule(actor=referee, dispute=dispute, decision="upheld",
-                          reasons="Flag fell", result="B+T")  # fmt: skip
+    services.dispute_rule(
+        actor=referee, dispute=dispute, decision="upheld", reasons="Flag fell", result="B+T"
+    )
     body = staff_director.get(
         reverse("admin:referee_dispute_change", args=[dispute.pk])
     ).content.decode()

@@ -42,9 +42,11 @@ class Command(BaseCommand):
             raise CommandError("--chunk-size must be at least 1.")
         try:
             job = tournament_rescore(
-                actor=None, tournament=tournament, rules=options["rules"],
+                actor=None,
+                tournament=tournament,
+                rules=options["rules"],
                 chunk_size=options["chunk_size"],
-            )  # fmt: skip
+            )
         except ValidationError as e:
             raise CommandError(" ".join(e.messages)) from None
         self.stdout.write(f"job {job.pk}: {self._progress(job)}")
@@ -59,7 +61,9 @@ class Command(BaseCommand):
         last = ""
         while job.state not in (JobState.DONE, JobState.FAILED):
             if time.monotonic() > deadline:
-                raise CommandError(f"job {job.pk} not done after {timeout:g}s: {self._progress(job)}")
+                raise CommandError(
+                    f"job {job.pk} not done after {timeout:g}s: {self._progress(job)}"
+                )
             time.sleep(interval)
             job.refresh_from_db()
             line = self._progress(job)

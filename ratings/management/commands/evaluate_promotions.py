@@ -20,9 +20,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--tournament", type=int, action="append", dest="tournaments", metavar="ID",
+            "--tournament",
+            type=int,
+            action="append",
+            dest="tournaments",
+            metavar="ID",
             help="Only the players of this tournament (repeatable). Default: every rated player.",
-        )  # fmt: skip
+        )
 
     def handle(self, *args: Any, tournaments: list[int] | None = None, **options: Any) -> None:
         if tournaments:

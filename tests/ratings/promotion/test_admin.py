@@ -36,7 +36,9 @@ def test_a_policy_with_a_bad_parameter_is_refused_with_its_message(
     params = {"bands": {"kyu": {"criteria": [{"type": "wins_at_rank", "wins": 5, "window": 3}]}}}
     r = client.post(f"{POLICIES}add/", {"name": "Bad", "params": json.dumps(params)})
     assert r.status_code == 200
-    assert "bands.kyu.criteria[0].wins_at_rank.window: must be at least wins (5)" in r.content.decode()
+    assert (
+        "bands.kyu.criteria[0].wins_at_rank.window: must be at least wins (5)" in r.content.decode()
+    )
     assert PromotionPolicy.objects.count() == 1
     broken = client.post(f"{POLICIES}add/", {"name": "Bad", "params": "{not json"})
     assert broken.status_code == 200 and "Enter a valid JSON" in broken.content.decode()
@@ -48,9 +50,11 @@ def test_a_policy_is_shown_as_pretty_json_and_put_in_force_from_the_admin(
     client.force_login(staff_director)
     default = PromotionPolicy.objects.get()
     page = client.get(f"{POLICIES}{default.pk}/change/").content.decode()
-    assert '\n  &quot;version&quot;: 1,' in page
-    r = client.post(f"{POLICIES}add/", {"name": "Strict", "params": '{"max_grades_per_event": 1}',
-                                        "make_active": "on"})  # fmt: skip
+    assert "\n  &quot;version&quot;: 1," in page
+    r = client.post(
+        f"{POLICIES}add/",
+        {"name": "Strict", "params": '{"max_grades_per_event": 1}', "make_active": "on"},
+    )
     assert r.status_code == 302
     assert PromotionPolicy.objects.get(active=True).name == "Strict"
     assert AuditEntry.objects.filter(action="promotion_policy.activated").exists()
@@ -69,7 +73,9 @@ def test_a_tournament_director_in_the_admin_cannot_set_the_default(
     client.force_login(director)
     r = client.post(f"{POLICIES}add/", {"name": "Mine", "params": "{}"})
     assert r.status_code == 200 and "This field is required" in r.content.decode()
-    ok = client.post(f"{POLICIES}add/", {"name": "Ours", "params": "{}", "tournament": tournament.pk})
+    ok = client.post(
+        f"{POLICIES}add/", {"name": "Ours", "params": "{}", "tournament": tournament.pk}
+    )
     assert ok.status_code == 302
     assert PromotionPolicy.objects.filter(tournament=tournament).exists()
 
@@ -78,8 +84,11 @@ def test_bulk_approve_from_the_changelist(
     client: Any, staff_director: Any, two_candidates: list[Any], alice: Any, bob: Any
 ) -> None:
     client.force_login(staff_director)
-    r = client.post(CANDIDATES, {"action": "approve_selected",
-                                 ACTION_CHECKBOX_NAME: [c.pk for c in two_candidates]}, follow=True)  # fmt: skip
+    r = client.post(
+        CANDIDATES,
+        {"action": "approve_selected", ACTION_CHECKBOX_NAME: [c.pk for c in two_candidates]},
+        follow=True,
+    )
     assert "2 candidate(s) approved" in r.content.decode()
     alice.refresh_from_db()
     bob.refresh_from_db()
@@ -94,8 +103,11 @@ def test_bulk_reject_asks_for_a_reason(
     ids = [c.pk for c in two_candidates]
     ask = client.post(CANDIDATES, {"action": "reject_selected", ACTION_CHECKBOX_NAME: ids})
     assert ask.status_code == 200 and "Reject these promotion candidates" in ask.content.decode()
-    r = client.post(CANDIDATES, {"action": "reject_selected", ACTION_CHECKBOX_NAME: ids,
-                                 "reason": "Not at this event"}, follow=True)  # fmt: skip
+    r = client.post(
+        CANDIDATES,
+        {"action": "reject_selected", ACTION_CHECKBOX_NAME: ids, "reason": "Not at this event"},
+        follow=True,
+    )
     assert "2 candidate(s) rejected" in r.content.decode()
     assert set(PromotionCandidate.objects.values_list("state", flat=True)) == {"rejected"}
     assert AuditEntry.objects.filter(action="promotion.rejected").count() == 2
@@ -129,7 +141,9 @@ def test_a_director_sees_only_his_tournaments_candidates_in_the_admin(
     )
     client.force_login(other_director)
     assert client.get(f"{CANDIDATES}{two_candidates[0].pk}/decide/").status_code == 404
-    r = client.post(CANDIDATES, {"action": "approve_selected",
-                                 ACTION_CHECKBOX_NAME: [c.pk for c in two_candidates]})  # fmt: skip
+    r = client.post(
+        CANDIDATES,
+        {"action": "approve_selected", ACTION_CHECKBOX_NAME: [c.pk for c in two_candidates]},
+    )
     assert set(PromotionCandidate.objects.values_list("state", flat=True)) == {"pending"}
     assert r.status_code in (200, 302)

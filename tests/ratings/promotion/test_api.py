@@ -58,7 +58,9 @@ def test_the_player_sees_his_candidate_but_gets_403_deciding_it(
     assert client.get(_url(candidate)).json()["new_rank"] == "2k"
     r = client.post(_url(candidate, "approve"))
     assert r.status_code == 403 and "decide a candidate" in r.json()["message"]
-    assert client.post(_url(candidate, "reject"), {"reason": "no"}, format="json").status_code == 403
+    assert (
+        client.post(_url(candidate, "reject"), {"reason": "no"}, format="json").status_code == 403
+    )
 
 
 def test_the_triggering_tournaments_director_approves(
@@ -104,9 +106,12 @@ def test_candidate_filters_are_checked(api_as: Any, director: Any, candidate: An
     assert bad.status_code == 400 and "state" in bad.json()["extra"]["fields"]
     other = TournamentFactory()
     assert api_as(director).get(CANDIDATES, {"tournament": other.pk}).json()["results"] == []
-    assert api_as(director).get(CANDIDATES, {"tournament": candidate.trigger_tournament_id}).json()[
-        "count"
-    ] == 1
+    assert (
+        api_as(director)
+        .get(CANDIDATES, {"tournament": candidate.trigger_tournament_id})
+        .json()["count"]
+        == 1
+    )
 
 
 def test_unknown_ids_are_404(api: Any, api_as: Any, director: Any) -> None:
@@ -150,8 +155,13 @@ def test_the_public_promotions_list_costs_a_fixed_number_of_queries(
     from ratings.ranks import Rank
 
     for p in players(-10, -9, -8, -7):
-        player_rank_set(actor=director, player=p, new_rank=Rank(p.declared_rank + 1),
-                        kind="promotion", tournament=TournamentFactory())  # fmt: skip
+        player_rank_set(
+            actor=director,
+            player=p,
+            new_rank=Rank(p.declared_rank + 1),
+            kind="promotion",
+            tournament=TournamentFactory(),
+        )
     with django_assert_num_queries(2):  # count, page
         rows = api.get("/api/v1/promotions/").json()["results"]
     assert len(rows) == 4
@@ -191,7 +201,11 @@ def test_a_bad_policy_parameter_is_a_400_naming_it(api_as: Any, staff_director: 
     assert r.status_code == 400
     assert r.json() == {
         "message": "params: bands.kyu.criteria[0].wins_at_rank.window: must be at least wins (5)",
-        "extra": {"fields": {"params": "bands.kyu.criteria[0].wins_at_rank.window: must be at least wins (5)"}},
+        "extra": {
+            "fields": {
+                "params": "bands.kyu.criteria[0].wins_at_rank.window: must be at least wins (5)"
+            }
+        },
     }
 
 
@@ -201,13 +215,17 @@ def test_a_tournament_director_sets_his_tournaments_policy_only(
     client = api_as(director)
     url = "/api/v1/promotions/policies/"
     assert client.post(url, {"name": "Mine", "params": {}}, format="json").status_code == 403
-    r = client.post(url, {"name": "Ours", "tournament": tournament.pk, "params": {},
-                          "active": True}, format="json")  # fmt: skip
+    r = client.post(
+        url,
+        {"name": "Ours", "tournament": tournament.pk, "params": {}, "active": True},
+        format="json",
+    )
     assert r.status_code == 201 and r.json()["active"]
     default = PromotionPolicy.objects.get(tournament=None)
     assert client.patch(f"{url}{default.pk}/", {"name": "x"}, format="json").status_code == 403
-    ok = client.patch(f"{url}{r.json()['id']}/", {"params": {"max_grades_per_event": 1}},
-                      format="json")  # fmt: skip
+    ok = client.patch(
+        f"{url}{r.json()['id']}/", {"params": {"max_grades_per_event": 1}}, format="json"
+    )
     assert ok.status_code == 200 and ok.json()["params"] == {"max_grades_per_event": 1}
 
 

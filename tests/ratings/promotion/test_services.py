@@ -45,9 +45,13 @@ def test_a_fresh_install_has_one_active_default_policy_the_engines_default() -> 
 
 
 def test_the_default_policy_end_to_end(
-    director: Any, alice: Any, alice_wins: Any, evaluate_now: Any, client: Any,
+    director: Any,
+    alice: Any,
+    alice_wins: Any,
+    evaluate_now: Any,
+    client: Any,
     django_capture_on_commit_callbacks: Any,
-) -> None:  # fmt: skip
+) -> None:
     _recompute(director, django_capture_on_commit_callbacks)
     assert evaluate_now == [{"run_id": RatingRun.objects.get().pk}]
     candidate = PromotionCandidate.objects.get(player=alice)
@@ -155,9 +159,12 @@ def test_a_tournament_policy_overrides_the_default(
     director: Any, alice: Any, alice_wins: Any
 ) -> None:
     params = DEFAULT_POLICY.to_dict()
-    params["bands"]["kyu"] = {"combine": "any", "criteria": [  # type: ignore[index]
-        {"type": "wins_at_rank", "wins": 3, "window": 3, "handicap": "adjust"}
-    ]}  # fmt: skip
+    params["bands"]["kyu"] = {
+        "combine": "any",
+        "criteria": [  # type: ignore[index]
+            {"type": "wins_at_rank", "wins": 3, "window": 3, "handicap": "adjust"}
+        ],
+    }
     own = promo.promotion_policy_create(
         actor=director, name="Club ladder", params=params, tournament=alice_wins, active=True
     )

@@ -57,12 +57,18 @@ def merge(*events: EventRecord) -> EventRecord:
         rating_before=first.rating_before,
         rating_after=last.rating_after,
         games=tuple(
-            GameRecordLite(f"{first.event_id}x{i}", g.opponent_rank, g.opponent_rating, g.won,
-                           g.handicap, g.received_handicap)
+            GameRecordLite(
+                f"{first.event_id}x{i}",
+                g.opponent_rank,
+                g.opponent_rating,
+                g.won,
+                g.handicap,
+                g.received_handicap,
+            )
             for i, g in enumerate((g for e in events for g in e.games), start=1)
         ),
         rounds=sum(e.rounds for e in events),
-    )  # fmt: skip
+    )
 
 
 def history(

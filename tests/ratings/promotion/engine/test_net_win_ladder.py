@@ -26,9 +26,21 @@ LOW = 100.0  # far below any threshold: only the ladder moves the player
 
 @pytest.mark.parametrize(
     ("rank", "n"),
-    [("30k", 1), ("21k", 1), ("20k", 2), ("11k", 2), ("10k", 3), ("6k", 3), ("5k", 4),
-     ("1k", 4), ("1d", 5), ("2d", 6), ("5d", 9), ("9d", 13)],
-)  # fmt: skip
+    [
+        ("30k", 1),
+        ("21k", 1),
+        ("20k", 2),
+        ("11k", 2),
+        ("10k", 3),
+        ("6k", 3),
+        ("5k", 4),
+        ("1k", 4),
+        ("1d", 5),
+        ("2d", 6),
+        ("5d", 9),
+        ("9d", 13),
+    ],
+)
 def test_groningens_n_is_one_two_three_four_then_four_plus_d(rank: str, n: int) -> None:
     assert NetWinLadder().steps_for(r(rank)) == n
     assert NetWinLadder(GRONINGEN_STEPS) == NetWinLadder()
@@ -37,7 +49,7 @@ def test_groningens_n_is_one_two_three_four_then_four_plus_d(rank: str, n: int) 
 @pytest.mark.parametrize(
     ("rank", "up", "short"),
     [("25k", "W", ""), ("15k", "WW", "W"), ("8k", "WWW", "WW"), ("3k", "WWWW", "WWW")],
-)  # fmt: skip
+)
 def test_net_plus_n_promotes_one_grade_and_n_minus_one_does_not(
     rank: str, up: str, short: str
 ) -> None:
@@ -51,7 +63,7 @@ def test_net_plus_n_promotes_one_grade_and_n_minus_one_does_not(
 @pytest.mark.parametrize(
     ("rank", "down", "short"),
     [("25k", "L", ""), ("15k", "LL", "L"), ("8k", "LLL", "LL"), ("3k", "LLLL", "LLL")],
-)  # fmt: skip
+)
 def test_net_minus_n_demotes_one_grade_and_n_minus_one_does_not(
     rank: str, down: str, short: str
 ) -> None:

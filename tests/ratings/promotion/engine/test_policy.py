@@ -21,9 +21,15 @@ from tests.ratings.promotion.engine.helpers import event, history, r
 
 @pytest.mark.parametrize(
     ("rank", "band"),
-    [("30k", Band.KYU), ("1k", Band.KYU), ("1d", Band.LOW_DAN), ("4d", Band.LOW_DAN),
-     ("5d", Band.HIGH_DAN), ("9d", Band.HIGH_DAN)],
-)  # fmt: skip
+    [
+        ("30k", Band.KYU),
+        ("1k", Band.KYU),
+        ("1d", Band.LOW_DAN),
+        ("4d", Band.LOW_DAN),
+        ("5d", Band.HIGH_DAN),
+        ("9d", Band.HIGH_DAN),
+    ],
+)
 def test_the_bands_are_kyu_1d_to_4d_and_5d_to_9d_by_default(rank: str, band: Band) -> None:
     assert band_of(r(rank)) is band
     assert PromotionPolicy().band_of(r(rank)) is band

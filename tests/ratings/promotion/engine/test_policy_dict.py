@@ -116,26 +116,74 @@ L0 = "bands.low_dan.criteria[0]"  # rating_threshold
         (f"{K2}.window", 3, f"{K2}.wins_at_rank.window: must be at least wins (4)"),
         (f"{K2}.wins", 0, f"{K2}.wins_at_rank.wins: must be at least 1, not 0"),
         (f"{K2}.wins", True, f"{K2}.wins_at_rank.wins: must be a whole number, not True"),
-        (f"{K2}.handicap", "ignore", f"{K2}.wins_at_rank.handicap: must be 'adjust' or 'exclude', not 'ignore'"),
-        (f"{K2}.windw", 5, f"{K2}.wins_at_rank.windw: unknown parameter (known: wins, window, handicap)"),
-        (f"{K2}.type", "wins", f"{K2}.type: must be one of rating_threshold, wins_at_rank, net_win_ladder, result_table, not 'wins'"),
+        (
+            f"{K2}.handicap",
+            "ignore",
+            f"{K2}.wins_at_rank.handicap: must be 'adjust' or 'exclude', not 'ignore'",
+        ),
+        (
+            f"{K2}.windw",
+            5,
+            f"{K2}.wins_at_rank.windw: unknown parameter (known: wins, window, handicap)",
+        ),
+        (
+            f"{K2}.type",
+            "wins",
+            f"{K2}.type: must be one of rating_threshold, wins_at_rank, net_win_ladder, result_table, not 'wins'",
+        ),
         (f"{L0}.margin", -5, f"{L0}.rating_threshold.margin: must be at least 0, not -5"),
         (f"{L0}.margin", 5000, f"{L0}.rating_threshold.margin: must be at most 1000, not 5000"),
         (f"{L0}.events", 0, f"{L0}.rating_threshold.events: must be at least 1, not 0"),
         (f"{L0}.events", "3", f"{L0}.rating_threshold.events: must be a whole number, not '3'"),
-        (f"{L0}.games", 10, f"{L0}.rating_threshold.games: give either events (K events) or games (a run of N games), not both; events is 3"),
+        (
+            f"{L0}.games",
+            10,
+            f"{L0}.rating_threshold.games: give either events (K events) or games (a run of N games), not both; events is 3",
+        ),
         (f"{L0}.games", 0, f"{L0}.rating_threshold.games: must be at least 1, not 0"),
         (f"{K1}.steps", [], f"{K1}.net_win_ladder.steps: must list at least one step"),
-        (f"{K1}.steps[0].from", "20k", f"{K1}.net_win_ladder.steps[0].from: the first step must start at 30k, not 20k"),
-        (f"{K1}.steps[2].from", "25k", f"{K1}.net_win_ladder.steps[2].from: must be above the previous step's 20k"),
+        (
+            f"{K1}.steps[0].from",
+            "20k",
+            f"{K1}.net_win_ladder.steps[0].from: the first step must start at 30k, not 20k",
+        ),
+        (
+            f"{K1}.steps[2].from",
+            "25k",
+            f"{K1}.net_win_ladder.steps[2].from: must be above the previous step's 20k",
+        ),
         (f"{K1}.steps[1].n", 0, f"{K1}.net_win_ladder.steps[1].n: must be at least 1, not 0"),
-        (f"{K1}.steps[1].from", "31k", f"{K1}.net_win_ladder.steps[1].from: '31k' is not a rank: kyu ranks run from 30k to 1k"),
-        (f"{K1}.steps[1].from", "9p+", f"{K1}.net_win_ladder.steps[1].from: the honorary 9p+ is awarded by hand, never by a criterion"),
+        (
+            f"{K1}.steps[1].from",
+            "31k",
+            f"{K1}.net_win_ladder.steps[1].from: '31k' is not a rank: kyu ranks run from 30k to 1k",
+        ),
+        (
+            f"{K1}.steps[1].from",
+            "9p+",
+            f"{K1}.net_win_ladder.steps[1].from: the honorary 9p+ is awarded by hand, never by a criterion",
+        ),
         (f"{K0}.rounds", 0, f"{K0}.result_table.rounds: must be at least 1, not 0"),
-        (f"{K0}.rounds", 4, f"{K0}.result_table.table[0].cells: must have one cell per number of wins, 1 to 4, not 5"),
-        (f"{K0}.table", "aga", f"{K0}.result_table.table: must be 'cga' or a list of rows, not 'aga'"),
-        ("bands.high_dan.criteria[1].table[0].cells[1]", "+x", "bands.high_dan.criteria[1].result_table.table[0].cells[1]: must be a rank, '+N' or null, not '+x'"),
-        ("bands.high_dan.criteria[1].table[0].cells[2]", "4d", "bands.high_dan.criteria[1].result_table.table[0].cells[2]: 4d is below the entry rank 5d: a table cannot demote"),
+        (
+            f"{K0}.rounds",
+            4,
+            f"{K0}.result_table.table[0].cells: must have one cell per number of wins, 1 to 4, not 5",
+        ),
+        (
+            f"{K0}.table",
+            "aga",
+            f"{K0}.result_table.table: must be 'cga' or a list of rows, not 'aga'",
+        ),
+        (
+            "bands.high_dan.criteria[1].table[0].cells[1]",
+            "+x",
+            "bands.high_dan.criteria[1].result_table.table[0].cells[1]: must be a rank, '+N' or null, not '+x'",
+        ),
+        (
+            "bands.high_dan.criteria[1].table[0].cells[2]",
+            "4d",
+            "bands.high_dan.criteria[1].result_table.table[0].cells[2]: 4d is below the entry rank 5d: a table cannot demote",
+        ),
         ("bands.kyu.combine", "most", "bands.kyu.combine: must be 'any' or 'all', not 'most'"),
         ("bands.kyu.criteria", "all of them", "bands.kyu.criteria: must be a list, not str"),
         ("bands.mid_dan", {}, "bands.mid_dan: unknown parameter (known: kyu, low_dan, high_dan)"),
@@ -147,9 +195,13 @@ L0 = "bands.low_dan.criteria[0]"  # rating_threshold
         ("kyu_demotion.margin", -1, "kyu_demotion.margin: must be at least 0, not -1"),
         ("kyu_demotion.after", 2, "kyu_demotion.after: unknown parameter (known: margin, events)"),
         ("version", 2, "version: must be 1, not 2"),
-        ("colour", "blue", "colour: unknown parameter (known: version, bands, high_dan_from, max_grades_per_event, revoke_dan, kyu_demotion)"),
+        (
+            "colour",
+            "blue",
+            "colour: unknown parameter (known: version, bands, high_dan_from, max_grades_per_event, revoke_dan, kyu_demotion)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_bad_parameter_is_named_with_the_reason(path: str, value: object, message: str) -> None:
     with pytest.raises(PolicyError) as caught:
         PromotionPolicy.from_dict(broken(path, value))

@@ -50,13 +50,19 @@ def histories(draw: st.DrawFn) -> PlayerHistory:
                 rating_before=draw(st.floats(-900, 3000)),
                 rating_after=draw(st.floats(-900, 3000)),
                 games=tuple(
-                    GameRecordLite(f"e{i}g{j}", g.opponent_rank, g.opponent_rating, g.won,
-                                   g.handicap, g.received_handicap)
+                    GameRecordLite(
+                        f"e{i}g{j}",
+                        g.opponent_rank,
+                        g.opponent_rating,
+                        g.won,
+                        g.handicap,
+                        g.received_handicap,
+                    )
                     for j, g in enumerate(played)
                 ),
                 rounds=draw(st.sampled_from([len(played), 5])),
             )
-        )  # fmt: skip
+        )
     since = draw(st.none() | st.integers(-1, 400).map(lambda d: DAY0 + timedelta(days=d)))
     return PlayerHistory(
         player_id=1, current_rank=draw(ranks), events=tuple(events), rank_since=since
@@ -67,13 +73,17 @@ criteria = st.one_of(
     st.builds(RatingThreshold, margin=st.integers(0, 100), events=st.integers(1, 3)),
     st.builds(RatingThreshold, margin=st.integers(0, 100), games=st.integers(1, 12)),
     st.integers(1, 5).flatmap(
-        lambda w: st.builds(WinsAtRank, wins=st.just(w), window=st.integers(w, 8),
-                            handicap=st.sampled_from(["adjust", "exclude"]))
+        lambda w: st.builds(
+            WinsAtRank,
+            wins=st.just(w),
+            window=st.integers(w, 8),
+            handicap=st.sampled_from(["adjust", "exclude"]),
+        )
     ),
     st.just(NetWinLadder()),
     st.integers(1, 4).map(NetWinLadder.constant),
     st.just(ResultTable()),
-)  # fmt: skip
+)
 rules = st.builds(
     BandRule, st.lists(criteria, max_size=3).map(tuple), st.sampled_from(["any", "all"])
 )

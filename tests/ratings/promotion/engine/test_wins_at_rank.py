@@ -89,7 +89,7 @@ def test_only_games_played_at_the_current_rank_count() -> None:
         ("5k", 1, False, False),  # a 5k who took one stone from us plays like a 4.5k
         ("5k", 2, False, True),  # two stones: like a 3.5k
     ],
-)  # fmt: skip
+)
 def test_handicap_games_are_adjusted_by_the_stones_worth(
     opp: str, stones: int, received: bool, counts: bool
 ) -> None:
