@@ -22,6 +22,7 @@ from django.db import transaction
 
 from games import services
 from games.models import Player
+from ops.services import Actor
 from ratings.ranks import Rank, RankError
 
 COLUMNS = (
@@ -93,7 +94,7 @@ def _messages(exc: ValidationError) -> dict[str, list[str]]:
 _FIELD_TO_COLUMN = {"declared_rank": "rank", "__all__": "row", "user": "row"}
 
 
-def players_import_csv(*, actor: Any, data: str | bytes) -> ImportReport:
+def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
     """Create one player per CSV row, all or nothing.  Returns the report.
 
     ``report.ok`` is true when every row was created; otherwise nothing was
@@ -143,7 +144,7 @@ def players_import_csv(*, actor: Any, data: str | bytes) -> ImportReport:
 
 
 def _import_row(
-    index: int, row: dict[str, str], actor: Any, report: ImportReport, services: Any
+    index: int, row: dict[str, str], actor: Actor, report: ImportReport, services: Any
 ) -> None:
     before = len(report.errors)
     family_name = row.get("family_name", "")

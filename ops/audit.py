@@ -7,12 +7,12 @@ from typing import Any
 from django.db import models
 
 from ops.models import AuditEntry
-from ops.services import as_user
+from ops.services import Actor, as_user
 
 
 def audit_record(
     *,
-    actor: Any,
+    actor: Actor,
     action: str,
     obj: models.Model,
     old: Any = None,

@@ -10,10 +10,17 @@ API answers 409 Conflict.  ``actor=None`` in a service means the operator
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import InterfaceError, OperationalError, models
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser, User
+
+# Who asks for a change: a user (maybe anonymous), or None for the operator.
+Actor: TypeAlias = "AbstractBaseUser | AnonymousUser | None"
 
 # Database errors that pass: a dropped connection, a server restarting.
 # Background tasks retry them; nothing else does.
@@ -51,6 +58,6 @@ def validate_and_save(
         obj.save(update_fields=update_fields)
 
 
-def as_user(actor: Any) -> Any:
-    """The actor as a user row for foreign keys (``None`` for anonymous or the system)."""
-    return actor if getattr(actor, "is_authenticated", False) else None
+def as_user(actor: Actor) -> User | None:
+    """The actor as a user row for foreign keys (``None`` for anonymous or the operator)."""
+    return cast("User", actor) if getattr(actor, "is_authenticated", False) else None

@@ -33,7 +33,7 @@ from games.models import LOCKED_STATES, Game, Player, Tournament
 from games.services import game_even_set
 from ops.audit import audit_record
 from ops.models import Job, JobState
-from ops.services import TRANSIENT_DB_ERRORS, validate_and_save
+from ops.services import TRANSIENT_DB_ERRORS, Actor, as_user, validate_and_save
 from ops.tasks_common import publish_or_log
 from ratings.handicap import HandicapAdvice
 from ratings.models import HonoraryTitle, RankChangeKind
@@ -58,20 +58,20 @@ def _publish(job_id: int) -> None:
     publish_or_log(lambda: ratings_recompute.delay(job_id), what=f"ratings job {job_id}")
 
 
-def _queue(*, actor: Any, from_tournament: Tournament | None, reason: str) -> Job:
+def _queue(*, actor: Actor, from_tournament: Tournament | None, reason: str) -> Job:
     job = Job.objects.create(
         kind=JOB_KIND,
         params={
             "from_tournament": from_tournament.pk if from_tournament is not None else None,
             "reason": reason,
         },
-        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        created_by=as_user(actor),
     )
     transaction.on_commit(lambda: _publish(job.pk))
     return job
 
 
-def ratings_recompute_start(*, actor: Any, from_tournament: Tournament | None = None) -> Job:
+def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None = None) -> Job:
     """A director (or staff) asks for a recompute: full, or from one tournament onward."""
     if not permissions.is_any_director(actor):
         raise PermissionDenied("Only tournament directors and staff can recompute ratings.")
@@ -160,7 +160,7 @@ def ratings_job_run(*, job_id: int) -> str:
 # --------------------------------------------------------------------------- honorary 9p+
 
 
-def player_award_honorary(*, actor: Any, player: Player, reason: str) -> HonoraryTitle:
+def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> HonoraryTitle:
     """A director awards the honorary 9p+ (seed 000), with a reason; never from a rating."""
     if not permissions.is_any_director(actor):
         raise PermissionDenied("Only tournament directors can award the honorary 9p+.")
@@ -171,7 +171,7 @@ def player_award_honorary(*, actor: Any, player: Player, reason: str) -> Honorar
         Player.objects.select_for_update().filter(pk=player.pk).first()
         if HonoraryTitle.objects.filter(player=player).exists():
             raise ValidationError({"player": f"{player} already holds the honorary 9p+."})
-        title = HonoraryTitle(player=player, reason=reason, awarded_by=actor)
+        title = HonoraryTitle(player=player, reason=reason, awarded_by=as_user(actor))
         validate_and_save(title)
         # The official rank becomes 9p+, recorded in the rank history (issue 7); the
         # promotion engine never proposes it and never evaluates its holder.
@@ -204,7 +204,7 @@ def game_advice(game: Game) -> HandicapAdvice:
     )
 
 
-def game_choose_even(*, actor: Any, game: Game) -> Game:
+def game_choose_even(*, actor: Actor, game: Game) -> Game:
     """The players choose an even game instead of the handicap (the handicap rule: "if
     the difference is less than 0.5 they may also choose to play an even game").
 

@@ -26,7 +26,7 @@ from games.models import Game, GameState, Player
 from games.services import records
 from games.services.results import game_lock, result_changed, result_store
 from ops.audit import audit_record
-from ops.services import StateConflict, validate_and_save
+from ops.services import Actor, StateConflict, validate_and_save
 
 
 def game_snapshot(game: Game) -> dict[str, Any]:
@@ -48,7 +48,7 @@ def game_dispute_open(*, game: Game) -> tuple[Game, str]:
     return game, before
 
 
-def game_ruling_apply(*, actor: Any, game: Game, after: dict[str, Any], reason: str) -> Game:
+def game_ruling_apply(*, actor: Actor, game: Game, after: dict[str, Any], reason: str) -> Game:
     """The game takes what a ruling decided: ``after`` is a ``game_snapshot`` (result,
     record, dead stones).  Audited as a replaced record when only the record changes,
     else as a ruled result; nothing is written when nothing changes."""
@@ -96,7 +96,7 @@ def game_ruling_apply(*, actor: Any, game: Game, after: dict[str, Any], reason: 
 
 
 def game_dispute_settle(
-    *, actor: Any, game: Game, submitted_by: Player | None, reason: str
+    *, actor: Actor, game: Game, submitted_by: Player | None, reason: str
 ) -> Game:
     """The dispute is closed: ``submitted`` again (``scheduled`` without a result).
 

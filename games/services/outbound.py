@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
-
     from games.engine.rules import Rules
     from games.models import Game, Player, Tournament
+    from ops.services import Actor
     from ratings.handicap import HandicapAdvice
     from ratings.strength import Strength
 
@@ -28,7 +27,7 @@ def result_locked(game: Game) -> None:
     ratings_on_result_locked(game)
 
 
-def rank_corrected(*, actor: AbstractBaseUser | None, player: Player, old_rank: int) -> None:
+def rank_corrected(*, actor: Actor, player: Player, old_rank: int) -> None:
     """A director corrected a player's official rank; ratings writes it into the rank
     history (``ratings.promotion.services.rank_change_log``)."""
     from ratings.promotion.services import rank_change_log

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -17,7 +16,7 @@ from games.services import outbound
 from games.services.results import game_lock
 from games.services.tournaments import as_komi, round_get_or_create, rules_named
 from ops.audit import audit_record
-from ops.services import UNSET, StateConflict, Unset, require, validate_and_save
+from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 
 
 def _player(value: Player | int | str, field_name: str) -> Player:
@@ -59,7 +58,7 @@ def _handicap(value: object) -> int:
 @transaction.atomic
 def game_create(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     round_number: int,
     black: Player | int,
@@ -116,7 +115,7 @@ def game_create(
 @transaction.atomic
 def game_update(
     *,
-    actor: Any,
+    actor: Actor,
     game: Game,
     black: Player | int | Unset = UNSET,
     white: Player | int | Unset = UNSET,
@@ -160,7 +159,9 @@ def game_update(
     return game
 
 
-def game_even_set(*, actor: Any, game: Game, allowed: Callable[[Game], None] | None = None) -> Game:
+def game_even_set(
+    *, actor: Actor, game: Game, allowed: Callable[[Game], None] | None = None
+) -> Game:
     """The game becomes even: handicap 0 and the rules' even komi, ``even_game_chosen``.
 
     Only before a result is in.  ``allowed`` (the caller's rule, e.g. the rating

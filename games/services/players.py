@@ -10,7 +10,7 @@ from django.db import transaction
 from games import permissions
 from games.models import Club, Player
 from games.services import outbound
-from ops.services import UNSET, Unset, require, validate_and_save
+from ops.services import UNSET, Actor, Unset, require, validate_and_save
 from ratings.ranks import Rank, RankError
 
 
@@ -53,7 +53,7 @@ def _club(value: Club | str | None, *, country: str) -> Club | None:
     return club
 
 
-def _check_actor(actor: Any) -> None:
+def _check_actor(actor: Actor) -> None:
     # ``actor=None`` is the operator running a management command (CSV import, demo data).
     if actor is not None:
         require(permissions.is_any_director(actor), "Only tournament directors can edit players.")
@@ -62,7 +62,7 @@ def _check_actor(actor: Any) -> None:
 @transaction.atomic
 def player_create(
     *,
-    actor: Any,
+    actor: Actor,
     family_name: str,
     given_name: str = "",
     rank: str | Rank,
@@ -93,7 +93,7 @@ def player_create(
 @transaction.atomic
 def player_update(
     *,
-    actor: Any,
+    actor: Actor,
     player: Player,
     family_name: str | Unset = UNSET,
     given_name: str | Unset = UNSET,

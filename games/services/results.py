@@ -40,7 +40,7 @@ from games.services import outbound, records
 from games.services.common import GameLockedError
 from games.services.scoring import scoring_run_request
 from ops.audit import audit_record
-from ops.services import StateConflict, as_user, validate_and_save
+from ops.services import Actor, StateConflict, as_user, validate_and_save
 
 # Every field a result writes, on every path (players, directors, rulings).
 RESULT_FIELDS = [
@@ -131,14 +131,14 @@ def refuse_if_locked(game: Game) -> None:
         raise GameLockedError()
 
 
-def _participant(actor: Any, game: Game) -> Player:
+def _participant(actor: Actor, game: Game) -> Player:
     player = permissions.player_for(actor)
     if player is None or player.pk not in (game.black_id, game.white_id):
         raise PermissionDenied("Only the players of this game can submit, confirm or contest.")
     return player
 
 
-def _require_director(actor: Any, game: Game) -> None:
+def _require_director(actor: Actor, game: Game) -> None:
     if actor is not None and not permissions.can_enter_results(actor, game):
         raise PermissionDenied("Only the tournament's directors can enter or finalise results.")
 
@@ -185,7 +185,7 @@ def _submission(
     game: Game,
     kind: SubmissionKind,
     *,
-    actor: Any,
+    actor: Actor,
     player: Player | None,
     evidence: Evidence | None = None,
     comment: str = "",
@@ -224,7 +224,7 @@ def _record(
     game: Game,
     evidence: Evidence,
     *,
-    actor: Any,
+    actor: Actor,
     player: Player | None,
     comment: str,
     check: Callable[[Game], None] | None = None,
@@ -252,7 +252,7 @@ def _record(
 
 
 def _lock_result(
-    game: Game, state: GameState, kind: SubmissionKind, *, actor: Any, player: Player | None
+    game: Game, state: GameState, kind: SubmissionKind, *, actor: Actor, player: Player | None
 ) -> None:
     """The result becomes final (confirmed or finalised); ratings hear of it."""
     game.state = state
@@ -267,7 +267,7 @@ def _lock_result(
 
 def game_result_submit(
     *,
-    actor: Any,
+    actor: Actor,
     game: Game,
     result: str,
     sgf: str | bytes | None = None,
@@ -293,7 +293,7 @@ def _open_to_players(game: Game) -> None:
         raise StateConflict("A director has entered this result: ask a director to change it.")
 
 
-def game_result_confirm(*, actor: Any, game: Game) -> Game:
+def game_result_confirm(*, actor: Actor, game: Game) -> Game:
     """The opponent of the submitter confirms: the result is locked for good."""
     _participant(actor, game)
     with transaction.atomic():
@@ -304,7 +304,7 @@ def game_result_confirm(*, actor: Any, game: Game) -> Game:
     return game
 
 
-def game_result_contest(*, actor: Any, game: Game, reason: str = "") -> Game:
+def game_result_contest(*, actor: Actor, game: Game, reason: str = "") -> Game:
     """The opponent of the submitter contests: the game is disputed until a ruling."""
     _participant(actor, game)
     with transaction.atomic():
@@ -335,7 +335,7 @@ def _check_opponents_claim(game: Game, player: Player, verb: str) -> None:
 
 def game_result_enter(
     *,
-    actor: Any,
+    actor: Actor,
     game: Game,
     result: str,
     sgf: str | bytes | None = None,
@@ -349,7 +349,7 @@ def game_result_enter(
     return _record(game, evidence, actor=actor, player=None, comment=comment)
 
 
-def game_finalise(*, actor: Any, game: Game) -> Game:
+def game_finalise(*, actor: Actor, game: Game) -> Game:
     """A director makes the result final: locked for good."""
     _require_director(actor, game)
     with transaction.atomic():
@@ -362,7 +362,9 @@ def game_finalise(*, actor: Any, game: Game) -> Game:
     return game
 
 
-def round_results_enter(*, actor: Any, round: Round, results: list[tuple[int, str]]) -> list[Game]:
+def round_results_enter(
+    *, actor: Actor, round: Round, results: list[tuple[int, str]]
+) -> list[Game]:
     """Enter a round's results from a result sheet: all of them or none.
 
     Every line is checked first and every error is reported at once, each

@@ -39,6 +39,7 @@ from games.engine.rules import PRESETS
 from games.models import Game, Tournament
 from games.scoring_models import FINISHED_STATES, ScoringRun, ScoringState
 from ops.models import Job, JobState, WorkerHeartbeat
+from ops.services import Actor, as_user
 from ops.worker import HEARTBEAT_SECONDS
 
 log = logging.getLogger(__name__)
@@ -195,7 +196,7 @@ def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: in
 
 def tournament_rescore(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament | None = None,
     rules: str | None = None,
     chunk_size: int = CHUNK_SIZE,
@@ -238,7 +239,7 @@ def tournament_rescore(
     now = timezone.now()
     with transaction.atomic():
         job = Job.objects.create(
-            kind=JOB_KIND, state=JobState.RUNNING, params=params, created_by=_user(actor)
+            kind=JOB_KIND, state=JobState.RUNNING, params=params, created_by=as_user(actor)
         )
         plan = {g.pk: (g, input_hash(g)) for g in games}
         existing = {
@@ -350,10 +351,6 @@ def _hash_case(ids: list[int], plan: dict[int, tuple[Game, str]], runs: dict[int
 
     by_run = {r.pk: plan[gid][1] for gid, r in runs.items()}
     return Case(*[When(pk=pk, then=Value(by_run[pk])) for pk in ids], output_field=CharField())
-
-
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
 
 
 def finish_jobs(job_ids: Iterable[int | None]) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -12,7 +11,7 @@ from django.db import IntegrityError, transaction
 from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
-from ops.services import UNSET, Unset, require, validate_and_save
+from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
 
 
 def rules_named(name: object, *, field_name: str = "rules") -> Rules:
@@ -44,7 +43,7 @@ def as_komi(value: Decimal | int | float | str, *, field_name: str = "komi") -> 
 @transaction.atomic
 def tournament_create(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     start_date: dt.date,
     end_date: dt.date,
@@ -77,15 +76,16 @@ def tournament_create(
         rated=rated,
     )
     validate_and_save(tournament)
-    if getattr(actor, "is_authenticated", False):
-        tournament.directors.add(actor)
+    creator = as_user(actor)
+    if creator is not None:
+        tournament.directors.add(creator)
     return tournament
 
 
 @transaction.atomic
 def tournament_update(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     name: str | Unset = UNSET,
     start_date: dt.date | Unset = UNSET,
@@ -132,7 +132,7 @@ def tournament_update(
     return tournament
 
 
-def round_get_or_create(*, actor: Any, tournament: Tournament, number: int) -> Round:
+def round_get_or_create(*, actor: Actor, tournament: Tournament, number: int) -> Round:
     """The tournament's round ``number``, created on first use."""
     if actor is not None:
         require(permissions.is_director(actor, tournament), "Only its directors can add rounds.")

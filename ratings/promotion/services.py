@@ -34,7 +34,7 @@ from games import permissions
 from games.groups import DIRECTORS_GROUP
 from games.models import Player, Tournament
 from ops.audit import audit_record
-from ops.services import UNSET, StateConflict, Unset, validate_and_save
+from ops.services import UNSET, Actor, StateConflict, Unset, as_user, validate_and_save
 from ratings.models import (
     CandidateState,
     Direction,
@@ -126,7 +126,7 @@ def _policy_audit(policy: PromotionPolicy) -> dict[str, Any]:
 
 def promotion_policy_create(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     params: Any,
     tournament: Tournament | None = None,
@@ -141,7 +141,7 @@ def promotion_policy_create(
             name=(name or "").strip(),
             tournament=tournament,
             params=params,
-            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            created_by=as_user(actor),
         )
         validate_and_save(policy)
         audit_record(
@@ -153,7 +153,7 @@ def promotion_policy_create(
 
 
 def promotion_policy_update(
-    *, actor: Any, policy: PromotionPolicy, name: str | Unset = UNSET, params: Any = UNSET
+    *, actor: Actor, policy: PromotionPolicy, name: str | Unset = UNSET, params: Any = UNSET
 ) -> PromotionPolicy:
     """Change a policy's name or parameters; candidates already made keep their evidence."""
     if not can_manage_policy(actor, policy.tournament):
@@ -180,7 +180,7 @@ def promotion_policy_update(
     return policy
 
 
-def promotion_policy_activate(*, actor: Any, policy: PromotionPolicy) -> PromotionPolicy:
+def promotion_policy_activate(*, actor: Actor, policy: PromotionPolicy) -> PromotionPolicy:
     """Put ``policy`` in force for its scope; the one it replaces is switched off."""
     if not can_manage_policy(actor, policy.tournament):
         raise PermissionDenied("Only federation directors (or the tournament's) set policies.")
@@ -208,7 +208,7 @@ def promotion_policy_activate(*, actor: Any, policy: PromotionPolicy) -> Promoti
     return policy
 
 
-def promotion_policy_deactivate(*, actor: Any, policy: PromotionPolicy) -> PromotionPolicy:
+def promotion_policy_deactivate(*, actor: Actor, policy: PromotionPolicy) -> PromotionPolicy:
     """Switch a tournament's policy off (the default applies again).
 
     The federation default cannot be switched off, only replaced: activate
@@ -238,7 +238,7 @@ def promotion_policy_deactivate(*, actor: Any, policy: PromotionPolicy) -> Promo
 
 def player_rank_set(
     *,
-    actor: Any,
+    actor: Actor,
     player: Player,
     new_rank: Rank,
     kind: str,
@@ -274,7 +274,7 @@ def player_rank_set(
 
 def rank_change_log(
     *,
-    actor: Any,
+    actor: Actor,
     player: Player,
     old_rank: int,
     kind: str,
@@ -299,7 +299,7 @@ def rank_change_log(
         evidence=evidence or {},
         candidate=candidate,
         tournament=tournament,
-        changed_by=actor if getattr(actor, "is_authenticated", False) else None,
+        changed_by=as_user(actor),
     )
     validate_and_save(change)
     if kind == RankChangeKind.CORRECTION:
@@ -331,7 +331,7 @@ def _stale_reason(candidate: PromotionCandidate, player: Player) -> str | None:
     return None
 
 
-def promotion_candidate_approve(*, actor: Any, candidate: PromotionCandidate) -> RankChange:
+def promotion_candidate_approve(*, actor: Actor, candidate: PromotionCandidate) -> RankChange:
     """Approve: the player's official rank changes, with its ``RankChange``, an audit entry
     and an e-mail to the player (on commit).  A stale or decided candidate is refused (409)."""
     with transaction.atomic():
@@ -368,7 +368,7 @@ def promotion_candidate_approve(*, actor: Any, candidate: PromotionCandidate) ->
             tournament=c.trigger_tournament,
         )
         c.state = CandidateState.APPROVED
-        c.decided_by = actor
+        c.decided_by = as_user(actor)
         c.decided_at = timezone.now()
         c.save(update_fields=["state", "decided_by", "decided_at"])
         audit_record(
@@ -395,7 +395,7 @@ def promotion_candidate_approve(*, actor: Any, candidate: PromotionCandidate) ->
 
 
 def promotion_candidate_reject(
-    *, actor: Any, candidate: PromotionCandidate, reason: str
+    *, actor: Actor, candidate: PromotionCandidate, reason: str
 ) -> PromotionCandidate:
     """Reject with a reason (audited).  The same decision is never proposed again: the
     idempotency key stays taken."""
@@ -417,7 +417,7 @@ def promotion_candidate_reject(
             raise StateConflict(f"This candidate was already {c.state}.", code="decided")
         c.state = CandidateState.REJECTED
         c.reason = reason
-        c.decided_by = actor
+        c.decided_by = as_user(actor)
         c.decided_at = timezone.now()
         c.save(update_fields=["state", "reason", "decided_by", "decided_at"])
         audit_record(
@@ -442,7 +442,7 @@ class BulkOutcome:
 
 
 def promotion_candidates_decide(
-    *, actor: Any, candidates: Iterable[PromotionCandidate], approve: bool, reason: str = ""
+    *, actor: Actor, candidates: Iterable[PromotionCandidate], approve: bool, reason: str = ""
 ) -> BulkOutcome:
     """Approve (or reject) several, each in its own transaction: one stale candidate
     does not hold up the others; the refusals come back with their messages."""

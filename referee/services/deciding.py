@@ -19,7 +19,7 @@ from games.models import Game, Player
 from games.services import records
 from games.services.disputes import game_dispute_settle, game_ruling_apply, game_snapshot
 from ops.audit import audit_record
-from ops.services import StateConflict, require, validate_and_save
+from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 from referee import remedies, roles
 from referee.emails import dispute_notify
 from referee.models import (
@@ -159,7 +159,7 @@ def _vote_key(decision: str, result: str, moves: list[str]) -> tuple[str, str, t
 
 def dispute_rule(
     *,
-    actor: Any,
+    actor: Actor,
     dispute: Dispute,
     decision: str,
     reasons: str,
@@ -197,11 +197,13 @@ def dispute_rule(
         )
         votes: list[dict[str, Any]] = []
         if dispute.level == Level.COMMITTEE:
+            member = as_user(actor)
+            assert member is not None  # can_rule: a committee member, logged in
             try:
                 with transaction.atomic():
                     CommitteeVote.objects.create(
                         dispute=dispute,
-                        member=actor,
+                        member=member,
                         decision=decision,
                         result=named,
                         moves=continuation,
@@ -234,7 +236,7 @@ def dispute_rule(
         ruling = Ruling(
             dispute=dispute,
             level=dispute.level,
-            decided_by=actor,
+            decided_by=as_user(actor),
             decision=decision,
             reasons=reasons.strip(),
             result=named,
@@ -274,7 +276,7 @@ def dispute_rule(
     return dispute
 
 
-def dispute_appeal(*, actor: Any, dispute: Dispute, reason: str = "") -> Dispute:
+def dispute_appeal(*, actor: Actor, dispute: Dispute, reason: str = "") -> Dispute:
     """A party appeals the standing ruling to the next level (once per level)."""
     require(roles.is_party(actor, dispute.game), "Only the players of this game appeal a ruling.")
     with transaction.atomic():
@@ -328,7 +330,7 @@ def appeal_possible(dispute: Dispute) -> bool:
     return officials.has_committee
 
 
-def dispute_accept(*, actor: Any, dispute: Dispute) -> Dispute:
+def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
     """A party accepts the standing ruling, giving up his appeal of it.
 
     The dispute closes (as ``dispute_close`` would) when both players have
@@ -373,7 +375,7 @@ def dispute_accept(*, actor: Any, dispute: Dispute) -> Dispute:
     return dispute
 
 
-def dispute_close(*, actor: Any, dispute: Dispute) -> Dispute:
+def dispute_close(*, actor: Actor, dispute: Dispute) -> Dispute:
     """An official closes a ruled dispute nobody appealed; the game may then be settled."""
     if not roles.can_close(actor, dispute):
         raise PermissionDenied(
@@ -389,7 +391,7 @@ def dispute_close(*, actor: Any, dispute: Dispute) -> Dispute:
     return dispute
 
 
-def _close(actor: Any, dispute: Dispute, why: str) -> None:
+def _close(actor: Actor, dispute: Dispute, why: str) -> None:
     game = dispute.game
     game.refresh_from_db()
     original = dispute.evidence.get("game", {})

@@ -18,7 +18,7 @@ from games.services import records
 from games.services.common import GameLockedError
 from games.services.disputes import game_dispute_open, game_snapshot
 from ops.audit import audit_record
-from ops.services import StateConflict, require, validate_and_save
+from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 from referee import remedies, roles
 from referee.emails import dispute_notify
 from referee.models import (
@@ -65,7 +65,7 @@ def officials_check(*, chief_referee: Any, committee: list[Any]) -> list[Any]:
 
 
 def tournament_officials_set(
-    *, actor: Any, tournament: Tournament, chief_referee: Any, committee: list[Any]
+    *, actor: Actor, tournament: Tournament, chief_referee: Any, committee: list[Any]
 ) -> TournamentOfficials:
     """A director names the chief referee and the arbitration committee (three, or none)."""
     if actor is not None:
@@ -188,7 +188,7 @@ def _gather_evidence(
 
 def dispute_open(
     *,
-    actor: Any,
+    actor: Actor,
     game: Game,
     kind: str,
     move_number: int | None = None,
@@ -216,16 +216,18 @@ def dispute_open(
         game, _ = game_dispute_open(game=game)
         if Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).exists():
             raise StateConflict("This game already has an open dispute: it is settled first.")
-        referee = permissions.is_referee(actor, game.tournament) and not actor.is_superuser
+        referee = permissions.is_referee(actor, game.tournament) and not permissions.is_superuser(
+            actor
+        )
         dispute = Dispute(
             game=game,
             kind=kind_,
-            raised_by=actor,
+            raised_by=as_user(actor),
             move_number=move_number,
             claim=claim or "",
             evidence=evidence,
             state=DisputeState.ASSIGNED if referee else DisputeState.OPEN,
-            assigned_referee=actor if referee else None,
+            assigned_referee=as_user(actor) if referee else None,
         )
         validate_and_save(dispute)
         audit_record(
@@ -286,7 +288,7 @@ def dispute_open_automatic(
         return Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).first()
 
 
-def dispute_assign(*, actor: Any, dispute: Dispute, referee: Any) -> Dispute:
+def dispute_assign(*, actor: Actor, dispute: Dispute, referee: Any) -> Dispute:
     """A director assigns a referee of the tournament, or a referee takes it himself."""
     tournament = dispute.game.tournament
     require(
