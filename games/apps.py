@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+    # What a member of the Directors group may do in the admin (games.groups): no
+    # delete on games or players, since a game with a result is history.
+    director_permissions = (
+        ("club", ("view", "add", "change")),
+        ("player", ("view", "add", "change")),
+        ("tournament", ("view", "change")),
+        ("round", ("view", "add", "change")),
+        ("game", ("view", "add", "change")),
+        ("resultsubmission", ("view",)),
+    )

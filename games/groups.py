@@ -10,31 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
 DIRECTORS_GROUP = "Directors"
 
-# (app label, model, actions).  No delete on games or players: a game with a
-# result is history, and a player with games is protected by the database.
-DIRECTOR_PERMISSIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("games", "club", ("view", "add", "change")),
-    ("games", "player", ("view", "add", "change")),
-    ("games", "tournament", ("view", "change")),
-    ("games", "round", ("view", "add", "change")),
-    ("games", "game", ("view", "add", "change")),
-    ("games", "resultsubmission", ("view",)),
-    ("ops", "auditentry", ("view",)),
-    ("referee", "dispute", ("view",)),
-    ("referee", "ruling", ("view",)),
-    ("referee", "tournamentofficials", ("view", "add", "change")),
-    ("ops", "job", ("view",)),
-    # Promotions (issue 7): policies, candidates to approve or reject, the rank history.
-    ("ratings", "promotionpolicy", ("view", "add", "change")),
-    ("ratings", "promotioncandidate", ("view", "change")),
-    ("ratings", "rankchange", ("view",)),
-    ("ops", "workerheartbeat", ("view",)),
-)
+
+def director_permissions() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(app label, model, actions) for the group: each app lists its own in its
+    ``AppConfig.director_permissions``, so this module names no other app."""
+    return [
+        (config.label, model, actions)
+        for config in apps.get_app_configs()
+        for model, actions in getattr(config, "director_permissions", ())
+    ]
 
 
 def ensure_directors_group() -> Group:
@@ -42,7 +32,7 @@ def ensure_directors_group() -> Group:
     with transaction.atomic():
         group, _ = Group.objects.get_or_create(name=DIRECTORS_GROUP)
         wanted = []
-        for app, model, actions in DIRECTOR_PERMISSIONS:
+        for app, model, actions in director_permissions():
             for action in actions:
                 wanted.append(
                     Permission.objects.get(

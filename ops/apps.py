@@ -6,3 +6,9 @@ class OpsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "ops"
+    # The Directors group's admin permissions here (games.groups).
+    director_permissions = (
+        ("auditentry", ("view",)),
+        ("job", ("view",)),
+        ("workerheartbeat", ("view",)),
+    )
