@@ -31,6 +31,7 @@ from games.imports import COLUMNS, players_import_csv
 from games.models import Club, Game, Player, ResultSubmission, Round, Tournament
 from games.permissions import is_director
 from games.services.scoring import tournament_rescore
+from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
 
 
@@ -97,19 +98,6 @@ class GameInline(admin.TabularInline):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).select_related("round", "black", "white")
-
-
-TOURNAMENT_FIELDS = (
-    "name",
-    "start_date",
-    "end_date",
-    "venue",
-    "rules",
-    "board_size",
-    "komi",
-    "time_control",
-    "rated",
-)
 
 
 @admin.register(Tournament)

@@ -22,19 +22,11 @@ from django.db import transaction
 
 from games import services
 from games.models import Player
+from games.services.players import PLAYER_FIELDS
 from ops.services import Actor
 from ratings.ranks import Rank, RankError
 
-COLUMNS = (
-    "family_name",
-    "given_name",
-    "rank",
-    "club",
-    "country",
-    "egd_pin",
-    "aga_id",
-    "nzgs_id",
-)
+COLUMNS = PLAYER_FIELDS
 REQUIRED = ("family_name", "rank")
 MAX_ROWS = 5000
 MAX_BYTES = 2_000_000

@@ -14,7 +14,7 @@ state.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -37,7 +37,7 @@ from ops.services import UNSET, StateConflict
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
-    """The one error shape of the API (``exception_handler``)."""
+    """The one error shape of the API: a sentence, and for invalid input the fields."""
 
     message = serializers.CharField()
     extra = serializers.DictField(
@@ -121,7 +121,7 @@ def valid(serializer_class: type[BaseSerializer[Any]], data: Any, **kwargs: Any)
     return dict(ser.validated_data)
 
 
-def changes(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def changes(data: dict[str, Any], names: Iterable[str]) -> dict[str, Any]:
     """Only the fields the client sent (PATCH): the rest stay ``UNSET`` in the service."""
     return {name: data.get(name, UNSET) for name in names}
 

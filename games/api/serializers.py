@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.fields import points_field, sgf_field
 from games.api.scoring_serializers import VerificationSerializer, verification_of
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, Tournament
 from games.models import Game as GameModel
 from games.services import outbound
+from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.fields import IdField
 
 # --------------------------------------------------------------------------- auth
@@ -110,18 +111,7 @@ class PlayerWriteSerializer(serializers.Serializer[Any]):
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     class Meta:
         model = Tournament
-        fields = [
-            "id",
-            "name",
-            "start_date",
-            "end_date",
-            "venue",
-            "rules",
-            "board_size",
-            "komi",
-            "time_control",
-            "rated",
-        ]
+        fields = ["id", *TOURNAMENT_FIELDS]
         read_only_fields = fields
 
 
@@ -270,20 +260,9 @@ class PlayerFilterSerializer(serializers.Serializer[Any]):
 
 class ResultRequestSerializer(serializers.Serializer[Any]):
     result = serializers.CharField(max_length=20, help_text='An SGF RE string: "B+5.5", "W+R".')
-    sgf = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        allow_null=True,
-        trim_whitespace=False,
-        max_length=settings.GOREF_SGF_MAX_BYTES,
-        help_text="The SGF record as text (optional).",
-    )
-    dead_stones = serializers.ListField(
-        child=serializers.CharField(max_length=4),
-        required=False,
-        allow_null=True,
-        max_length=625,
-        help_text='Points such as "D4" or "dd"; default: the record\'s TB/TW.',
+    sgf = sgf_field("The SGF record as text (optional).")
+    dead_stones = points_field(
+        'Points such as "D4" or "dd"; default: the record\'s TB/TW.', allow_null=True
     )
     comment = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 

@@ -30,7 +30,9 @@ from rest_framework.views import APIView
 from games import permissions, selectors, services
 from games.api import serializers as s
 from games.models import Game, GameState, Player, Tournament
+from games.services.players import PLAYER_FIELDS
 from games.services.scoring import tournament_rescore
+from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
 
 # --------------------------------------------------------------------------- auth
@@ -102,19 +104,9 @@ class PlayerViewSet(
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         player = self.get_object()
         data = valid(s.PlayerWriteSerializer, request.data, partial=True)
-        names = [
-            "family_name",
-            "given_name",
-            "rank",
-            "club",
-            "country",
-            "egd_pin",
-            "aga_id",
-            "nzgs_id",
-        ]
         with service_errors():
             player = services.player_update(
-                actor=request.user, player=player, **changes(data, names)
+                actor=request.user, player=player, **changes(data, PLAYER_FIELDS)
             )
         return Response(s.PlayerSerializer(player).data)
 
@@ -154,20 +146,9 @@ class TournamentViewSet(
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         data = valid(s.TournamentWriteSerializer, request.data, partial=True)
-        names = [
-            "name",
-            "start_date",
-            "end_date",
-            "rules",
-            "board_size",
-            "komi",
-            "venue",
-            "time_control",
-            "rated",
-        ]
         with service_errors():
             tournament = services.tournament_update(
-                actor=request.user, tournament=tournament, **changes(data, names)
+                actor=request.user, tournament=tournament, **changes(data, TOURNAMENT_FIELDS)
             )
         return Response(s.TournamentSerializer(tournament).data)
 

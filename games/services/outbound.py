@@ -73,7 +73,10 @@ def closed_disputes(game: Game) -> Any:
 
 
 def closed_disputes_schema() -> Any:
-    """The OpenAPI shape of ``closed_disputes`` (the referee app's serializer)."""
+    """The OpenAPI shape of ``closed_disputes`` (the referee app's serializer).
+
+    Called when ``games.api.serializers`` is loaded, so the referee's serializers
+    must not import that module (shared fields live in ``games.api.fields``)."""
     from referee.api.serializers import PublicDisputeSerializer
 
     return PublicDisputeSerializer(many=True)

@@ -13,6 +13,19 @@ from games.services import outbound
 from ops.services import UNSET, Actor, Unset, require, validate_and_save
 from ratings.ranks import Rank, RankError
 
+# What a player record holds, as player_create / player_update take it (also the
+# columns of a players CSV file, in this order).
+PLAYER_FIELDS = (
+    "family_name",
+    "given_name",
+    "rank",
+    "club",
+    "country",
+    "egd_pin",
+    "aga_id",
+    "nzgs_id",
+)
+
 
 def _rank(value: str | Rank) -> Rank:
     if isinstance(value, Rank):

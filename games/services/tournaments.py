@@ -13,6 +13,19 @@ from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
 
+# What tournament_create / tournament_update take, in the order forms show them.
+TOURNAMENT_FIELDS = (
+    "name",
+    "start_date",
+    "end_date",
+    "venue",
+    "rules",
+    "board_size",
+    "komi",
+    "time_control",
+    "rated",
+)
+
 
 def rules_named(name: object, *, field_name: str = "rules") -> Rules:
     if not isinstance(name, str):

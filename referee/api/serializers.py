@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.fields import points_field, sgf_field
 from ops.fields import IdField
 from referee.models import (
     CommitteeVote,
@@ -168,19 +168,9 @@ class DisputeCreateSerializer(serializers.Serializer[Any]):
         min_value=1, max_value=100_000, required=False, allow_null=True
     )
     claim = serializers.CharField(max_length=4000, required=False, allow_blank=True)
-    sgf = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        allow_null=True,
-        trim_whitespace=False,
-        max_length=settings.GOREF_SGF_MAX_BYTES,
-        help_text="The record so far, when the game has none stored (a claim at the board).",
-    )
-    stones = serializers.ListField(
-        child=serializers.CharField(max_length=4),
-        required=False,
-        max_length=625,
-        help_text="dead-stones: the stones in dispute (default: the submitted dead stones).",
+    sgf = sgf_field("The record so far, when the game has none stored (a claim at the board).")
+    stones = points_field(
+        "dead-stones: the stones in dispute (default: the submitted dead stones)."
     )
 
 
@@ -194,11 +184,9 @@ class RulingCreateSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="SGF RE string (result, time, resignation, conduct, other; forfeit).",
     )
-    moves = serializers.ListField(
-        child=serializers.CharField(max_length=4),
-        required=False,
+    moves = points_field(
+        'dead-stones: the continuation, e.g. ["C5", "B4", "pass"], the owner first.',
         max_length=1000,
-        help_text='dead-stones: the continuation, e.g. ["C5", "B4", "pass"], the owner first.',
     )
 
 
