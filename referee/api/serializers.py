@@ -79,18 +79,7 @@ class PublicRulingSerializer(RulingSerializer):
     """With the game: what was decided and why; the records stay on the game."""
 
     class Meta(RulingSerializer.Meta):
-        fields = [
-            "id",
-            "level",
-            "level_name",
-            "decided_by",
-            "decision",
-            "reasons",
-            "result",
-            "moves",
-            "votes",
-            "created_at",
-        ]
+        fields = [f for f in RulingSerializer.Meta.fields if f not in ("effect", "acceptances")]
         read_only_fields = fields
 
 
