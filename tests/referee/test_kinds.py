@@ -1,4 +1,4 @@
-"""Each kind of dispute end to end through the API, with a recorded game (seed 001)."""
+"""Each kind of dispute end to end through the API, with a recorded game (docs/referee.md)."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def test_time_resignation_and_conduct_rulings_set_the_result(api_as, nz_game, al
 
 
 def test_a_polite_resignation_is_ruled_a_win_by_resignation(api_as, nz_game, alice, bob, referee):
-    claim = "White put one of her captured stones on the board (seed 000)"
+    claim = "White put one of her captured stones on the board (WGA 9x9 rules)"
     dispute = open_(api_as(alice), nz_game, kind="resignation", claim=claim).json()
     rule(
         api_as(referee),
