@@ -47,7 +47,7 @@ def test_an_upheld_repetition_replaces_the_move_with_a_pass_and_play_goes_on(
     assert body["evidence"]["legality"]["first_illegal"]["point"] == "A1"
     nz_game.refresh_from_db()
     assert nz_game.state == GameState.DISPUTED
-    response = rule(api_as(referee), body["id"], decision="upheld", reasons="Seed 001: a pass.")
+    response = rule(api_as(referee), body["id"], decision="upheld", reasons="NZ rules: a pass.")
     assert response.status_code == 201, response.content
     nz_game.refresh_from_db()
     assert moves_of(nz_game.sgf) == [*moves_of(sgf(*KO))[:6], ("B", None)]
