@@ -1,14 +1,8 @@
 """The directors' admin: tournaments, rounds, games and players, scoped to the director.
 
-A director (staff, in the "Directors" group, ``games.groups``) sees only the
-tournaments he directs and their rounds and games; a superuser sees all.
-Every change goes through ``games.services``: pairings through
-``game_create`` / ``game_update``, players through ``player_create`` /
-``player_update``, tournaments through ``tournament_create`` /
-``tournament_update``.  Result fields are never edited here: a director
-enters or corrects a result on the game's web form (``game_result_enter``)
-or for a whole round from the result sheet (``round_results_enter``).  A
-locked game (confirmed or final) is read-only and cannot be deleted.
+A director sees only the tournaments he directs; every change goes through
+``games.services``; results are entered on the game's form or a round's result sheet,
+never edited here; a locked game is read-only (docs/games.md, "The admin").
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """The final position of a game, drawn for the game page.
 
-The record is replayed tolerantly (``strict=False``): a record with an
-illegal move still gets a diagram, and the page lists what was wrong with it
-("move 37, White K10: superko").  Without a record the board is empty, at
-the tournament's size, and there is nothing to warn about.  A record the
-engine cannot read at all (which the services should have refused) is shown
-as an empty board with the reader's message, never a 500.
+The record is replayed tolerantly, so an illegal move still gets a diagram and the
+page lists what was wrong; no record, or one the engine cannot read, gives an empty
+board (with the reader's message), never a 500.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """Web forms for results.  They read input; the services judge it.
 
-A form only turns the request into the service's arguments (the SGF as an
-upload or as pasted text).  Whether a result string, a record or a dead-stone
-list is acceptable is ``games.services``' decision: its ``ValidationError``
-comes back keyed by ``result``, ``sgf`` or ``dead_stones`` and
-``apply_service_errors`` puts each message on the matching field.
+A form turns the request into the service's arguments (the SGF as an upload or as
+pasted text); ``apply_service_errors`` puts the service's errors on the fields.
 """
 
 from __future__ import annotations

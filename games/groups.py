@@ -1,9 +1,8 @@
 """The "Directors" group: the Django-admin permissions a tournament director needs.
 
-Which tournaments a director may touch is decided per object by
-``games.permissions.is_director`` (he directs it) and the admin's querysets;
-this group only opens the admin pages.  Made in code rather than in a data
-migration so the demo command and the tests share one definition.
+Which tournaments he may touch is decided per object (``games.permissions``); the group
+only opens the admin pages.  Made in code, not a data migration, so the demo command
+and the tests share one definition.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """Importing players from a CSV file (the directors' admin page calls this).
 
-All or nothing: every row is checked and created inside one transaction; if
-any row fails, the transaction is rolled back and the report lists every
-failing row with its field, so the director fixes the file and uploads it
-again.  A half-imported file would leave him working out which rows made it.
-
-Rows are numbered as a spreadsheet shows them: the header is row 1, the first
-player row 2.  Each row goes through ``games.services.player_create``, the
-one write path for players (it also finds a club by name, or creates it).
+All or nothing, with every failing row reported at once: a half-imported file would
+leave the director working out which rows made it.  Each row goes through
+``games.services.player_create``.  The file's columns: docs/formats.md, "Players as CSV".
 """
 
 from __future__ import annotations

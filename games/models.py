@@ -1,12 +1,8 @@
 """Tournaments, players, rounds, games and result submissions.
 
-Invariants the database can hold are constraints here (a player cannot play
-himself, one game per pairing per round, komi in half points); the rest is
-enforced by the service functions in ``games.services``, which are the only
-code that writes these rows.  A game whose result is locked (confirmed by
-both players, or finalised by a director) is never changed again: seed 001,
-"once the game is finished and the result confirmed by both players nothing
-can change the result".
+Invariants the database can hold are constraints here; the services in
+``games.services`` enforce the rest and are the only code that writes these rows.
+A locked result is never changed again (docs/games.md, "The life of a game").
 """
 
 from __future__ import annotations
@@ -40,7 +36,7 @@ def _half_points(field: str, name: str) -> models.CheckConstraint:
 
 class Club(models.Model):
     name = models.CharField(max_length=100)
-    # EGD club codes are up to four characters (formats.md §4).
+    # EGD club codes are up to four characters (as in the EGD rating list).
     code = models.CharField(max_length=4, blank=True)
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
 
@@ -112,8 +108,8 @@ class Tournament(models.Model):
     komi = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("6.5"))
     time_control = models.CharField(max_length=100, blank=True)
     rated = models.BooleanField(default=True)
-    # Handicap policy (ratings.handicap): nz = rating difference rounded up
-    # (seed 001), egf = grade difference minus a reduction, none = even games.
+    # Handicap policy (ratings.handicap): nz = rating difference rounded up (New
+    # Zealand Rules), egf = grade difference minus a reduction, none = even games.
     handicap_policy = models.CharField(
         max_length=8,
         choices=[("nz", "New Zealand"), ("egf", "European"), ("none", "none (even games)")],
@@ -204,8 +200,8 @@ class Game(models.Model):
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     handicap = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(25)])
-    # Seed 001: under a 0.5-stone rating difference the players may choose an
-    # even game instead of one stone; null when that choice did not arise.
+    # New Zealand Rules: under a 0.5-stone rating difference the players may choose
+    # an even game instead of one stone; null when that choice did not arise.
     even_game_chosen = models.BooleanField(null=True, blank=True)
     komi = models.DecimalField(max_digits=4, decimal_places=1)
     rules = models.CharField(max_length=20, choices=RULES_CHOICES)

@@ -1,12 +1,8 @@
 """Who may do what: role helpers shared by the API, the web pages and the services.
 
-Roles are per tournament: a *director* runs it (enters and finalises
-results), a *referee* rules on disputes, a *player* plays in it.  A superuser
-is every director.  Answers are plain booleans; the caller decides whether a
-"no" is a 403 (the user may see the object) or a 404 (he may not).
-
-The helpers accept anonymous users (``AnonymousUser`` or ``None``) and answer
-``False`` for them, so views can call them without checking login first.
+Roles are per tournament (director, referee, player; a superuser is every director).
+Answers are booleans, ``False`` for anonymous users; the caller decides between 403
+and 404 (docs/games.md, "Roles").
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """Re-scoring runs: what the engine made of a game's submitted record.
 
-Imported at the bottom of ``games.models`` so Django registers the model in
-the games app.  Every write goes through ``games.services.scoring`` (requests,
-batches, the sweep) and ``games.services.scoring_worker`` (claim and store,
-inside the Celery tasks of ``games.tasks``).
-
-Identity: one run per (game, rules preset, engine version).  A new record,
-result or dead-stone list on the same game does not add a run: it resets that
-run to ``pending`` (``input_hash`` is the digest of what is scored, so a
-batch re-score can tell an unchanged, already-scored game from a corrected one).
+One run per (game, rules preset, engine version); a new record, result or dead-stone
+list resets it (README, "Re-scoring").  Imported at the bottom of ``games.models`` so
+Django registers it; written only by ``games.services.scoring`` and ``scoring_worker``.
 """
 
 from __future__ import annotations

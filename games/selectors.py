@@ -87,9 +87,9 @@ def submissions_visible_to(user: Any, game: Game) -> QuerySet[ResultSubmission]:
 # Only locked results (confirmed by both players, or final) count in the
 # standings: a submitted result may still be contested, a disputed one waits for
 # a ruling.  Void games count for nobody.  A win is 1 point, a draw 1/2.  A cell
-# reads as in the EGF results format (formats.md 1): opponent's number,
-# ``+``/``-``/``=``, ``/``, the player's own colour, and the handicap when there
-# is one (``3+/w``, ``5-/b2``); an uncounted game shows ``?``.
+# reads as in the EGF results format (docs/formats.md, "Crosstable cells"):
+# opponent's number, ``+``/``-``/``=``, ``/``, the player's own colour, and the
+# handicap when there is one (``3+/w``, ``5-/b2``); an uncounted game shows ``?``.
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,8 @@
 """A Go board drawn as an SVG string: the final position on the game page.
 
-Pure function, standard library and the engine only.  Orientation as in the
-engine (``games.engine.types``): points are ``(x, y)`` zero-based from the
-top-left corner; the labels follow rules.md (c): columns ``A``-``T``
-without ``I``, row 1 at the bottom (Black's side).
-
-Nothing a user typed reaches this module as text: it draws points and
-colours.  Every label still goes through ``xml.sax.saxutils.escape`` so a
-later caller who adds one (a title, a player name) cannot break the markup.
+Pure function, standard library and the engine only; labels as docs/rules.md,
+"Points and coordinates".  Nothing a user typed reaches it as text, but every label
+still goes through ``escape`` so a later caller who adds one cannot break the markup.
 """
 
 from __future__ import annotations
@@ -25,12 +20,8 @@ HOSHI_R = CELL * 0.1
 
 
 def star_points(size: int) -> tuple[Point, ...]:
-    """The hoshi: the points of the largest fixed handicap (ratings.md 5).
-
-    That table is exactly the star points of 9x9, 13x13 and 19x19 (3-3 plus
-    tengen on 9x9, 4-4 / sides / tengen on the larger boards); boards under
-    7x7 have none.
-    """
+    """The hoshi: the points of the largest fixed handicap (docs/rules.md, "Handicap
+    placement"), which are the star points of 9x9, 13x13 and 19x19; none under 7x7."""
     most = max_fixed_stones(size)
     return fixed_points(size, most) if most >= 2 else ()
 

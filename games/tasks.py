@@ -1,10 +1,8 @@
 """Celery tasks for re-scoring: thin wrappers over ``games.services.scoring_worker``.
 
-Ids in, re-fetched inside.  The options (``ops.tasks_common.job_task_options``):
-``acks_late`` with reject-on-worker-lost, so a worker killed mid-task leaves
-its message to be delivered again, and the conditional claim makes a second
-delivery harmless; time limits from the settings, below the broker's
-visibility timeout.
+Ids in, re-fetched inside; ``acks_late`` with reject-on-worker-lost, time limits below
+the broker's visibility timeout (``ops.tasks_common.job_task_options``; README,
+"Re-scoring").  A second delivery is harmless: the claim is conditional.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Public pages and the players' and directors' result forms.
 
-Views parse the request, call one service, and render.  Who may see what:
-every page about tournaments, rounds, games and players is public; the
-claims made about a result (submissions) are shown to the people
-``can_see_submissions`` names.  The result forms are not public: a user who
-may not act on a game at all gets a 404 for them (he is not told they
-exist); a player of the game whom the service refuses gets a 403.
+Views parse the request, call one service, and render.  The pages are public, the
+claims about a result are not, and the result forms answer 404 to whoever may not act
+on the game (docs/games.md, "Pages").
 """
 
 from __future__ import annotations

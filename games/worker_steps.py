@@ -1,9 +1,8 @@
 """A consumer boot step: sweep for re-scoring runs whenever the worker (re)connects.
 
-Registered in ``config.celery``.  The consumer's steps start when the worker
-starts and again each time it reconnects after losing the broker, so runs
-submitted while the broker was down are queued as soon as it is back, not at
-the next beat (``games.tasks.sweep_pending`` is on the beat schedule too).
+Registered in ``config.celery``.  Runs submitted while the broker was down are queued
+as soon as it is back, not at the next beat (``games.tasks.sweep_pending`` is on the
+beat schedule too).
 """
 
 from __future__ import annotations

@@ -118,10 +118,8 @@ class TournamentOfficialsForm(OfficialsFields, forms.ModelForm):
 
 @admin.register(TournamentOfficials)
 class TournamentOfficialsAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
-    """A director names his tournaments' chief referee and committee; saved by the service
-    (checked, audited).  Not deleted here: empty the fields to name no one.
-
-    The form checks what the service checks; a refusal that gets past it (a
+    """A director names his tournaments' chief referee and committee through the service
+    (never deleted: empty the fields).  A refusal that gets past the form's checks (a
     simultaneous change) is rolled back with the admin's transaction and shown."""
 
     form = TournamentOfficialsForm

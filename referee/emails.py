@@ -1,16 +1,7 @@
 """E-mails about disputes: to both players and the officials concerned, sent on commit.
 
-Who hears of what:
-
-* opened, ruled, accepted (by one party), closed: both players (those with an account and an address)
-  and the assigned referee -- or, while none is assigned, every referee of
-  the tournament, so someone picks it up;
-* appealed: both players and the officials of the new level (the chief
-  referee, or the three committee members), plus the assigned referee.
-
-Messages are queued with ``transaction.on_commit``: a dispute whose
-transaction rolls back sends nothing.  A failing mail server must not undo
-a ruling, so sending errors are logged and swallowed.
+Who hears of what: docs/referee.md, "E-mails".  A dispute whose transaction rolls back
+sends nothing; a failing mail server is logged and never undoes a ruling.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Web forms of the referee desk.  They read input; the services judge it.
 
-The ruling form carries only what the dispute's kind can use: a result for
-the kinds that set one, the continuation for dead stones, neither for a
-repetition (its remedy is fixed by seed 001; a result may still be named
-once play has finished).
+The ruling form carries only what the dispute's kind can use: a result for the kinds
+that set one, the continuation for dead stones, neither for a repetition (its remedy
+is fixed by the New Zealand Rules; a result may still be named once play has finished).
 """
 
 from __future__ import annotations

@@ -9,10 +9,10 @@ from django.db import models
 
 # --------------------------------------------------------------------------- disputes
 #
-# Issue 4: disputes, rulings and appeals (seed 001 for what a ruling does,
-# seed 003 item 10 for who rules: the referee, then the chief referee, then
-# the arbitration committee).  The games app's tables are not touched: the
-# officials above the referees live here, keyed by tournament.
+# Disputes, rulings and appeals (docs/referee.md): the New Zealand Rules say what
+# a ruling does, the WMSG 2008 rules who rules (the referee, then the chief
+# referee, then the arbitration committee).  The games app's tables are not
+# touched: the officials above the referees live here, keyed by tournament.
 
 
 class TournamentOfficials(models.Model):

@@ -1,24 +1,9 @@
 """What an upheld ruling does to a game record: pure functions over ``GameRecord``.
 
-Seed 001 (New Zealand rules, "Explanation"), the referee's three remedies:
-
-* **Repetition** -- "If a player attempts to repeat a previous board position
-  it is up to their opponent to spot this before playing the next move (they
-  cannot complain later).  The invalid move should then be removed and that
-  player's move be treated as a pass."  ``replace_with_pass``.
-* **Other illegal moves** (two moves in a row, a moved stone, a stone on an
-  occupied point) -- "the game should be restored to the point where the
-  illegal activity occurred with the offending player's last move being
-  treated as a pass.  If it is not possible to restore the board the offender
-  should forfeit the game."  ``restore_with_pass`` (the forfeit, when there
-  is no record, is the service's: it needs no record function).
-* **Dead stones not agreed** -- "it is necessary to play the moves to capture
-  the stones ... allow the person whose stones are in dispute to have the
-  first move to defend them.  (They may of course choose to pass)."
-  ``append_continuation`` after ``owner_of``.
-
-Standard library and the engine only, like the engine: no Django here.
-Moves are numbered from 1 over moves (passes count), as in ``replay``.
+The New Zealand Rules remedies (docs/referee.md, "What an upheld ruling does"): a
+repetition becomes a pass (``replace_with_pass``), another illegal move is undone and
+the offender passes (``restore_with_pass``), dead stones are played out, the owner first
+(``append_continuation``).  Standard library and the engine only; moves count from 1.
 """
 
 from __future__ import annotations
@@ -91,12 +76,8 @@ def record_upto(record: GameRecord, number: int) -> GameRecord:
 
 
 def replace_with_pass(record: GameRecord, number: int) -> GameRecord:
-    """Repetition upheld: move ``number`` becomes a pass by the same colour.
-
-    Play goes on from there, so any later move in the record is kept as it
-    was (in practice there is none: the claim stands only when it is raised
-    before the opponent's next move, see ``repetition_in_time``).
-    """
+    """Repetition upheld: move ``number`` becomes a pass by the same colour; later
+    moves are kept (in practice none: see ``repetition_in_time``)."""
     offending = _move(record, number)
     actions: list[Move | Setup] = []
     seen = 0
@@ -117,10 +98,8 @@ def restore_with_pass(record: GameRecord, number: int) -> GameRecord:
 
 
 def repetition_in_time(record: GameRecord, number: int) -> bool:
-    """Seed 001: a repetition must be claimed before the offender's opponent moves.
-
-    The record shows whether he did: the claimed move must be its last move.
-    """
+    """A repetition must be claimed before the offender's opponent moves (New Zealand
+    Rules): the claimed move must be the record's last."""
     return number == move_count(record)
 
 

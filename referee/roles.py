@@ -1,10 +1,7 @@
-"""Who may do what with a dispute (seed 003 item 10: referee, chief referee, committee).
-
-Per tournament: its *referees* rule first (``games.permissions.is_referee``),
-its *chief referee* hears the first appeal, its *arbitration committee* of
-three hears the second.  Directors run the tournament: they see every
-dispute of it and may close one, but do not rule.  The *parties* are the two
-players of the game.  Answers are booleans; callers choose 403 or 404.
+"""Who may do what with a dispute: the tournament's referees rule first, its chief referee
+hears the first appeal, its committee of three the second (WMSG 2008 rules, Appendix 1,
+item 10); directors see and close disputes but do not rule; the parties are the two
+players.  Answers are booleans; callers choose 403 or 404 (docs/referee.md).
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The referee desk: the queue, a dispute's page, and the forms that act on it.
 
-Who sees what, as in the API: an open dispute is shown to its parties and
-the tournament's officials (404 for anyone else), a closed one to everyone.
-Someone who may see a dispute but not act on it gets a 403 for the action,
-with the reason.  Each view parses the request and calls one service.
+Who sees what is as in the API (docs/referee.md); someone who may see a dispute but
+not act on it gets a 403 with the reason.  Each view parses the request and calls one
+service.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """The REST API (v1): parse input, call a service, format the output.
 
-Status codes: 400 invalid input (``extra.fields`` names the fields), 401 a
-write without credentials, 403 the object is visible but the user may not
-change it, 404 an unknown id or an object the user may not see, 409 the
-request conflicts with the game's state (the result is final, disputed, or
-there is nothing to confirm).  Every error has the shape of
-``config.api_errors``.
+Status codes (400, 401, 403, 404, 409) and the error shape: docs/games.md, "API status
+codes".
 """
 
 from __future__ import annotations

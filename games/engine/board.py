@@ -1,17 +1,8 @@
 """The board: stones, chains, liberties, captures, Zobrist hashing, ko and superko.
 
-Built for speed in pure Python.  Points are kept as flat indices
-``y * size + x``; neighbour tables, bit masks and Zobrist keys are computed
-once per board size and cached.  Chains are incremental: every stone knows
-its chain's head, every head keeps the chain's stone list, its liberties as
-an int bit set and the xor of its stones' Zobrist keys.  A play touches only
-the four neighbours, merges chains (the smaller into the larger) and, on a
-capture, gives the freed points back as liberties to the capturer's chains.
-No flood fill is done per move.
-
-The board also remembers the positions it has been through (position hash,
-and hash with the player to move) so it can answer superko questions, and
-the simple-ko point left by the last move.
+Built for speed in pure Python: flat indices, per-size tables, chains kept
+incrementally (stone list, liberty bit set, hash; the smaller merged into the larger),
+no flood fill per move.  It remembers the positions seen, for superko.
 """
 
 from __future__ import annotations

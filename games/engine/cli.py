@@ -3,30 +3,7 @@
     python -m games.engine check FILE... --rules PRESET [--json]
     python -m games.engine score FILE --rules PRESET [--komi K] [--dead D4,E5,...] [--json]
 
-``check`` replays each file's main line under the preset and reports, per
-file, that every move is legal or the first illegal one (number, colour,
-point, reason).  With ``--json`` it prints one JSON list with an object per
-file.
-
-``score`` replays the file and scores the final position.  ``--komi``
-replaces the preset's komi.  Dead stones are ``--dead`` (points as ``D4`` or
-``dp``, separated by commas or spaces); without it they are read from the
-final node's TB/TW markup (CGoban style), or there are none.  With
-``--json`` the output is exactly ``Score.to_dict()``.
-
-Errors are one line on stderr, never a traceback.  Exit status:
-
-* 0 - every file checked is legal / the game was scored;
-* 1 - a game has an illegal move (``check`` reports it; ``score`` refuses
-  to score a game that cannot be replayed to its end);
-* 2 - a usage error: bad arguments, unknown preset, bad ``--komi``, a bad
-  point or dead-stone list (including dead stones the position rejects);
-* 3 - a file cannot be read or is not a valid SGF game record;
-* 4 - an internal error (a bug: please report it).
-
-With several files, ``check`` goes through all of them and exits with the
-highest status met.  Reader warnings (Fox komi, HA[1], ...) go to stderr
-as ``FILE: warning: ...``, and into ``"warnings"`` with ``--json``.
+Output, dead stones and exit statuses: docs/formats.md, "The engine's command line".
 """
 
 from __future__ import annotations

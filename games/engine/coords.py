@@ -1,16 +1,8 @@
 """Board coordinates: SGF letters (``dp``) and letters-and-numbers (``D4``).
 
-Points are ``(x, y)``, zero-based from the top-left corner, as in ``types``.
-
-* SGF (rules.md (c)): two lowercase letters, column then row, ``a`` = left /
-  top; the letter ``i`` is used.  FF[4] gives uppercase letters to columns
-  27-52, so ``"DD"`` is *not* read as ``"dd"``: goref boards stop at 25.
-* Letters and numbers, called GTP here (rules.md (c), seed 002): columns
-  ``A``-``Z`` without ``I`` (25 letters, enough for 25x25), rows ``1..N``
-  counted from the bottom (Black's side).  Read case-insensitively.
-
-``parse_point`` takes either form.  The two cannot be confused: a GTP point
-always has digits and an SGF point never does.
+Points are ``(x, y)``, zero-based from the top-left corner, as in ``types``.  Both
+forms, passes and point lists: docs/rules.md, "Points and coordinates".  A point with
+digits is letters-and-numbers, one without is SGF, so the two cannot be confused.
 """
 
 from __future__ import annotations
@@ -70,8 +62,8 @@ def point_to_sgf(p: Point) -> str:
 
 
 def is_sgf_pass(s: str, size: int) -> bool:
-    """``B[]`` is a pass; ``B[tt]`` too, but only on boards up to 19x19
-    (rules.md (c)): on larger boards ``tt`` is a real point."""
+    """``B[]`` is a pass; ``B[tt]`` too, but only on boards up to 19x19 (on larger
+    boards ``tt`` is a real point)."""
     return s == "" or (s == "tt" and size <= 19)
 
 

@@ -1,10 +1,7 @@
-"""WMSG 2008 fill-in counting (seed 003, Appendix 1; rules.md (b)).
-
-The margin is a plain area count, B_area - W_area - komi - (1 if White made
-the first pass of the game), each area holding half of the shared seki
-points.  The referee also reads out the fill-in procedure; ``fill_in``
-computes every step of it from five numbers so the six worked games of the
-seed can be checked from their published figures.
+"""Fill-in counting (WMSG 2008 rules, Appendix 1): every step of the procedure, for the
+referee sheet, from five numbers, so the six worked games can be checked from their
+published figures.  The rules, the procedure and the games: docs/rules.md, "Fill-in
+counting".
 """
 
 from __future__ import annotations
@@ -21,9 +18,8 @@ from .types import Color
 class FillIn:
     """The fill-in breakdown.  Counts are stones or points; ``margin`` is B - W.
 
-    ``black_empty`` / ``white_empty``: empty points left in each area once
-    Black has filled its S stones (and White's K komi stones sit in Black's
-    area) and White its S - K stones; negative means that many losing stones.
+    ``black_empty`` / ``white_empty``: empty points left in each area after the
+    filling; negative means that many losing stones.
     """
 
     board_points: int
@@ -77,17 +73,8 @@ def fill_in(
     komi: Decimal,
     white_passed_first: bool,
 ) -> FillIn:
-    """Every step of the fill-in procedure (rules.md (b), steps 1-6).
-
-    1. S = floor(P/2) stones per side.  2. K = floor(komi/2) White komi
-    stones go into Black's area; r = komi - 2K is left.  3. Black fills
-    its area with S stones, White its area with S - K.  4. Stones that do
-    not fit are losing stones, put in the opponent's remaining empty points.
-    5. WT = empty points left in the winner's area + 2 per losing stone.
-    6. Black owns WT: margin WT - r - p; White: -(WT + r + p); nobody: -r - p.
-    An odd number of seki points leaves one empty, worth half to each side:
-    the areas' half points are not filled.
-    """
+    """Every step of the fill-in procedure (docs/rules.md, "Fill-in counting", steps
+    1-6); ``procedure_margin`` always equals the formula's ``margin``."""
     black_area = Decimal(black_area)
     white_area = Decimal(white_area)
     komi = Decimal(komi)

@@ -1,30 +1,8 @@
-"""Where handicap stones go.
+"""Where handicap stones go: the fixed points in their order, or a plan for free placement.
 
-Fixed placement follows ratings.md section 5 (seen from Black, top of the
-diagram = far side):
-
-* 19x19 and 13x13, 2-9 stones, star points on the 4th line; 9x9, 2-5
-  stones, points on the 3rd line.  Order: top-right, bottom-left,
-  bottom-right, top-left (2-3 stones leave the far-left corner empty);
-  5 = four corners + centre; 6 = four + right and left sides; 7 = six +
-  centre; 8 = four + all four sides; 9 = eight + centre.
-* The AGA order (rules.md, ``aga`` row: Q16, D4, Q4, D16, ...) is this same
-  order, so there is one table.  GTP's ``fixed_handicap`` differs at 3
-  stones (it leaves the lower-right corner empty) and is not used.
-* WGA 9x9 points A-E (seed 000) are assumed to be the 3-3 points plus
-  tengen in the table's order (ratings.md 5 marks this unverified).
-* NZ's traditional points (seed 001: 2-4, 6, 8-9 in order; 5 = a-d + i;
-  7 = a-f + i) are taken to be the same points in the same order.
-
-Other sizes (goref's decision; the sources cover 9, 13 and 19 only): the
-same pattern on the 3rd line for boards 7-12 and on the 4th line for 13-25.
-Odd boards of 13 and more take 2-9 stones; odd boards of 7-11 take 2-5 (as
-9x9); even boards have no centre or side midpoints and take 2-4.  Boards
-below 7 have no fixed placement.
-
-Free placement (chinese, tromp-taylor) lets Black put the stones anywhere
-before White's first move.  Under nz Black plays them as moves while White
-passes the first N-1 times (rules.md, ``nz`` row).
+The table (19x19, 13x13, 9x9), the order that leaves the far-left corner empty, the
+WGA and NZ points, the choice for other board sizes, and nz's White passes:
+docs/rules.md, "Handicap placement".
 """
 
 from __future__ import annotations
@@ -41,11 +19,9 @@ MIN_FIXED_SIZE = 7
 class HandicapPlan:
     """What Black does with ``stones`` handicap stones under a placement.
 
-    ``points`` are the fixed points, in order (empty for free placement).
-    ``white_passes`` is how many times White passes while Black places the
-    stones as moves (nz: N-1).  ``suggested`` are the traditional points a
-    player may choose under free placement, when the board has them.
-    A handicap of 0 or 1 means no stones: Black simply moves first.
+    ``points``: the fixed points in order.  ``white_passes``: White's passes while
+    Black plays the stones (nz: N-1).  ``suggested``: the fixed points, offered under
+    free placement when the board has them.  Handicap 0 or 1 places no stone.
     """
 
     stones: int
@@ -69,12 +45,8 @@ def max_fixed_stones(size: int) -> int:
 
 
 def fixed_points(size: int, stones: int) -> tuple[Point, ...]:
-    """The fixed handicap points for ``stones`` on a ``size`` board, in placing order.
-
-    Raises ``ValueError`` naming the size and count when there is no fixed
-    placement for them (fewer than 2 stones included: a handicap of 1 places
-    no stone).
-    """
+    """The fixed handicap points for ``stones`` on a ``size`` board, in placing order;
+    ``ValueError`` naming the size and count when there are none (1 stone included)."""
     most = max_fixed_stones(size)
     if most == 0:
         raise ValueError(
@@ -104,14 +76,9 @@ def fixed_points(size: int, stones: int) -> tuple[Point, ...]:
 
 
 def setup_for(placement: Placement | str, size: int, stones: int) -> HandicapPlan:
-    """How ``stones`` handicap stones are placed under ``placement``.
-
-    ``placement`` is a ruleset's ``Rules.placement`` (``rules.Placement``,
-    which every preset sets, nz included: ``FREE_WHITE_PASSES``) or its
-    value (``"fixed"``, ``"free"``, ``"free-white-passes"``, ``"none"``).
-    Raises ``ValueError`` for an unknown placement, a negative count, a
-    count that does not fit the board, and fixed counts the board has no
-    points for.
+    """How ``stones`` handicap stones are placed under ``placement`` (a ``Placement`` or
+    its value).  ``ValueError`` for an unknown placement, a negative count, a count
+    that does not fit the board, and fixed counts the board has no points for.
     """
     try:
         how = Placement(placement)

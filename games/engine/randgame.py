@@ -1,10 +1,8 @@
 """Seeded random legal games, for benchmarks and tests (``bench.engine``,
 ``bench.rescore``, ``tests/engine``); the application itself never plays one.
 
-``random_moves`` plays a random legal move for each side in turn under
-situational superko, never filling its own true eye; a side with no such
-move passes.  The same size, count, seed and ``suicide`` always give the
-same game.
+Situational superko, never filling one's own true eye (a side with no other move
+passes); the same arguments always give the same game.
 """
 
 from __future__ import annotations

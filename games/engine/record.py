@@ -1,39 +1,8 @@
 """SGF game records: from an SGF file to a ``GameRecord`` and back.
 
-Reading (``parse_record``) takes the first game of the file and its main
-line (the first variation at every branch).  What it does with each
-property, and where that comes from:
-
-* ``GM`` other than 1 is not Go: an error.  ``SZ`` must be square and
-  2-25 (``SZ[19:19]`` is accepted, ``SZ[19:13]`` is an error); no ``SZ``
-  means 19.
-* ``B``/``W``: a move.  ``B[]`` is a pass, and ``B[tt]`` too on boards up
-  to 19x19 (rules.md (c)).  A node with both ``B`` and ``W`` is an error,
-  as is a point off the board (the error names line, column, property).
-* ``AB``/``AW``/``AE`` (plain or compressed ``aa:cc`` lists): on the root
-  they are ``record.setup`` (handicap stones included); later they become a
-  ``Setup`` item in ``record.actions``, before the node's move if any.
-* ``TB``/``TW`` on the final node of the main line: ``territory_black`` /
-  ``territory_white`` (CGoban marks dead stones this way).
-* ``KM`` quirks (rules.md (c)), each noted in ``record.warnings``:
-  Fox records (``AP[foxwq]``) scale komi (375/750 -> 7.5, 325/650 -> 6.5,
-  275/550 -> 5.5, 350/700 -> 7); a quarter komi such as GoGoD's Chinese
-  3.75 is doubled (komi is otherwise always whole or half points, so any
-  quarter value is read this way, whatever the RU); ``KM[0]`` with a
-  half-point ``RE`` means the real komi is missing, so ``komi`` is ``None``.
-  A komi that is still not a whole or half point is an error.
-* ``HA[1]`` is not a real handicap (sgfmill rejects it): read as handicap 0
-  with Black first and, when no ``KM`` is given, komi 0.  A ``KM`` that the
-  file does give is kept.
-* ``PL`` on the root is ``first_player``.
-* Game information (``PB PW BR WR RE RU DT EV RO PC TM OT GC ...``), the
-  root comment ``C``, ``AP`` and ``CA`` are kept as text in ``record.info``.
-  ``RE`` is a claim, kept as written; it is only read to check KM[0].
-* Everything else (marks, comments on moves, ``KO``, ``MN``, ...) is ignored.
-
-Writing (``write_record``) follows rules.md (c): FF[4] and GM[1] with SZ,
-KM, HA, RU, RE, PB/PW, BR/WR, DT, handicap stones in AB on the root, passes
-as ``B[]``, and TB/TW on the final node.
+``parse_record`` reads the first game's main line; ``write_record`` writes FF[4].
+Which properties are read and how (KM quirks, HA[1], TB/TW, set-up nodes) and what
+is written: docs/formats.md, "Reading an SGF file" and "Writing an SGF file".
 """
 
 from __future__ import annotations
@@ -79,7 +48,7 @@ INFO_PROPERTIES = (
 _WRITE_FIRST = ("RU", "RE", "PB", "PW", "BR", "WR", "DT")
 _NOT_WRITTEN = frozenset({"AP", "CA"})  # describe the original file, not ours
 
-# rules.md (c): Fox (AP[foxwq]) writes komi scaled.
+# Fox (AP[foxwq]) writes komi scaled (docs/formats.md, "Komi quirks").
 FOX_KOMI = {
     Decimal(375): Decimal("7.5"),
     Decimal(750): Decimal("7.5"),
@@ -107,11 +76,8 @@ _ONE_TREE_END = re.compile(r"\s*\)\s*+(?!\()")  # possessive: no backtracking in
 def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRecord:
     """Read the first game of an SGF file.  Raises ``SgfError`` (a ValueError).
 
-    A file that is one game tree of plain move nodes (the common case) is
-    read in bulk: the root node goes through ``sgf.parse`` and the moves are
-    cut out with one regular expression and looked up in a per-size table.
-    Anything else (variations, comments, a bad point, ...) takes the general
-    path, which gives the same record or the error with its place.
+    One game tree of plain move nodes (the common case) is read in bulk, anything
+    else the general way; both give the same record, or the error with its place.
     """
     text = sgf.decode(data, max_bytes=max_bytes)
     split = _split_plain_moves(text)

@@ -1,28 +1,8 @@
 """Replaying a game record under a ruleset: legality of every move, captures, passes.
 
-The start position is the root setup (AB/AW/AE).  The first player is the
-record's PL if given, else White when the record is a handicap game (HA >= 2)
-with Black setup stones, else Black.  Passes count as moves, so NZ free
-placement (Black plays the handicap stones while White passes) is ordinary
-alternation.
-
-Strict replay stops before the first illegal move.  Tolerant replay records
-every violation and carries on: an occupied point is skipped (the turn still
-passes), a suicide, ko or superko move is played anyway (a suicide removes
-the player's own chain), and a move by the wrong colour is accepted as given.
-
-Unbreakable cycles (``Rules.cycle_no_result``, japanese): when a whole-board
-position occurs for the third time with the same player to move, the game
-has no result; ``no_result_at`` is the number of the move that brought it
-back the third time (replay goes on; scoring gives ``Void``).  The start
-position counts as the first occurrence.  Positions left by a pass are not
-counted: two passes end the game, and a record that goes on after them (a
-resumed game) must not turn void because of the passes alone.  Only the
-simple-ko rule lets a cycle repeat; under superko the setting has no effect.
-
-Under first-capture rules (seed 004) the game is over at the first capture:
-replay stops there and ``moves_after_end`` counts the moves the record still
-has.  Those moves are not checked and are not violations.
+Strict replay stops before the first illegal move; tolerant replay records every
+violation and goes on.  Who moves first, how passes, unbreakable cycles (no result)
+and first capture are handled: docs/rules.md, "Replaying a record" and "Legality".
 """
 
 from __future__ import annotations
@@ -56,10 +36,8 @@ class Violation:
 
 @dataclass(frozen=True, slots=True)
 class FirstCapture:
-    """The move that decided a first-capture game, and who won by it.
-
-    A self-capture (suicide) gives the win to the opponent (seed 004).
-    """
+    """The move that decided a first-capture game, and who won by it (a self-capture
+    gives the win to the opponent: AGA First Capture leaflet)."""
 
     number: int
     winner: Color
@@ -116,6 +94,7 @@ class Replay:
 
 
 def first_player(record: GameRecord) -> Color:
+    """PL if given, else White after Black handicap stones, else Black."""
     if record.first_player is not None:
         return record.first_player
     if record.handicap >= 2 and record.setup.black:

@@ -1,9 +1,8 @@
 """Game results as values, and the SGF ``RE`` strings they read from and write to.
 
-``rules.md`` (c) lists the RE forms: ``B+5.5``, ``W+R``/``W+Resign``,
-``B+T``/``B+Time``, ``B+F``/``B+Forfeit``, ``0``/``Draw``, ``Void``, ``?``
-and, in the wild, ``B+0.0`` (a draw written as a score).  A result is a
-claim: the engine re-scores the record and compares.
+The forms read and written (``B+5.5``, ``W+R``, ``B+T``, ``B+F``, ``0``, ``Void``, ``?``
+and ``B+0.0`` from the wild): docs/rules.md, "Results".  A result is a claim: the
+engine re-scores the record and compares.
 """
 
 from __future__ import annotations

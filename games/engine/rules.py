@@ -1,14 +1,7 @@
-"""Rulesets as data: a handful of orthogonal settings plus named presets.
+"""Rulesets as data: a few orthogonal settings (modelled on KataGo's rules) and eight presets.
 
-Modelled on KataGo's rules (ko rule, scoring rule, seki tax, suicide, handicap
-compensation, komi).  The presets follow ``../shared/reference/rules.md``
-("Presets" table) exactly; where that table says a value is "not specified"
-or "not stated", the choice made here is written next to the preset.  Code
-never asks for a preset by name: behaviour comes from the settings.
-
-Tromp-Taylor is modelled as ``Scoring.AREA`` with ``remove_dead=False``: it
-*is* area scoring, only with every stone on the board counted alive.  Scoring
-refuses a dead-stone list under such rules (see ``scoring.DeadStoneError``).
+Code never asks for a preset by name: behaviour comes from the settings.  Each preset,
+its sources and the choices made where they are silent: docs/rules.md, "The presets".
 """
 
 from __future__ import annotations
@@ -19,13 +12,10 @@ from decimal import Decimal
 
 
 class KoRule(enum.Enum):
-    """Which repetitions are forbidden.
+    """Which repetitions are forbidden (docs/rules.md, "Legality").
 
-    SIMPLE: no immediate recapture of a single stone that recreates the
-    previous position.  POSITIONAL: no move may recreate an earlier board.
-    SITUATIONAL: no move may recreate an earlier board with the same player
-    to move (seed 002: "a player may not recreate a position that occurred
-    previously with the same player to move").
+    SIMPLE: no immediate single-stone recapture.  POSITIONAL: no earlier board
+    again.  SITUATIONAL: no earlier board again with the same player to move.
     """
 
     SIMPLE = "simple"
@@ -34,11 +24,11 @@ class KoRule(enum.Enum):
 
 
 class Scoring(enum.Enum):
-    AREA = "area"  # stones + one-colour regions (rules.md (a))
+    AREA = "area"  # stones + one-colour regions
     TERRITORY = "territory"  # one-colour regions + prisoners (japanese)
-    WGA = "wga"  # territory + own stones + prisoners (seed 000)
-    FILL_IN = "fill-in"  # area, counted by WMSG fill-in (seed 003, rules.md (b))
-    FIRST_CAPTURE = "first-capture"  # the first capture wins (seed 004)
+    WGA = "wga"  # territory + own stones + prisoners (WGA 9x9 rules)
+    FILL_IN = "fill-in"  # area, counted by fill-in (WMSG 2008 rules, Appendix 1)
+    FIRST_CAPTURE = "first-capture"  # the first capture wins (AGA First Capture leaflet)
 
 
 class Compensation(enum.Enum):
@@ -66,13 +56,9 @@ class UnknownRules(ValueError):
 class Rules:
     """One ruleset.  ``komi`` is for even games, ``handicap_komi`` for handicap >= 2.
 
-    ``seki_territory=False`` gives the japanese seki rule: the eyes and
-    territory of chains in seki count nothing (``scoring._seki_excluded``
-    defines seki points; open dame cost nothing).  ``white_pass_point`` gives White one point if White made the
-    first pass of the game (WMSG, seed 003).  ``remove_dead=False`` means every
-    stone on the board counts (tromp-taylor).  ``cycle_no_result`` makes a
-    game void when a whole-board position recurs a third time with the same
-    player to move (japanese: triple ko, eternal life; see ``replay``).
+    ``seki_territory=False``: the japanese seki rule.  ``white_pass_point``: +1 to White
+    if White passed first (wmsg).  ``remove_dead=False``: every stone counts
+    (tromp-taylor).  ``cycle_no_result``: a third repetition is void.  docs/rules.md.
     """
 
     name: str
@@ -168,7 +154,7 @@ PRESETS: dict[str, Rules] = {
             Placement.FREE,
             white_pass_point=True,
         ),
-        # Seed 000 states komi 7 only; handicap komi project choice 0.5.
+        # The WGA 9x9 rules state komi 7 only; handicap komi project choice 0.5.
         Rules(
             "wga",
             Scoring.WGA,
@@ -179,7 +165,7 @@ PRESETS: dict[str, Rules] = {
             Compensation.NONE,
             Placement.FIXED,
         ),
-        # Seed 004: self-capture may be played (and loses); simple ko is moot.
+        # AGA First Capture leaflet: self-capture may be played (and loses); ko is moot.
         Rules(
             "first-capture",
             Scoring.FIRST_CAPTURE,

@@ -1,23 +1,8 @@
-"""Counting a finished game under a ruleset (rules.md (a) and (b)).
+"""Counting a finished game under a ruleset: area, territory (with the seki rule), WGA,
+fill-in and first capture, after removing the dead stones.
 
-Decisions where the sources are silent (documented in the report and here):
-
-* ``margin`` is always Black minus White (negative when White wins); the
-  ``result`` carries the winner and a positive margin.
-* Tromp-taylor (``remove_dead=False``) counts every stone: a non-empty dead
-  list is rejected with ``DeadStoneError`` rather than silently ignored.
-* Handicap 1 (HA[1]) is not a handicap: no handicap komi, no compensation.
-* Territory counting with the seki rule (japanese) finds the seki points
-  (neutral points neither colour can fill without self-atari) and gives
-  nothing for the regions of the chains beside them (``_seki_excluded``
-  has the definition and its limits).  Open dame do not cost territory.
-  KataGo's stricter "non-dame-touching" rule, used before, zeroed every
-  area next to any neutral point, which is wrong for records that end
-  with dame open; rules.md (d)7's japanese W+0.5 is that rule's figure.
-* Fill-in (wmsg): every neutral point left at the end is taken as a shared
-  seki point, credited half to each side (seed 003, procedure 6).
-* First capture with no capture in the game: a draw ("the source names no
-  winner when nothing is captured").
+Each method, and what is decided where the rule texts are silent (the sign of
+``margin``, seki, dead stones under tromp-taylor): docs/rules.md, "Counting".
 """
 
 from __future__ import annotations
@@ -134,11 +119,9 @@ def margin_from_counts(
     handicap: int = 0,
     white_passed_first: bool = False,
 ) -> Decimal:
-    """B - W from the counts, by the ruleset's scoring (rules.md (a)).
+    """B - W from the counts, by the ruleset's scoring (docs/rules.md, "Counting").
 
-    Area (and fill-in): stones + territory.  Territory: territory +
-    prisoners.  WGA: territory + stones + prisoners (seed 000).  Then komi,
-    handicap compensation and, under wmsg, the first-pass point go to White.
+    Komi, handicap compensation and, under wmsg, the first-pass point go to White.
     """
     bt, wt = Decimal(black_territory), Decimal(white_territory)
     scoring = rules.scoring
@@ -186,15 +169,12 @@ _EMPTY_BITS = bytes.maketrans(b"\x00\x01\x02", b"100")
 
 
 def _area_counts(cells: list[int], size: int) -> list[int]:
-    """Empty points by owner and stones: ``[neutral, black, white, black
-    stones, white stones]``, on bit boards.
+    """Empty points by owner and stones: ``[neutral, black, white, black stones,
+    white stones]``, on bit boards.
 
-    A region is Black's when it touches Black stones and no White ones: so
-    grow the Black stones through the empty points (shifts masked at the
-    board edges) until nothing changes, do the same for White, and an empty
-    point reached from one colour only is that colour's.  Every region is
-    done at once, in as many rounds as the longest path through the empty
-    points, instead of one flood fill per region.
+    Each colour's stones grow through the empty points (shifts masked at the edges)
+    until nothing changes; a point reached from one colour only is that colour's.
+    Every region is done at once, not one flood fill per region.
     """
     raw = bytes(cells)  # bit i of each mask is cell i (the strings are reversed)
     empty = int(raw.translate(_EMPTY_BITS)[::-1], 2)
@@ -254,29 +234,8 @@ def _regions(cells: list[int], neigh: tuple[tuple[int, ...], ...]) -> tuple[list
 def _seki_excluded(board: Board) -> tuple[list[int], int]:
     """Territory lost to the seki rule, ``[0, black, white]``, and the seki points.
 
-    Definition (japanese: "seki points and eyes of seki groups count nothing"):
-
-    * A *seki point* is a neutral empty point next to chains of both colours
-      that neither colour can fill safely: for each colour, a stone there
-      would capture nothing and leave its chain (merged with the neighbours
-      of its colour) with at most one liberty, i.e. self-atari or suicide.
-    * Chains next to a seki point are *in seki*, and so are the chains joined
-      to them through their own one-colour regions (the other chains of the
-      same group: they share its eyes).
-    * A one-colour region bordered by a chain in seki counts nothing.
-
-    Ordinary dame, which one side can fill safely, change nothing: a game
-    may end with dame open and its territory still counts.
-
-    Known limits: the test looks one move deep.  A seki whose shared
-    liberties are two or more points apart from self-atari (two groups with
-    no eyes and three or more shared liberties, the "all-seki" board of
-    rules.md (d)7) is not found; it has no eyes, so the count is the same
-    unless one of its chains also borders a real eye.  A seki held by a ko,
-    "hane seki" shapes that need a protective move, and bent-four or other
-    dead shapes the players left on the board are not recognised: dead
-    stones must be marked, and a false eye left unfilled is counted as
-    territory.
+    The definition (seki points, chains in seki, open dame) and its known limits:
+    docs/rules.md, "Territory counting".
     """
     cells = board._cells
     t = board._t
@@ -371,10 +330,8 @@ def score_position(
 ) -> Score:
     """Count ``board`` under ``rules`` after removing ``dead`` stones.
 
-    ``prisoners`` are stones captured during play BY each colour; dead
-    stones removed here are added to them.  ``komi=None`` takes
-    ``rules.komi_for(handicap)``.  ``first_capture_winner`` is only read
-    under first-capture rules (None: nobody captured, a draw).
+    ``prisoners`` are stones captured in play BY each colour (dead stones are added);
+    ``komi=None`` is the preset's; ``first_capture_winner=None`` is a draw.
     """
     dead_set = set(dead)
     size = board.size
@@ -418,8 +375,8 @@ def score_position(
     white_area = Decimal(white_stones + counts[2])
     fill: FillIn | None = None
     if scoring is Scoring.FILL_IN:
-        # Seed 003 procedure 6: shared seki points are filled equally; an odd
-        # one left over is worth half to each side.
+        # WMSG 2008 rules, Appendix 1, procedure 6: shared seki points are filled
+        # equally; an odd one left over is worth half to each side.
         half = Decimal(dame) / 2
         black_area += half
         white_area += half
@@ -474,9 +431,8 @@ def score_position(
 def score(replay: Replay, *, dead: Iterable[Point] = (), komi: Decimal | None = None) -> Score:
     """Count a replayed game: its final board, prisoners, passes and handicap.
 
-    A game that ran into an unbreakable cycle under rules with
-    ``cycle_no_result`` (japanese) has no result: the count is still made
-    (for the referee sheet) but ``result`` is ``Void`` with no winner or margin.
+    After an unbreakable cycle under ``cycle_no_result`` the count is still made
+    (for the referee sheet), but the result is ``Void``.
     """
     fc = replay.first_capture
     counted = score_position(

@@ -1,34 +1,8 @@
-"""A reader and writer for the generic SGF (FF[4]) tree.
+"""A reader and writer for the generic SGF (FF[4]) tree: collections, game trees,
+nodes, properties and text values; what they mean for Go is ``record``'s job.
 
-This layer knows the syntax only: collections, game trees, nodes, properties
-and text values.  What the properties mean for a Go game is ``record``'s job.
-
-The reader is built for hostile input.  It never recurses (a file of
-100,000 ``(`` cannot exhaust the stack), and it stops with an ``SgfError``
-on input over ``max_bytes`` (1 MB), over ``max_nodes`` (20,000) nodes, or
-with game trees nested deeper than ``max_depth`` (1,000).  Every error
-names the line and column (1-based, columns counted in characters), and
-the property when there is one.
-
-Text handling:
-
-* ``str`` input is taken as already decoded (``CA`` is then only kept).
-* Bytes are decoded with the charset of the ``CA`` property, found in the
-  raw bytes before decoding (charset names are ASCII, so this works for any
-  ASCII-compatible encoding); without ``CA`` the file must be UTF-8 (a BOM
-  is dropped).  Latin-1 is used only when ``CA`` names it.  An unknown
-  charset, or bytes the charset cannot decode, is an ``SgfError``.
-* Values are unescaped: ``\\x`` is ``x`` for any character ``x`` (so ``\\]``
-  and ``\\\\``), and a backslash before a line break (a soft line break) is
-  removed with the break.  Nothing else is changed: whitespace conversion
-  of the SGF Text and SimpleText types is left to the caller, and ``\\:``
-  in a composed value is read as a plain ``:``.
-* Property identifiers are uppercase letters.  FF[3] files may mix in
-  lowercase letters (``AddBlack``); they are dropped (``AB``), as FF[4]
-  asks readers to do.  A property repeated in one node has its values
-  joined in order.
-* Text before the first ``(;`` and after the last game tree is ignored
-  (mail headers, trailing newlines).
+Built for hostile input: no recursion, limits on bytes, nodes and depth, every error
+placed by line and column.  Charsets, escapes, identifiers: docs/formats.md, "SGF".
 """
 
 from __future__ import annotations
@@ -285,12 +259,8 @@ def parse(
 ) -> list[GameTree]:
     """Read an SGF collection: one ``GameTree`` per game in the file.
 
-    Well-formed files take a fast path: one compiled regular expression
-    tokenises the whole text and nodes keep only their offset, so lines and
-    columns are worked out only when an error needs them.  Anything the
-    fast path does not expect (a syntax error, a limit reached, FF[3]
-    lowercase identifiers, ...) sends the text to the careful reader, which
-    gives the same trees or raises the ``SgfError`` naming the place.
+    Well-formed files take a fast path (one regular expression, places worked out only
+    for errors); anything else goes to the careful reader: the same trees, or the error.
     """
     text = decode(data, max_bytes=max_bytes)
     start = _START.search(text)

@@ -1,9 +1,7 @@
 """Core value types shared by every part of the rules engine.
 
-Points are ``(x, y)`` tuples, zero-based, ``x`` the column from the left and
-``y`` the row from the top (the SGF orientation: ``"aa"`` is ``(0, 0)``, the
-top-left corner).  ``None`` as a point means a pass.  Conversions to and from
-SGF letters and the letters-and-numbers form (``D4``) live in ``coords``.
+Points are ``(x, y)`` tuples, zero-based, ``x`` the column from the left and ``y`` the
+row from the top (SGF's orientation: ``"aa"`` is ``(0, 0)``); ``None`` is a pass.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """The one write path for games data: every change goes through a function here.
 
-Names are ``<entity>_<action>`` with keyword-only arguments.  Each validates
-(``full_clean``), saves inside ``transaction.atomic()``, writes an audit row
-for a director's judgement, and raises Django's ``ValidationError`` (naming
-the field) or ``PermissionDenied``.  ``StateConflict`` / ``GameLockedError``
-are ``ValidationError``s for requests the game's state does not allow (the
-API answers 409 for them).  ``actor=None`` means the operator (a management
-command such as the CSV import or the demo data): permission checks are
-skipped for it, never for an anonymous web user.
+``<entity>_<action>(*, actor, ...)``: validate, save in one transaction, audit a
+director's judgement, raise ``ValidationError``/``PermissionDenied`` (``StateConflict``
+is a 409).  ``actor=None`` is the operator.  docs/games.md, "The one write path".
 """
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError

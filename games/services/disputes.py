@@ -1,17 +1,8 @@
 """The games side of a dispute: the game's state, result and record while it is disputed.
 
-The referee app decides (who may rule, what a ruling does) and calls these
-functions, inside its own transaction, to change the game; they check the
-game's state, never the official's authority.  Every change to the result
-or the record is audited here with the old and the new values.
-
-* ``game_dispute_open``: the game becomes ``disputed`` (refused once locked).
-* ``game_ruling_apply``: the game takes the result, record and dead stones a
-  ruling decided.  The result is then an official's (``result_submitted_by``
-  is null), so a player cannot overwrite it by submitting again.
-* ``game_dispute_settle``: the dispute is closed; the game goes back to
-  ``submitted`` (or ``scheduled`` when it has no result: play goes on) so a
-  director can finalise it, or the opponent confirm when the claim stood.
+The referee app decides (who may rule, what a ruling does) and calls these functions
+inside its own transaction; they check the game's state, never the official's
+authority, and audit every change with the old and new values (docs/referee.md).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The core's only calls up to the satellites: what games tells ratings and referee, and
 the few of their reads that games' pages show.
 
-Games is built first and the satellites on top of it (the README's
-"Architecture"), so they import games and never the other way round --
-except here.  Each function names its listener; each imports it in its body,
-because the listener's module imports games at load time.
+The satellites import games, never the other way round, except here; each function
+names its listener and imports it in its body (docs/games.md, "The one write path").
 """
 
 from __future__ import annotations

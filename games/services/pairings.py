@@ -68,13 +68,8 @@ def game_create(
     table: int | None = None,
     rules: str | None = None,
 ) -> Game:
-    """Pair ``black`` and ``white`` in round ``round_number``.
-
-    With ``handicap=None``, the tournament's handicap policy advises one from the
-    players' ratings (``ratings.strength.pairing_advice``): the weaker player
-    takes Black, and without ``komi`` the advised komi applies (HA 1: none).
-    With a ``handicap`` but no ``komi``, the preset's komi for it (``Rules.komi_for``).
-    """
+    """Pair ``black`` and ``white`` in round ``round_number``.  ``handicap=None``: the
+    tournament's policy advises handicap, colours and komi (docs/games.md, "Pairings")."""
     if actor is not None:
         require(permissions.is_director(actor, tournament), "Only its directors can pair games.")
     preset = rules_named(rules if rules is not None else tournament.rules)

@@ -1,10 +1,8 @@
 """Reading what a result comes with: the RE string, an SGF record, dead stones.
 
-Pure checks, no writes: each function turns user input into values or
-raises a Django ``ValidationError`` naming the field (``result``, ``sgf``,
-``dead_stones``) so forms and the API show it next to the input.  The
-engine does the Go: ``games.engine.record`` reads the file, ``replay``
-checks the moves under the game's rules, ``scoring`` reads TB/TW markup.
+Pure checks, no writes: user input becomes values, or a ``ValidationError`` naming the
+field (``result``, ``sgf``, ``dead_stones``).  The engine does the Go; what is accepted:
+docs/formats.md and docs/rules.md, "Dead stones".
 """
 
 from __future__ import annotations
@@ -64,14 +62,8 @@ def read_record(
     handicap: int | None = None,
     result: Result | None = None,
 ) -> ReadRecord:
-    """Read and replay an SGF record; raise ``ValidationError`` on ``sgf`` if unreadable.
-
-    A file the reader refuses (syntax, a property that makes no sense) is an
-    error whose message names the line, column and property.  A readable
-    file with illegal moves is accepted: the tolerant replay's violations
-    become warnings ("move 37, White K10: superko") kept as evidence for the
-    referee and the re-scoring job.
-    """
+    """Read and replay an SGF record; ``ValidationError`` on ``sgf`` if unreadable.  Illegal
+    moves become warnings, kept as evidence (docs/formats.md, "Against the game")."""
     max_bytes = int(getattr(settings, "GOREF_SGF_MAX_BYTES", sgf_syntax.MAX_BYTES))
     try:
         text = sgf_syntax.decode(data, max_bytes=max_bytes) if isinstance(data, bytes) else data

@@ -1,24 +1,8 @@
-"""Results: submitted by a player, confirmed or contested by the opponent, entered
-or corrected by a director, finalised.
+"""Results: submitted by a player, confirmed or contested by the opponent, entered or
+corrected by a director, finalised.
 
-The life of a game (``GameState``)::
-
-    scheduled --submit--> submitted --confirm (opponent)--> confirmed  [locked]
-                              |  ^ \\--contest (opponent)--> disputed
-                              |  |                             |
-                              |  +--- enter (director) --------+
-                              +--finalise (director)--> final  [locked]
-
-A player may re-submit while the game is ``submitted`` by a player (his new
-claim replaces the old, and it is now the other player's to confirm).  Once
-a director has entered a result, only a director changes it.  A locked game
-(``LOCKED_STATES``) is never changed again, by anyone, on any path (seed
-001: "once the game is finished and the result confirmed by both players
-nothing can change the result"); every service raises ``GameLockedError``.
-
-Races: every state change locks the game row (``select_for_update``) inside
-the transaction and re-checks the state after the lock, so two simultaneous
-confirmations give one confirmed game and one refusal.
+The states, who may move a game between them, why a locked result never changes and
+how simultaneous confirmations are kept apart: docs/games.md, "The life of a game".
 """
 
 from __future__ import annotations

@@ -1,20 +1,8 @@
-"""Re-scoring: asking for it (one game, a whole tournament, every game under a
-preset), handing it to the broker, and sweeping up what the broker never got.
+"""Re-scoring: asking for it (one game, a whole tournament, every game under a preset),
+handing it to the broker after commit, and sweeping up what the broker never got.
 
-Delivery design (the README's "Re-scoring" section says the same):
-
-* The run row is written first, inside the caller's transaction, in state
-  ``pending``; the task is published from ``transaction.on_commit`` with ids
-  only.  A broker that is down makes the publish fail fast
-  (``CELERY_BROKER_CONNECTION_TIMEOUT``, no publish retry): the error is
-  logged and the run stays ``pending`` with ``queued_at`` null, which the API
-  shows as "the record will be checked when the job queue is back".
-* ``sweep_pending`` (Celery beat, and once at every worker start-up) publishes
-  again every run that is pending and never queued, pending and queued longer
-  ago than the visibility timeout, or running under a stale claim (the
-  claiming worker's heartbeat stopped, or the claim is older than the hard
-  time limit).  A duplicate message is harmless: the claim is conditional.
-* Claims and stores are in ``games.services.scoring_worker``.
+The delivery design (stored first, queued on commit, the sweep): the README's
+"Re-scoring" section.  Claims and stores are in ``games.services.scoring_worker``.
 """
 
 from __future__ import annotations
@@ -201,14 +189,9 @@ def tournament_rescore(
     rules: str | None = None,
     chunk_size: int = CHUNK_SIZE,
 ) -> Job:
-    """Re-score every game with a record in a tournament, or under a rules preset.
-
-    A director re-scores his tournament; every game under a preset is for
-    staff.  Runs already scored from the same input are kept (re-running adds
-    nothing); games whose record, result or dead stones changed since are
-    re-scored.  The work is published in chunks after commit; the job's
-    ``done``/``failed`` count kept runs from the start.
-    """
+    """Re-score every game with a record in a tournament (its director), or under a rules
+    preset (staff).  Runs scored from the same input are kept and counted as done from
+    the start; the rest is published in chunks after commit."""
     if tournament is None and not rules:
         raise ValidationError("Name a tournament or a rules preset to re-score.")
     if rules and rules not in PRESETS:
@@ -377,12 +360,8 @@ def stale_claim_q(now: Any) -> Q:
 
 
 def sweep_pending() -> int:
-    """Publish again every run the broker may not have: returns how many.
-
-    Pending and never queued (the broker was down), pending and queued longer
-    ago than the visibility timeout (the message should have been delivered
-    by now), and running under a stale claim (its worker died).
-    """
+    """Publish again every run the broker may not have (README, "Re-scoring": never
+    queued, queued too long ago, or under a stale claim); returns how many."""
     now = timezone.now()
     visibility = timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)
     waiting = Q(state=ScoringState.PENDING, requested_at__lt=now - SWEEP_GRACE) & (

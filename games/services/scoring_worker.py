@@ -1,24 +1,8 @@
 """Inside a worker: claim runs, replay and count their records, store the outcome.
 
-Claims (the README's "Re-scoring" section):
-
-* A run is claimed by one conditional UPDATE (``claim``): it must be
-  ``pending``, or ``running`` under a stale claim -- the claiming worker's
-  heartbeat (``ops.WorkerHeartbeat``) is older than ``WORKER_GONE_AFTER``, or
-  the claim is older than the hard time limit plus a margin, so the task that
-  made it is dead whatever happened to its worker.  The claim writes a fresh
-  token; a chunk scores only the rows that carry its token.
-* Storing (``store``) is conditional on that token, under a row lock, in one
-  transaction with the job's progress (``F()`` increments) and any dispute.
-  A run reset meanwhile (a new record came in) or re-claimed by another
-  worker (this one was presumed dead) has another token: what this worker
-  computed is dropped.  So a run is stored, and counted, exactly once per
-  request, however often its message is delivered.
-* ``attempts`` counts claims that did not end in a release; a run claimed
-  more than ``MAX_ATTEMPTS`` times (its worker died each time: a record that
-  kills the worker) is stored as failed instead of being tried forever.
-  A transient database error releases the claim (attempts back down) and the
-  task retries with backoff.
+A claim is one conditional UPDATE that writes a fresh token; the outcome is stored only
+where the token still stands, so every run is stored and counted once per request.
+Claims, stale workers, attempts and retries: the README's "Re-scoring" section.
 """
 
 from __future__ import annotations

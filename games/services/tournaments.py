@@ -69,7 +69,7 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament; the actor becomes its first director.
 
-    Without ``komi`` the preset's even-game komi is used (rules.md, Presets).
+    Without ``komi`` the preset's even-game komi is used (docs/rules.md, "The presets").
     """
     if actor is not None:
         require(

@@ -1,10 +1,7 @@
 """``/api/v1/``: disputes, rulings, appeals, acceptances; a tournament's officials.
 
-Status codes as in ``games.api.views``: 400 invalid input, 401 a write
-without credentials, 403 visible but not yours to change, 404 unknown or
-not visible to you (an open dispute is the parties' and the officials'
-business), 409 the game's or the dispute's state forbids it (a locked
-result, a dispute already open, a ruling already made or appealed).
+Status codes as in ``games.api.views`` (409: the game's or the dispute's state forbids
+it): docs/referee.md, "Who sees what, and status codes".
 """
 
 from __future__ import annotations
@@ -41,7 +38,7 @@ class GameDisputeCreateView(APIView):
         responses={201: s.DisputeSerializer, **WRITE_ERRORS},
         description="A player on his own game, or the tournament's referees and directors, "
         "raise a dispute while the result is not locked; the game becomes disputed. "
-        "A repetition must be claimed at the last move of the record (seed 001).",
+        "A repetition must be claimed at the last move of the record (New Zealand Rules).",
     )
     def post(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("tournament"), pk=pk)

@@ -34,7 +34,7 @@ from referee.models import (
 )
 from referee.services.opening import RESULT_KINDS
 
-MAJORITY = 2  # of the committee's three (seed 003 item 10: the committee adjudicates)
+MAJORITY = 2  # of the committee's three (goref's choice: the WMSG 2008 rules name no number)
 
 
 def _locked(dispute: Dispute) -> Dispute:
@@ -69,12 +69,8 @@ def _outcome(
     result: str | None,
     moves: list[Any] | None,
 ) -> tuple[dict[str, Any], str, list[str]]:
-    """The game's result, record and dead stones after this decision (seed 001).
-
-    Returns that snapshot, the result the ruling names ("" if none) and the
-    continuation ("dead-stones").  Dismissed: the game as it was before the
-    first ruling.
-    """
+    """The game's result, record and dead stones after this decision (docs/referee.md),
+    the result the ruling names ("" if none) and the dead-stones continuation."""
     if decision == Decision.DISMISSED:
         return dict(base), "", []
     kind = dispute.kind
@@ -126,7 +122,7 @@ def _outcome(
         new = remedies.append_continuation(record, points, owner=owner)
         start = remedies.move_count(record)
         for v in replay(new, rules, strict=False).violations:
-            # Seed 001: the owner moves first whoever's turn it was, so the
+            # New Zealand Rules: the owner moves first whoever's turn it was, so the
             # first move of the play-out may be "out of turn"; nothing else may.
             if v.number > start and not (v.number == start + 1 and v.reason == "wrong-turn"):
                 raise ValidationError(
@@ -166,12 +162,8 @@ def dispute_rule(
     result: str | None = None,
     moves: list[Any] | None = None,
 ) -> Dispute:
-    """The official of the dispute's level rules (a committee member votes).
-
-    ``decision`` is about the claim: ``upheld`` or ``dismissed``.  ``result``
-    (an RE string) for the kinds that set one, ``moves`` (the continuation)
-    for dead stones.  A committee ruling is made when two members agree.
-    """
+    """The official of the dispute's level rules on the claim, ``upheld`` or ``dismissed``
+    (a committee member votes; two agreeing votes make the ruling)."""
     require(roles.can_rule(actor, dispute), roles.who_rules(dispute))
     if decision not in Decision.values:
         raise ValidationError({"decision": "Either upheld or dismissed."})
@@ -331,13 +323,8 @@ def appeal_possible(dispute: Dispute) -> bool:
 
 
 def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
-    """A party accepts the standing ruling, giving up his appeal of it.
-
-    The dispute closes (as ``dispute_close`` would) when both players have
-    accepted the ruling, or when one has and no appeal is left to the other
-    (no chief referee, or no committee, above this level).  A player whose
-    opponent has no account cannot accept for him: an official closes it then.
-    """
+    """A party accepts the standing ruling, giving up his appeal of it; the dispute
+    closes when both have, or one has and no appeal is left (docs/referee.md)."""
     require(roles.is_party(actor, dispute.game), "Only the players of this game accept a ruling.")
     player = permissions.player_for(actor)
     assert player is not None  # a party has a player profile

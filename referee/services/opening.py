@@ -244,12 +244,8 @@ def dispute_open(
 def dispute_open_automatic(
     *, game: Game, kind: str = "result", claim: str, evidence: dict[str, Any]
 ) -> Dispute | None:
-    """Raised by the system (a re-score that does not match the result); idempotent.
-
-    Returns the game's open dispute if it has one already.  A locked game is
-    never disputed: nothing is opened, the mismatch is noted in the audit
-    trail and ``None`` is returned.
-    """
+    """Raised by the system (a re-score that does not match the result); idempotent: the
+    game's open dispute if it has one, ``None`` (only audited) on a locked game."""
     kind_ = _kind(kind)
     try:
         with transaction.atomic():

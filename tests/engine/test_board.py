@@ -84,7 +84,7 @@ def test_a_capture_removes_the_chain_and_gives_liberties_back():
 
 
 def test_snapback_retakes_three_stones_under_every_ko_rule():
-    # rules.md (d)1, top three rows of a 5x5 board.
+    # Snapback (docs/rules.md, "Legality"), top three rows of a 5x5 board.
     drawing = ".ox..\n.ox..\nxx...\n.....\n....."
     for ko in KoRule:
         board = Board.from_ascii(drawing)
@@ -96,7 +96,7 @@ def test_snapback_retakes_three_stones_under_every_ko_rule():
 
 
 def simple_ko_board() -> Board:
-    # rules.md (d)2: Black A1, B2, A3; White B1; White A2 captures A1.
+    # Simple ko (docs/rules.md, "Legality"): Black A1, B2, A3; White B1; White A2 captures A1.
     board = Board(9)
     board.place_setup(
         Setup(
@@ -141,7 +141,7 @@ def test_occupied_points_are_refused():
 
 
 def test_suicide_is_refused_when_not_allowed_and_removes_the_chain_when_allowed():
-    drawing = ".x...\nox...\nx....\n.....\n....."  # rules.md (d)4
+    drawing = ".x...\nox...\nx....\n.....\n....."  # multi-stone suicide (docs/rules.md)
     board = Board.from_ascii(drawing)
     assert board.check(pt("A5", 5), W, suicide=False) == "suicide"
     played = board.play(pt("A5", 5), W, suicide=True)
@@ -150,7 +150,7 @@ def test_suicide_is_refused_when_not_allowed_and_removes_the_chain_when_allowed(
 
 
 def test_a_single_stone_suicide_repeats_the_board_under_positional_superko():
-    board = Board.from_ascii(".x...\nx....\n.....\n.....\n.....")  # rules.md (d)3
+    board = Board.from_ascii(".x...\nx....\n.....\n.....\n.....")  # docs/rules.md, Legality
     board.record_position(W)
     assert board.check(pt("A5", 5), W, ko=KoRule.POSITIONAL, suicide=True) == "superko"
     assert board.check(pt("A5", 5), W, ko=KoRule.SITUATIONAL, suicide=True) is None

@@ -16,7 +16,7 @@ GNUGO = str(FIXTURES / "gnugo_9x9_seed2.sgf")
 CGOBAN = str(FIXTURES / "cgoban_9x9_territory.sgf")
 SUPERKO = str(FIXTURES / "superko_sending_two_returning_one.sgf")
 KO = str(FIXTURES / "simple_ko_retake.sgf")
-DEAD = "G7,F3,G3,E2"  # rules.md (d)9
+DEAD = "G7,F3,G3,E2"  # docs/rules.md, "One game under three presets"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

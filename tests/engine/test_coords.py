@@ -1,4 +1,4 @@
-"""Coordinates: SGF letters and letters-and-numbers, rules.md (c)."""
+"""Coordinates: SGF letters and letters-and-numbers, docs/rules.md, "Points and coordinates"."""
 
 from __future__ import annotations
 

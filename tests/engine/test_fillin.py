@@ -1,4 +1,4 @@
-"""WMSG fill-in counting: the six worked games of seed 003 (rules.md (b) table)."""
+"""Fill-in counting: the six worked games of the WMSG 2008 rules, Appendix 1 (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_each_worked_game_gives_the_published_result(game, points, ba, wa, wpf, 
 
 
 def test_game_3_has_four_white_losing_stones_not_three():
-    # rules.md (b): the source text says 3, its numbers give 4 (WT 9 needs 4).
+    # WMSG 2008 rules, Appendix 1: the text says 3, its numbers give 4 (WT 9 needs 4).
     f = fill_in(361, Decimal(188), Decimal(173), KOMI, True)
     assert f.losing_stones == 4 and f.empty_left == 1 and f.winning_territory == 9
 

@@ -1,4 +1,4 @@
-"""Handicap placement against ratings.md section 5."""
+"""Handicap placement against the table of docs/rules.md, "Handicap placement"."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from games.engine.handicap import (
     setup_for,
 )
 
-# ratings.md section 5, written out in full (5 = 4 + centre, and so on).
+# docs/rules.md's table, written out in full (5 = 4 + centre, and so on).
 TABLE = {
     19: {
         2: "Q16 D4",
@@ -51,7 +51,7 @@ def test_the_sgf_equivalents_in_the_table_agree() -> None:
 
 
 def test_the_aga_order_is_the_table_order() -> None:
-    # rules.md aga row: Q16, D4, Q4, D16, ...
+    # AGA Concise Rules order (docs/rules.md, aga): Q16, D4, Q4, D16, ...
     assert fixed_points(19, 4) == parse_points("Q16 D4 Q4 D16", 19)
 
 

@@ -1,4 +1,4 @@
-"""Unbreakable cycles (rules.md presets, (d)5): no result under japanese only."""
+"""Unbreakable cycles (docs/rules.md, "Legality": triple ko): no result under japanese only."""
 
 from __future__ import annotations
 

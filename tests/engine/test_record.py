@@ -14,7 +14,7 @@ from games.engine.sgf import SgfError
 from games.engine.types import Color, GameRecord, Move, Setup
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# rules.md (d)9, Black first, before the closing B pass, W cf, B pass, W pass.
+# docs/rules.md, "One game under three presets", Black first, before the closing B pass, W cf, B pass, W pass.
 GNUGO_MOVES = [
     "ee",
     "cg",
@@ -73,7 +73,7 @@ def test_the_gnugo_game_reads_as_its_rules_md_move_list() -> None:
     points = [m.point for m in record.moves]
     assert points[:42] == [sgf_to_point(m, 9) for m in GNUGO_MOVES]
     assert [m.color for m in record.moves[:2]] == [Color.BLACK, Color.WHITE]
-    # B pass, W cf, B pass, W pass (rules.md (d)9)
+    # B pass, W cf, B pass, W pass (docs/rules.md, the GNU Go game)
     assert points[42:] == [None, (2, 5), None, None]
     assert record.info["RE"] == "B+5.5"
     assert record.warnings == ()

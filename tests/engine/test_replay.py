@@ -12,8 +12,8 @@ from .engine_helpers import pt, record
 
 B, W = Color.BLACK, Color.WHITE
 
-SINGLE_SUICIDE = ".x...\nx....\n.....\n.....\n....."  # rules.md (d)3
-MULTI_SUICIDE = ".x...\nox...\nx....\n.....\n....."  # rules.md (d)4
+SINGLE_SUICIDE = ".x...\nx....\n.....\n.....\n....."  # docs/rules.md, Legality
+MULTI_SUICIDE = ".x...\nox...\nx....\n.....\n....."  # docs/rules.md, Legality
 
 TRIPLE_KO = """
 ooooooo
@@ -23,7 +23,7 @@ xxxxxxx
 ooooooo
 .......
 .......
-"""  # rules.md (d)5, 7x6 padded with an empty bottom row (points keep their names)
+"""  # triple ko (KataGo rules tests; docs/rules.md), 7x6 padded with an empty bottom row (points keep their names)
 CYCLE = "B D5 W B4 B F5 W D4 B B5 W F4"
 
 SEND_TWO = """
@@ -33,7 +33,7 @@ o.x.oo
 xx.oo.
 oooo.o
 ......
-"""  # rules.md (d)6, 6x5 padded with an empty bottom row
+"""  # sending two, returning one (KataGo rules tests), 6x5 padded with an empty bottom row
 
 
 def test_black_moves_first_in_an_even_game():

@@ -1,4 +1,4 @@
-"""Rules presets: exactly rules.md's table, and settings instead of names."""
+"""Rules presets: exactly the table of docs/rules.md, and settings instead of names."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ xoooooxxx
 xxxo...oo
 .xxxoooo.
 .x.xo.o.o
-"""  # rules.md (d)7, KataGo GroupTaxSekiScoring
+"""  # KataGo GroupTaxSekiScoring (docs/rules.md, "Territory counting")
 
 
 def test_seki_under_area_counting_is_white_by_4_5():
@@ -50,7 +50,7 @@ def test_seki_under_japanese_counting_gives_seki_eyes_nothing():
     # two seki points.  White's eyes F9 and J6 belong to those seki chains and
     # count nothing, so White has 7 - 2 = 5.  The three points E3 F3 G3 are
     # ordinary dame (White fills them safely) and cost nobody anything, so
-    # Black keeps all 9.  rules.md (d)7 gives W+0.5 here: that is KataGo's
+    # Black keeps all 9.  KataGo gives W+0.5 here: that is KataGo's
     # non-dame-touching count, which zeroes every area next to an open dame
     # (the earlier behaviour of this module); with the dame filled KataGo
     # also counts 9 - 5, B+3.5.
@@ -112,7 +112,7 @@ def test_an_all_seki_board_is_36_all_with_9_dame():
 
 
 def test_the_simple_ko_position_is_one_point_to_white_by_area():
-    # rules.md (d)2: Black A1, B2, A3; White B1; White A2 captures A1.
+    # docs/rules.md, "Legality", simple ko: Black A1, B2, A3; White B1; White A2 captures A1.
     drawing = ".........\n" * 6 + "x........\n.x.......\nxo......."
     r = replay(record(drawing, "W A2", first=W), get_rules("chinese"))
     assert r.violations == [] and r.prisoners[W] == 1
@@ -186,7 +186,7 @@ def test_wmsg_takes_a_point_from_black_when_white_passed_first():
 
 
 def gnugo_record() -> GameRecord:
-    # rules.md (d)9: GNU Go 3.8 level 1 self-play, seed 2.
+    # docs/rules.md, "One game under three presets".
     line = (
         "ee cg eg gg ge eh fh fg dh ce hf gc ec cc fb ch db cb ef da ea ca ci bi di bh "
         "dd cd dg dc cf bf de eb fc fa gb ga ha ea hb df"

@@ -1,4 +1,4 @@
-"""Appeals (seed 003 item 10): referee, then chief referee, then the committee by majority."""
+"""Appeals (WMSG 2008 rules, Appendix 1, item 10): referee, then chief referee, then the committee by majority."""
 
 from __future__ import annotations
 

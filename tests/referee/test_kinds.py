@@ -1,4 +1,4 @@
-"""Each kind of dispute end to end through the API, with a recorded game (seed 001)."""
+"""Each kind of dispute end to end through the API, with a recorded game (docs/referee.md)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_an_upheld_repetition_replaces_the_move_with_a_pass_and_play_goes_on(
     assert body["evidence"]["legality"]["first_illegal"]["point"] == "A1"
     nz_game.refresh_from_db()
     assert nz_game.state == GameState.DISPUTED
-    response = rule(api_as(referee), body["id"], decision="upheld", reasons="Seed 001: a pass.")
+    response = rule(api_as(referee), body["id"], decision="upheld", reasons="NZ rules: a pass.")
     assert response.status_code == 201, response.content
     nz_game.refresh_from_db()
     assert moves_of(nz_game.sgf) == [*moves_of(sgf(*KO))[:6], ("B", None)]
@@ -174,7 +174,7 @@ def test_time_resignation_and_conduct_rulings_set_the_result(api_as, nz_game, al
 
 
 def test_a_polite_resignation_is_ruled_a_win_by_resignation(api_as, nz_game, alice, bob, referee):
-    claim = "White put one of her captured stones on the board (seed 000)"
+    claim = "White put one of her captured stones on the board (WGA 9x9 rules)"
     dispute = open_(api_as(alice), nz_game, kind="resignation", claim=claim).json()
     rule(
         api_as(referee),

@@ -1,4 +1,4 @@
-"""The pure record transforms of seed 001, on small records."""
+"""The New Zealand Rules remedies (referee.remedies), on small records."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """``manage.py rescore --tournament ID [--rules PRESET] [--wait]``: re-score records.
 
-Runs as the operator (no permission check), creates the job and queues its
-chunks like the admin action and the API; ``--wait`` prints the job's
-progress until it is done (a worker must be running).
+Runs as the operator, creates the job and queues its chunks like the admin action and
+the API; ``--wait`` prints the job's progress until it is done (a worker must run).
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """``manage.py seed_demo``: a small finished tournament to look at and click through.
 
-Eight players, three rounds on 9x9, every game with a result; three games
-carry real SGF records (seeded random legal games, replayed by the engine's
-board so every move is legal), and the last round's Alice–Bob game waits for
-Bob to confirm Alice's claim, so the Confirm / Contest buttons can be seen.
-Everything is written through the services (``games.services``), as a
-director would.  Running it again changes nothing: the demo tournament's
-name is the marker.
+Eight players, three rounds on 9x9, three games with real SGF records, and one
+Alice-Bob result waiting for Bob to confirm.  Written through the services, as a
+director would; running it again changes nothing (the tournament's name is the marker).
 """
 
 from __future__ import annotations
