@@ -2,26 +2,9 @@
 
     .venv/bin/python bench/ratings.py            # 20,000 players, 1,000,000 games, 50,000 events
     .venv/bin/python bench/ratings.py --quick    # a tenth of that
-
-The history is generated deterministically from ``--seed``: players with a
-hidden strength, tournaments of 8 players over 5 rounds (20 games), random
-pairings, about one tournament in ten played with handicaps, results drawn
-from the hidden strengths, 1% jigo.  Players start at the nominal GoR of
-their declared grade.
-
-It prints the batch path's throughput (``ratings.systems.egf.rate_history``,
-target >= 200,000 games/s), the throughput of the textbook formula
-(``rate_event_textbook``: β, exp, con and bonus per game, no caching) on the
-first ``--reference-events`` tournaments with the batch path's on the same
-tournaments, their ratio, the largest difference between the two (they must
-agree), and peak memory (``resource.getrusage``: the whole process,
-generated history included).
-
-With ``--database`` it also loads the history into PostgreSQL and times the
-database-backed recompute end to end (``bench/ratings_db.py``; targets under
-60 s and under 1 GB)::
-
     .venv/bin/python bench/ratings.py --database --repeat 1 --reference-events 0
+
+What it generates, measures and checks, and the targets: docs/ratings.md §11.
 """
 
 from __future__ import annotations

@@ -1,21 +1,8 @@
 """The database half of ``bench/ratings.py``: load a synthetic history into PostgreSQL and
-time the full database-backed recompute, end to end.
+time the full database-backed recompute, end to end (docs/ratings.md §11).
 
     .venv/bin/python bench/ratings.py --database            # 20,000 players, 1,000,000 games
     .venv/bin/python bench/ratings.py --database --players 2000 --games 100000 --tournaments 5000
-
-The bench creates (if needed) and migrates its own database, by default
-``postgres://postgres@127.0.0.1:5432/goref_bench_ratings`` (``--database-url``),
-empties its Go tables and COPYs the history in: players at the grade of
-their starting GoR, one rated tournament per event (its end date in event
-order), five rounds, every game final.  Loading is not the measured figure.
-
-The measured figure is ``ratings.services.ratings_job_run`` (the Celery task's body:
-claim the job, stream the games, rate, write history and current ratings in
-one transaction) run in a fresh process, so the peak memory it reports
-(``ru_maxrss``) is the recompute's own and not the generator's.  Targets:
-under 60 s and under 1 GB.  The final ratings are checked against the pure
-batch path's (``rate_history``) on the same history.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """``GET /healthz``: the state of the database, the broker and the workers, as JSON.
 
-Answers 200 when the database is reachable (the web process can serve), and
-503 when it is not; the broker and workers are reported but do not make the
-page fail, because a submission is stored even while the broker is down and
-queued later by the sweep.
+503 only when the database is unreachable: a submission is stored even while
+the broker is down, and the sweep queues it later (docs/operations.md §1).
 """
 
 from __future__ import annotations

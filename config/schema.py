@@ -1,10 +1,8 @@
-"""The OpenAPI document, built once per process and served from memory.
+"""The OpenAPI document, built once per process under a lock and served from memory.
 
 drf-spectacular's generator mutates shared state and is not thread-safe
-(upstream issues 1122, 1123 and 1368): two first requests at the same time
-on a threaded server can end in a 500 (seen here while fuzzing the API).
-The document is the same for every request (public, nothing per user), so
-it is generated under a lock once per API version and language and kept.
+(drf-spectacular issues #1122, #1123, #1368): two first requests at once on a
+threaded server could end in a 500.  The document is the same for everyone.
 """
 
 from __future__ import annotations

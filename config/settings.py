@@ -1,12 +1,8 @@
-"""goref settings: one module, driven by the environment.
+"""goref settings: one module, driven by the environment (README, Configuration).
 
-With no configuration at all it boots for development: DEBUG on, SQLite in
-``var/``, Celery on Kombu's file-system broker in ``var/broker`` (a real
-worker process, never eager mode).  Set ``DATABASE_URL`` for PostgreSQL and
-``REDIS_URL`` for Redis as the Celery broker and the cache.  With
-``DEBUG=0`` a ``SECRET_KEY`` is required and the secure-cookie / HSTS /
-SSL-redirect defaults switch on, so ``manage.py check --deploy`` is clean.
-Every malformed value stops start-up with a ``ConfigError`` naming it.
+With nothing set it boots for development (DEBUG, SQLite and a file-system
+Celery broker in ``var/``); ``DEBUG=0`` switches on the production defaults.
+A malformed value stops start-up with a ``ConfigError`` (docs/operations.md §5).
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """Admin behaviour every app's admin shares; mix these in before ``admin.ModelAdmin``.
 
-``ReadOnlyAdminMixin``
-    Rows that only services write (audit trails, job rows, result history):
-    the admin shows them and never adds, changes or deletes one.
-
-``ServiceRefusalAdminMixin``
-    The admin's save goes through a service, which may refuse with a rule the
-    model form does not know (a locked game, a change made meanwhile).  The
-    refusal is shown as error messages on the same page instead of a 500; the
-    admin's transaction has already rolled the change back.  ``refusals``
-    names what counts as a refusal (``ValidationError`` by default; add
-    ``PermissionDenied`` where a service checks permissions the admin does not).
-
-Used by ``games.admin`` and ``ops.admin``; other apps' admins can adopt them.
+``ReadOnlyAdminMixin``: rows only services write.  ``ServiceRefusalAdminMixin``:
+a service's refusal shown as messages on the same page, not a 500 (``refusals``
+names what counts).  docs/operations.md §4.
 """
 
 from __future__ import annotations

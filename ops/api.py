@@ -1,15 +1,8 @@
 """What every app's REST API shares: the error shape, service errors, input parsing, paging.
 
-One error shape for the whole API: ``{"message": ..., "extra": {...}}``.
-``message`` is a sentence a person can act on; ``extra.fields`` maps field
-names to their messages for validation errors.  A Django ``ValidationError``
-raised by a service becomes a 400 in the same shape (``StateConflict`` a
-409), so services validate once for forms and the API alike.
-
-Status codes: 400 invalid input, 401 a write without credentials, 403 the
-object is visible but the user may not change it, 404 an unknown id or an
-object the user may not see, 409 the request conflicts with the object's
-state.
+One error shape, ``{"message": ..., "extra": {"fields": ...}}``: a service's
+``ValidationError`` is a 400 and ``StateConflict`` a 409, so services validate
+once for forms and the API alike.  Status codes: docs/operations.md §3.
 """
 
 from __future__ import annotations

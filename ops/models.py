@@ -9,9 +9,8 @@ from django.db import models
 class WorkerHeartbeat(models.Model):
     """A Celery worker's last sign of life, written by ``ops.worker`` every few seconds.
 
-    Kept in the database rather than asked of the broker, so ``/healthz`` can
-    tell whether a worker is up with either broker (the file-system transport
-    has no broadcast for ``celery inspect ping``).
+    In the database, not asked of the broker: the file-system transport has no
+    broadcast for ``celery inspect ping``, and ``/healthz`` must work with either.
     """
 
     hostname = models.CharField(max_length=200, unique=True)
@@ -60,9 +59,7 @@ class Job(models.Model):
 class AuditEntry(models.Model):
     """One judgement or setting change, with who made it and the values before and after.
 
-    Written by every app's services through ``ops.audit.audit_record``: a
-    result entered or corrected, a record changed, a ruling, a re-rating, a
-    promotion.  Rows are only ever added.
+    Written by every app's services through ``ops.audit.audit_record``; only ever added.
     """
 
     actor = models.ForeignKey(

@@ -1,10 +1,8 @@
 """What every app's services share: the 409 error, the "not given" marker, saving, actors.
 
-``StateConflict`` is a ``ValidationError`` for a request that is well formed
-but that the object's state does not allow (a locked game, a closed
-dispute, a decided candidate): forms show it as a non-field error and the
-API answers 409 Conflict.  ``actor=None`` in a service means the operator
-(a management command): permission checks are skipped for it.
+``StateConflict``: well formed, but the object's state forbids it (409).
+``actor=None`` is the operator (a management command): no permission checks.
+docs/operations.md §2.
 """
 
 from __future__ import annotations

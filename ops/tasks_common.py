@@ -1,16 +1,8 @@
-"""Options every background task of goref shares: ``job_task_options()``.
+"""What every background task shares: ``job_task_options()`` and ``publish_or_log``.
 
-A task is acknowledged late and rejected when its worker is lost, so a worker
-killed mid-task leaves the message to be delivered again (each task's claim
-makes a second delivery harmless).  A database that drops the connection or
-is restarting (``TRANSIENT_DB_ERRORS``) is retried with jittered exponential
-backoff, up to two minutes apart.  The time limits come from the settings
-(``CELERY_TASK_TIME_LIMIT``, checked at start-up to stay below the broker's
-visibility timeout, so a running task is never delivered twice).
-
-Usage: ``@shared_task(name="app.task", **job_task_options())``; a task body
-takes ``self`` (the options bind it).  ``max_retries`` or any other option
-may be overridden by keyword.
+Late acks, reject on worker loss, retries of transient database errors, time
+limits below the visibility timeout: docs/operations.md §1.  Usage:
+``@shared_task(name="app.task", **job_task_options())``; the body takes ``self``.
 """
 
 from __future__ import annotations
@@ -41,12 +33,10 @@ def job_task_options(**overrides: Any) -> dict[str, Any]:
 
 
 def publish_or_log(send: Callable[[], object], *, what: str) -> bool:
-    """Hand work to the broker after the caller's data is committed; never raise.
+    """Hand work to the broker after commit; never raise (False: logged, a sweep retries).
 
-    Called from ``transaction.on_commit``: the row that describes the work is
-    already saved, so a broker that is down (or refuses) must not turn a
-    successful request into an error.  Anything ``send`` raises is logged and
-    ``False`` returned; the row stays pending and a sweep publishes it later.
+    The row that describes the work is already saved, so a broker that is down
+    must not turn a successful request into an error.
     """
     try:
         send()

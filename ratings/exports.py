@@ -1,20 +1,7 @@
-"""The rating list as CSV and as EGD-style text (formats.md §4).
+"""The rating list as CSV and as EGD-style text: rows in, text out (standard library only).
 
-Pure formatting: rows in, text out (standard library only).
-
-EGD text layout (OpenGotha's columns, formats.md §4): PIN ``[1,9)``, name
-``[11,48)``, country ``[49,52)``, club ``[53,57)``, grade ``[60,63)``, then
-the promotion grade, GoR ``[71,75)``, the number of rated tournaments and
-the last tournament's code, separated by blanks so pairgoth's
-whitespace parser reads it too.  Fields goref cannot fill:
-
-* PIN: a player without an EGD PIN gets ``00000000``;
-* promotion grade: goref keeps no promotion grades, always ``--``;
-* tournament code: goref has no EGD codes; it writes ``G`` + the end date
-  (yymmdd) + the goref tournament id, e.g. ``G260308-12``;
-* country ``XX`` and club ``xxxx`` when unknown (as OpenGotha writes them);
-* the honorary 9p+ is a title, not a grade: the grade column shows the
-  rating's band; the CSV has an ``honorary_9p`` column.
+The EGD rating list's columns, and what goref writes for the fields it cannot
+fill (PIN, promotion grade, tournament code): docs/ratings.md §9.
 """
 
 from __future__ import annotations
@@ -99,7 +86,7 @@ def rating_list_csv(rows: Iterable[ListRow]) -> str:
 
 
 def egd_line(r: ListRow) -> str:
-    """One player line; matches formats.md §4's example column for column."""
+    """One player line, at the EGD list's columns (docs/ratings.md §9)."""
     pin = r.egd_pin if r.egd_pin and r.egd_pin.isdigit() and len(r.egd_pin) == 8 else "00000000"
     name = f"{r.family_name} {r.given_name}".strip()[:37]
     grade = r.grade.lower()

@@ -1,42 +1,7 @@
-"""Handicap policy: how many stones, who takes Black, komi, and where the stones go.
+"""Handicap policy (``nz``, ``egf``, ``none``): how many stones, who takes Black, komi, placement.
 
-Three policies (``PolicyKind``):
-
-* ``nz`` (default), ratings.md §2 and seed 001 ("the best handicap is the
-  difference of their ratings rounded up to a whole number.  If the
-  difference is less than 0.5 they may also choose to play an even game")::
-
-      d = |s_a − s_b|          (stone scale)
-      h = ceil(d − ε)          h = min(h, cap)
-      even_allowed = d < 0.5
-
-* ``egf``: h = clamp(grade difference − reduction, 0, cap) (ratings.md §2,
-  the ``HA[hN]`` reduction of .h9 files); h = 1 means no komi.
-* ``none``: always even.
-
-Komi and compensation come from the game's ``Rules`` preset (rules.md and
-ratings.md §2 "Komi and compensation by preset"): even game ``rules.komi``,
-h >= 2 ``rules.handicap_komi`` plus ``rules.compensation_for(h)`` points to
-White.  Fixed points come from ``games.engine.handicap``.
-
-Decisions where the sources are silent or inconsistent:
-
-* ε is 1e-9, not the 1e-12 of ratings.md §2: its own example of float noise,
-  2.0000000001, is 1e-10 off and would still add a stone with 1e-12.  For
-  integer GoR (differences in steps of 0.01 stones) both agree with the exact
-  ``(|ΔGoR| + 99) // 100``.  The same ε applies to the 0.5 test.
-* Cap: 9 by default, 5 on boards of 9x9 and smaller; a fixed-placement
-  ruleset is further capped at the board's fixed points (4 on even boards),
-  free placement at size² − 1.
-  A ruleset without handicaps (first-capture) always gives an even game.
-* h = 1 (Black first, no komi) gives komi ``policy.one_stone_komi`` (0),
-  whatever the preset: every source treats HA 1 as "no komi".
-* Free placement is played as moves while White passes h − 1 times
-  (ratings.md §2) when the ruleset says so (``Placement.FREE_WHITE_PASSES``,
-  the nz preset) or the tournament uses the ``nz`` policy; otherwise free
-  stones are put down at once.  ``white_passes_when_free`` overrides both.
-* In an even game colours are decided by nigiri: ``black``/``white`` are None.
-
+The rules, their sources (New Zealand Rules of Go, EGF results format), the
+caps, komi by preset and goref's decisions: docs/ratings.md §8.
 Pure module: standard library plus ``games.engine`` (itself stdlib-only).
 """
 
@@ -67,12 +32,10 @@ class PolicyKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class HandicapPolicy:
-    """A tournament's handicap rule, as a value (STYLE.md: configuration is frozen data).
+    """A tournament's handicap rule, as a frozen value.
 
-    ``cap`` is the largest handicap (the EGF "ceiling"); boards of
-    ``small_board_size`` and smaller use ``small_board_cap``.  ``reduction``
-    is the EGF reduction (egf only).  ``white_passes_when_free=None`` means
-    "as the policy says" (nz: yes; others: no).
+    Boards of ``small_board_size`` and smaller use ``small_board_cap``;
+    ``reduction`` is egf only; ``white_passes_when_free=None``: as the policy says.
     """
 
     kind: PolicyKind = PolicyKind.NZ
@@ -102,13 +65,10 @@ NO_HANDICAP = HandicapPolicy(kind=PolicyKind.NONE)
 
 @dataclass(frozen=True, slots=True)
 class HandicapAdvice:
-    """What the policy advises for one pairing.
+    """What the policy advises for one pairing (``black``/``white`` None: nigiri).
 
-    ``black``/``white`` are the players as passed in (None for an even game:
-    nigiri).  ``komi`` includes no compensation; ``compensation`` is the
-    extra points White gets at the count.  ``placement`` is the fixed points
-    in placing order, ``"free"``, or ``()`` when no stones are placed (h <= 1).
-    ``white_passes`` is how often White passes while Black places free stones.
+    ``compensation`` is not in ``komi``: White gets it at the count.
+    ``placement``: fixed points in placing order, ``"free"``, or ``()`` for h <= 1.
     """
 
     handicap: int
@@ -142,19 +102,19 @@ def _stones(value: Strength) -> float:
 
 
 def nz_stones(difference: float, epsilon: float = NOISE) -> int:
-    """The NZ handicap before any cap: the difference rounded up (ratings.md §2)."""
+    """The NZ handicap before any cap: the difference rounded up."""
     return max(0, math.ceil(abs(difference) - epsilon))
 
 
 def nz_stones_from_gor(gor_a: int, gor_b: int) -> int:
-    """The exact integer form for whole GoR: ``(|ΔGoR| + 99) // 100`` (ratings.md §2)."""
+    """The exact integer form for whole GoR: ``(|ΔGoR| + 99) // 100``."""
     return (abs(gor_a - gor_b) + 99) // 100
 
 
 def egf_grade(stones: float) -> int:
     """The EGF grade (signed ladder index) of a strength: floor(stones + 0.5).
 
-    The same bands as ``Rank.from_gor`` (ratings.md §1), without the ladder clamp.
+    The bands of ``Rank.from_gor``, without the ladder clamp.
     """
     return math.floor(round(stones + 0.5, 9))
 
@@ -180,8 +140,7 @@ def advise(
 ) -> HandicapAdvice:
     """The handicap, colours, komi and placement for ``a`` against ``b``.
 
-    Strengths are on the stone scale (``ratings.stones.gor_to_stones``) or
-    ``Rank`` values.  See the module docstring for the rules applied.
+    Strengths are on the stone scale (``ratings.stones.gor_to_stones``) or ``Rank`` values.
     """
     sa, sb = _stones(a_strength), _stones(b_strength)
     d = abs(sa - sb)

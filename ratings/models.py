@@ -1,10 +1,8 @@
 """Ratings as rows: the current rating, the per-tournament history, the runs that wrote them.
 
-Every row here except ``HonoraryTitle`` is *computed*: a recompute
-(``ratings.recompute``) may delete and rewrite them, so nothing a person
-decided lives in them.  The honorary 9p+ is a director's decision (seed 000,
-ratings.md §6: "a title, never computed from a rating"), kept apart so a
-recompute can never touch it.
+Every row but ``HonoraryTitle`` is computed, and a recompute may rewrite it.
+The honorary 9p+ is a director's decision (docs/ratings.md §1), kept apart so
+no recompute touches it.  The promotion rows below are decisions too.
 """
 
 from __future__ import annotations
@@ -130,7 +128,7 @@ class RatingHistory(models.Model):
 
 
 class HonoraryTitle(models.Model):
-    """The honorary 9p+: awarded by a director with a reason, never by a rating (seed 000)."""
+    """The honorary 9p+ (WGA 9x9 rules): awarded by a director with a reason, never by a rating."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="honorary_title")
     reason = models.TextField()
@@ -143,7 +141,7 @@ class HonoraryTitle(models.Model):
         return f"9p+ {self.player_id}"
 
 
-# --------------------------------------------------------------------------- promotions (issue 7)
+# --------------------------------------------------------------------------- promotions
 #
 # Unlike the rows above, these are decisions and their record: a recompute
 # never deletes them.  The criteria themselves are the pure ``ratings.promotion.engine``.

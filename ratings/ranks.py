@@ -1,13 +1,7 @@
 """The rank ladder as a value: 30 kyu … 1 kyu, 1 dan … 9 dan, and the honorary 9p+.
 
-Ranks sit on a signed integer ladder (pairgoth's): n kyu = -n, n dan = n - 1,
-so 30k = -30, 1k = -1, 1d = 0, 9d = 8.  One step is one grade, one handicap
-stone.  The honorary 9p+ (seed 000: "a superhuman player can be given an
-honorary 9 Dan Professional Plus ranking") sits above the ladder at
-``HONORARY_INDEX``; it is a title a director awards, never computed from a
-rating, so ``Rank.from_rating``-style code must never produce it.
-
-Pure module: standard library only.
+The indexes, their sources, and why 9p+ is a title that no rating ever
+produces: docs/ratings.md §1.  Pure module: standard library only.
 """
 
 from __future__ import annotations
@@ -66,13 +60,9 @@ class Rank:
 
     @classmethod
     def from_gor(cls, gor: float) -> Rank:
-        """The EGF grade band a GoR falls in (ratings.md §1, "Grade from GoR").
+        """The EGF grade band of a GoR: ``index = floor((GoR - 2050) / 100)``, clamped to 30k…9d.
 
-        ``k = floor((GoR - 2050) / 100)``; k >= 0 is (k+1) dan, otherwise (-k)
-        kyu, which on the signed ladder is simply ``index = k``.  Bands are
-        ±50 around the nominal value, so 2050 is "weak 1d".  Values beyond the
-        ladder are clamped to 30k / 9d (an amateur band: 2700 is 7d, never a
-        pro rank, and never the honorary 9p+).
+        docs/ratings.md §3: bands are ±50 around the nominal GoR; 2700 is 7d, never 9p+.
         """
         if math.isnan(gor):
             raise RankError("a GoR of NaN has no grade")
@@ -83,17 +73,14 @@ class Rank:
 
     @property
     def nominal_gor(self) -> int:
-        """The EGF starting GoR of this grade: n kyu = 2100 - 100n, n dan = 2100 + 100(n-1).
-
-        ratings.md §1 ("Grades").  The honorary 9p+ has no GoR (it is a title).
-        """
+        """EGF nominal GoR: n kyu = 2100 - 100n, n dan = 2100 + 100(n-1) (docs/ratings.md §3)."""
         if self.is_honorary:
             raise RankError("the honorary 9p+ is a title and has no nominal GoR")
         return 2100 + 100 * self.index
 
     @property
     def ogs_index(self) -> int:
-        """OGS / McMahon integer index: 30k = 0, 20k = 10, 1d = 30, 9d = 38 (ratings.md §6)."""
+        """OGS / McMahon integer index: 30k = 0, 20k = 10, 1d = 30, 9d = 38 (docs/ratings.md §1)."""
         if self.is_honorary:
             raise RankError("the honorary 9p+ has no OGS index")
         return self.index + 30
@@ -112,7 +99,7 @@ class Rank:
 
     @property
     def stones(self) -> int:
-        """Position on the stone scale: 1d = 0, 1k = -1, 2d = 1 (ratings.md §2)."""
+        """Position on the stone scale: 1d = 0, 1k = -1, 2d = 1 (docs/ratings.md §2)."""
         return self.index
 
     def __str__(self) -> str:

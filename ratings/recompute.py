@@ -1,37 +1,7 @@
-"""The database-backed rating recompute: a full one from scratch, or from one event onward.
+"""The database-backed rating recompute: in full from scratch, or from one event onward.
 
-Which games are rated (decisions where the brief and ratings.md are silent
-are marked *decision*):
-
-* games of tournaments with ``rated=True``, locked (``confirmed``/``final``:
-  seed 001, "once ... confirmed ... nothing can change the result");
-* result reasons score, resignation, time and draw.  *Decision*: a
-  ``forfeit`` is not rated (no game was played: the EGF's "0+" free wins in
-  .h9 files are not rated either) and a ``void`` game never is.  A locked
-  game of a rated tournament counts even while other games of the event are
-  still open; the automatic update runs when the last one locks;
-* Black's score 1 / 0.5 (jigo, ratings.md §2 "jigo is possible") / 0, with
-  ``Game.handicap`` stones to Black;
-* *decision*: every board size is rated alike (ratings.md has no board-size
-  rule).
-
-Events are rated in (end date, id) order, every game of an event against the
-ratings its players had when it began (``ratings.systems``).  The run is a
-pure function of the database, so two runs give the same numbers.  An
-incremental run from event T reads each player's state after his last event
-before T from ``RatingHistory`` and re-rates T onward; because the history
-before T was written by the same algorithm version from the same games, it
-equals a full recompute (``tests/ratings/test_recompute_django.py``).  If the
-last successful run used another algorithm or version, an incremental
-request becomes a full one.
-
-Speed (``bench/ratings.py --database``): the events come from one ordered
-query streamed with ``iterator``; EGF runs on the batch path
-(``rate_event_indexed``, flat lists by player number); history rows are
-written with PostgreSQL's COPY (``bulk_create`` in large batches elsewhere)
-and current ratings with one upsert.  All writes happen in one transaction,
-so readers see the old ratings or the new ones, never half a run; runs are
-serialised by a PostgreSQL advisory lock (SQLite serialises writers itself).
+What is rated, the order, why an incremental run equals a full one, the
+single transaction and the speed-ups: docs/ratings.md §7.
 """
 
 from __future__ import annotations

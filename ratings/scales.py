@@ -1,26 +1,8 @@
-"""What each rating system's numbers mean on the rank ladder and the stone scale.
+"""Each rating system's numbers on the rank ladder and the stone scale (``Scale``).
 
-A ``Scale`` bundles a rating system with three conversions the Django side
-needs: the starting state of a newcomer at his declared rank, the rank a
-rating falls in, and a rating on the stone scale (the handicap rule's
-currency, ratings.md §2).
-
-* EGF (``egf2021``, ``egf1998``): a newcomer starts at the nominal GoR of
-  his grade (ratings.md §1, the band's midpoint); grade bands from
-  ``Rank.from_gor``; ``stones = (GoR − 2100)/100``.
-* Glicko-2 and OGS: ratings.md gives only OGS's rank mapping
-  (``rank = ln(r/525)·23.15``), so both use it.  A newcomer starts at the
-  middle of his rank (OGS rank index + 0.5, 1d = 30.5) with the system's
-  start deviation and volatility; the stone scale is ``rank − 30.5``, so
-  the middle of 1d is 0 as under EGF.
-
-The honorary 9p+ is a title, not a strength: a player who declared it
-starts, and is placed for handicaps, as 9d.
-
-``ALGORITHM_VERSIONS`` is stamped on every run and history row; bump a
-system's version whenever a code change changes its numbers, and the next
-rating update recomputes everything instead of continuing an old history.
-
+A newcomer's starting state, the rank a rating falls in, a rating in stones
+(docs/ratings.md §2 and §6).  Bump ``ALGORITHM_VERSIONS`` whenever a change
+alters a system's numbers: the next update then recomputes in full.
 Pure module: standard library only.
 """
 

@@ -1,18 +1,8 @@
 """Rating and handicap writes: queue a recompute, award the honorary 9p+, choose an even game.
 
-Every service checks who may act, writes inside one transaction, audits
-judgements (``ops.audit.audit_record``) and queues Celery work only after
-commit (STYLE.md "One write path").  The numbers themselves come from the
-pure modules (``ratings.systems``, ``ratings.handicap``) through
-``ratings.strength`` and ``ratings.recompute``.
-
-Delivery of recompute jobs: the ``ops.Job`` row (kind ``ratings``) is
-written first, in state ``pending``, inside the caller's transaction; the
-task is published from ``transaction.on_commit`` with the job id only.  A
-broker that is down makes the publish fail fast: the error is logged, the job
-stays pending, and ``ratings_sweep`` (``ratings.tasks.ratings_sweep``)
-publishes it again later.  Running a recompute twice is harmless: it is a
-function of the database.
+Services as everywhere (docs/operations.md §2); recompute jobs are written
+first and published on commit, and ``ratings_sweep`` publishes a job the
+broker missed (docs/operations.md §1).
 """
 
 from __future__ import annotations
@@ -87,12 +77,10 @@ def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None 
 
 
 def ratings_on_result_locked(game: Game) -> Job | None:
-    """Called where a result becomes locked: when it completes a rated tournament, queue
-    the rating update from that tournament onward (on commit).
+    """When a locked result completes a rated tournament, queue the update from it (on commit).
 
-    The tournament row is locked first: two last results confirmed at once
-    then see each other's commit, so exactly one of them queues the update.
-    Call it inside the locking transaction.
+    Call it inside the locking transaction.  The tournament row is locked first: two last
+    results confirmed at once then see each other's commit, so exactly one queues the update.
     """
     tournament = Tournament.objects.select_for_update().get(pk=game.tournament_id)
     if not tournament.rated:
@@ -161,7 +149,7 @@ def ratings_job_run(*, job_id: int) -> str:
 
 
 def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> HonoraryTitle:
-    """A director awards the honorary 9p+ (seed 000), with a reason; never from a rating."""
+    """A director awards the honorary 9p+ (WGA 9x9 rules), with a reason; never from a rating."""
     if not permissions.is_any_director(actor):
         raise PermissionDenied("Only tournament directors can award the honorary 9p+.")
     reason = (reason or "").strip()
@@ -173,8 +161,8 @@ def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> Honor
             raise ValidationError({"player": f"{player} already holds the honorary 9p+."})
         title = HonoraryTitle(player=player, reason=reason, awarded_by=as_user(actor))
         validate_and_save(title)
-        # The official rank becomes 9p+, recorded in the rank history (issue 7); the
-        # promotion engine never proposes it and never evaluates its holder.
+        # The official rank becomes 9p+, recorded in the rank history (README,
+        # Promotions); the promotion engine never proposes it nor evaluates its holder.
         old_rank = Player.objects.values_list("declared_rank", flat=True).get(pk=player.pk)
         if old_rank != HONORARY_INDEX:
             player_rank_set(
@@ -205,12 +193,9 @@ def game_advice(game: Game) -> HandicapAdvice:
 
 
 def game_choose_even(*, actor: Actor, game: Game) -> Game:
-    """The players choose an even game instead of the handicap (the handicap rule: "if
-    the difference is less than 0.5 they may also choose to play an even game").
+    """A player or director records an even game instead of the handicap, before a result.
 
-    A player of the game or a director of the tournament records the choice
-    before a result is in; it is refused when the difference is 0.5 stones
-    or more.  Colours stay as paired.
+    Allowed only under 0.5 stones (New Zealand Rules of Go; docs/ratings.md §8).
     """
     allowed = permissions.is_participant(actor, game) or permissions.is_director(
         actor, game.tournament

@@ -1,14 +1,6 @@
-"""The stone scale and AGA rank numbers (ratings.md §2 and §4).
+"""The stone scale (0 = 1 dan, one unit per grade and per handicap stone) and AGA numbers.
 
-The stone scale is goref's common currency for strength: 0 = 1 dan, -1 = 1
-kyu, 1 = 2 dan, one unit per grade and per handicap stone, so a ``Rank``'s
-signed index is already a position on it (``Rank.stones``).
-
-``stones = (GoR - 2100) / 100`` (ratings.md §2).  AGA ratings (§4) are in
-stones too, but with a gap: dan positive, kyu negative, nothing in (-1, 1).
-The mapping of AGA rank centres onto the stone scale is a display
-convenience, not a calibration between federations (§4).
-
+The scale, the AGA gap and the decisions taken here: docs/ratings.md §2.
 Pure module: standard library only.
 """
 
@@ -23,7 +15,7 @@ GOR_PER_STONE = 100.0
 
 
 def gor_to_stones(gor: float) -> float:
-    """``(GoR - 2100) / 100``: 2100 (1d) is 0, 2000 (1k) is -1 (ratings.md §2)."""
+    """``(GoR - 2100) / 100``: 2100 (1d) is 0, 2000 (1k) is -1 (docs/ratings.md §2)."""
     return (gor - GOR_1D) / GOR_PER_STONE
 
 
@@ -33,14 +25,14 @@ def stones_to_gor(stones: float) -> float:
 
 
 def format_stones(stones: float) -> str:
-    """Strength to one decimal, as the BGA shows it (ratings.md §2): ``"+1.3"``, ``"-0.5"``."""
+    """Strength to one decimal, as the BGA shows it (docs/ratings.md §2): ``"+1.3"``, ``"-0.5"``."""
     value = round(stones, 1)
     if value == 0:
         value = 0.0  # no "-0.0"
     return f"{value:+.1f}"
 
 
-# -- AGA rank numbers (ratings.md §4) -------------------------------------------
+# -- AGA rank numbers (docs/ratings.md §2) --------------------------------------
 
 
 class AgaRatingError(ValueError):
@@ -55,10 +47,9 @@ def _check_aga(rating: float) -> None:
 
 
 def aga_rank(rating: float) -> Rank:
-    """The rank of an AGA rating: truncated toward zero (ratings.md §4).
+    """The rank of an AGA rating, truncated toward zero: 5.0-5.99 is 5d, -5.0 to -5.99 is 5k.
 
-    5.0-5.99 is 5d and -5.0 to -5.99 is 5k.  Ratings past the ladder (30k or
-    9d) are refused: they are not ranks goref can show.
+    Ratings in the gap or past 30k/9d are refused: goref cannot show them.
     """
     _check_aga(rating)
     n = math.trunc(rating)
@@ -69,7 +60,7 @@ def aga_rank(rating: float) -> Rank:
 
 
 def aga_rank_centre(rank: Rank) -> float:
-    """The BayRate seed of a declared rank: n dan = n + 0.5, n kyu = -(n + 0.5) (§4)."""
+    """BayRate's seed for a declared rank: n dan = n + 0.5, n kyu = -(n + 0.5)."""
     if rank.is_honorary:
         raise RankError("the honorary 9p+ has no AGA rating")
     if rank.is_dan:
@@ -78,10 +69,9 @@ def aga_rank_centre(rank: Rank) -> float:
 
 
 def aga_to_stones(rating: float) -> float:
-    """An AGA rating on the stone scale: close the gap, then shift by half a stone (§4).
+    """An AGA rating on the stone scale: close the gap as BayRate does, then subtract 0.5.
 
-    BayRate closes the gap with ``x = r - 1`` (r > 0) or ``x = r + 1``; then
-    ``stones = x - 0.5``.  A declared 3d (3.5) is 2.0 = 3d; 1k (-1.5) is -1.0 = 1k.
+    A declared 3d (3.5) is 2.0 = 3d; 1k (-1.5) is -1.0 = 1k (docs/ratings.md §2).
     """
     _check_aga(rating)
     x = rating - 1.0 if rating > 0 else rating + 1.0
@@ -89,10 +79,6 @@ def aga_to_stones(rating: float) -> float:
 
 
 def stones_to_aga(stones: float) -> float:
-    """The inverse of ``aga_to_stones``.
-
-    The gap-closing map sends both 1.0 and -1.0 to x = 0; goref sends x = 0
-    back to 1.0 (the dan side), a decision the sources leave open.
-    """
+    """The inverse of ``aga_to_stones``; x = 0 goes back to 1.0, the dan side (goref's decision)."""
     x = stones + 0.5
     return x + 1.0 if x >= 0 else x - 1.0

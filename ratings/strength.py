@@ -1,9 +1,7 @@
-"""A player's current strength, the handicap it implies, and what-if rating changes.
+"""A player's current strength, the handicap it implies, and what-if rating changes (reads only).
 
-Reads only.  A player with a ``PlayerRating`` is placed by it (converted on
-the scale of the algorithm that wrote it); one without is placed at the
-middle of his declared rank, which is also where his first rated tournament
-starts him (``ratings.scales``).
+A rated player is placed by his ``PlayerRating``, an unrated one at the
+middle of his declared rank (docs/ratings.md §6).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Celery tasks for ratings: the recompute job, the promotion evaluation after it, the sweep
-(of both).  Ids in; each calls a service (``ratings.services``,
-``ratings.promotion.evaluation``) with the options every job task shares
-(``ops.tasks_common``)."""
+"""Celery tasks for ratings: the recompute job, the promotion evaluation, the sweep of both.
+
+Ids in; each calls a service with the options every job task shares
+(``ops.tasks_common``; docs/operations.md §1)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ def ratings_recompute(self: Any, job_id: int) -> str:
 def promotions_evaluate(
     self: Any, run_id: int | None = None, tournament_ids: list[int] | None = None
 ) -> int:
-    """Propose promotions after a rating run (``ratings.promotion.evaluation``); returns how
-    many candidates were new.  Idempotent: a candidate's key is unique, so a redelivered
-    message adds nothing."""
+    """Propose promotions after a rating run; returns how many candidates were new.
+
+    Idempotent: a candidate's key is unique, so a redelivered message adds nothing."""
     from ratings.promotion.evaluation import promotions_evaluate as evaluate
 
     return evaluate(run_id=run_id, tournament_ids=tournament_ids).created
@@ -34,8 +34,7 @@ def promotions_evaluate(
 
 @shared_task(name="ratings.sweep", ignore_result=True)
 def ratings_sweep() -> int:
-    """Publish again the ratings jobs the broker never got (see ``ratings.services``) and
-    the promotion evaluations of done runs never evaluated (``ratings.promotion.evaluation``)."""
+    """Publish again the ratings jobs and promotion evaluations the broker never got."""
     from ratings.promotion.evaluation import promotions_sweep
     from ratings.services import ratings_sweep as sweep
 

@@ -1,9 +1,8 @@
 """Shared fixtures: integration services (real PostgreSQL, Redis, Celery worker).
 
-Integration tests are marked ``integration`` and need ``DATABASE_URL`` (PostgreSQL)
-and ``REDIS_URL``.  Locally they skip with a reason when those are not set;
-in CI (``GOREF_REQUIRE_INTEGRATION=1``, set by ``.ci/run``) a missing service
-fails the test instead, so they are never skipped silently.
+Tests marked ``integration`` need ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL``:
+without them they skip with a reason, and under ``GOREF_REQUIRE_INTEGRATION=1``
+(CI, ``.ci/run``) they fail instead, so they are never skipped silently.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """Named personas, as pytest fixtures shared by every app's tests.
 
-* ``director`` runs ``tournament`` (a 19x19 japanese-rules open);
-* ``referee`` referees it;
-* ``alice`` (Black, 3k) and ``bob`` (White, 2k) are players with accounts who
-  play each other in ``game`` (round 1, table 1);
-* ``outsider`` has an account and nothing to do with any of it;
-* ``superuser`` is the site administrator.
-
-Each persona's password is ``tests.factories.PASSWORD``.  Variants come from
-``tests.factories``.
+``director`` runs ``tournament`` (19x19, japanese rules) and ``referee`` referees it;
+``alice`` (Black, 3k) and ``bob`` (White, 2k), with accounts, play ``game`` (round 1,
+table 1); ``outsider`` has an account and nothing else; ``superuser`` is the admin.
+Password: ``tests.factories.PASSWORD``; variants come from ``tests.factories``.
 """
 
 from __future__ import annotations

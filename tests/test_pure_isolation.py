@@ -1,10 +1,8 @@
 """The pure packages import only the standard library, checked at run time.
 
-The list is the one in ``pyproject.toml`` that holds them to mypy's strict
-flags; the import-linter contract "pure" must name the same modules.  Each
-package is imported in a fresh interpreter so that a leak is blamed on the
-package that caused it; a new module under a package is covered without
-touching this file.
+The list is ``pyproject.toml``'s, which the import-linter contract "pure" must
+match; each package is imported in a fresh interpreter, so a leak is blamed on
+the package that caused it, and a new module under a package is covered.
 """
 
 from __future__ import annotations

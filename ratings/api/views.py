@@ -1,10 +1,8 @@
 """The ratings and handicap API (v1): parse, call a service or a read, format.
 
-Reads are public.  Recomputes and the honorary 9p+ are for directors and
-staff (403 for others, 401 without credentials); the even-game choice for
-the game's players and directors.  Unknown ids in the path are 404; bad ids
-in a query or body are 400 naming the field.  Errors have the shape of
-``config.api_errors``.
+Reads are public; recomputes and the honorary 9p+ are for directors and
+staff; the even-game choice for the game's players and directors.  Status
+codes and the error shape: docs/operations.md §3.
 """
 
 from __future__ import annotations
@@ -182,7 +180,7 @@ class HonoraryView(APIView):
 
 
 class EvenGameView(APIView):
-    """The players (or a director) choose an even game where the rule allows it (seed 001)."""
+    """The players (or a director) choose an even game under 0.5 stones (New Zealand Rules)."""
 
     permission_classes = [IsAuthenticated]
 

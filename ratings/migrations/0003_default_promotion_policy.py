@@ -1,11 +1,8 @@
-"""A fresh install's promotion policy: one active federation-wide default.
+"""A fresh install's promotion policy: one active federation-wide default (``DEFAULT_POLICY``).
 
-The parameters are ``ratings.promotion.DEFAULT_POLICY.to_dict()`` as it was
-when this migration was written, copied here so the migration stays the same
-whatever the code does later: the grade the GoR reaches at the end of one
-rated event, no margin, at most two grades per event, dan never revoked, no
-automatic demotion.  A director changes it in the admin.  If a database
-already has an active default (or any policy), nothing is added.
+Its parameters are copied as they were when this was written, so the migration
+never changes with the code (docs/promotions.md §3).  A database that already
+has an active default gets nothing.
 """
 
 from django.db import migrations

@@ -1,10 +1,8 @@
-"""Promotions in the admin: policies (edited as JSON, refused with the engine's message),
-candidates (approved or rejected one at a time or in bulk), and the rank history.
+"""Promotions in the admin: policies (as JSON), candidates (one at a time or in bulk), rank history.
 
 Every change goes through ``ratings.promotion.services``.  A federation
-director (superuser, or staff in the Directors group) sees and decides all;
-another staff user sees the default policy and what belongs to the
-tournaments he directs.
+director sees and decides all; another staff user sees the default policy and
+what belongs to the tournaments he directs (README, Promotions).
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""The promotions API (v1): the rank history, recent promotions and the policies (public
-to read), and the candidates (directors; a player sees his own).
+"""The promotions API (v1): rank history, recent promotions and policies (public to read),
+and the candidates (directors; a player sees his own, and gets 403 deciding them).
 
-Status codes as elsewhere (``games.api.views``): 401 without credentials, 403
-a candidate you may see but not decide (the player himself), 404 unknown or
-not visible to you (candidates are not public), 409 a candidate already
-decided or stale (the player's rank changed since), 400 invalid input.
-Errors have the shape of ``config.api_errors``.
+Status codes and the error shape: docs/operations.md §3.  Candidates are not
+public (404); one already decided or stale is a 409.
 """
 
 from __future__ import annotations
@@ -159,8 +156,7 @@ class PolicyViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[PromotionPolicy]
 ):
     """Promotion policies: public to read; federation directors set the default, a
-    tournament's directors its own.  A parameter the engine cannot use is a 400 naming it
-    (``extra.fields.params``: "bands.kyu.criteria[0].wins_at_rank.window: must be ...")."""
+    tournament's directors its own.  A bad parameter is a 400 on ``extra.fields.params``."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = PolicySerializer

@@ -1,9 +1,8 @@
 """The e-mail a player gets when a director approves his promotion (or demotion).
 
-Sent from ``transaction.on_commit`` (``ratings.promotion.services``), so a
-decision that rolls back sends nothing; a failing mail server must not undo
-the decision, so sending errors are logged and swallowed.  A player without
-an account, or whose account has no address, gets no e-mail.
+Sent on commit, so a decision that rolls back sends nothing; sending errors
+are logged and swallowed, because a failing mail server must not undo the
+decision.  No account, or no address: no e-mail.
 """
 
 from __future__ import annotations

@@ -1,31 +1,9 @@
 """Evaluate promotions after a rating update: histories in, ``PromotionCandidate`` rows out.
 
-``promotions_evaluate`` builds the pure engine's ``PlayerHistory`` for every
-player of the affected rated tournaments with a fixed number of bulk queries
-per chunk of players (their ``RatingHistory`` rows, their rated games, the
-opponents' ratings before each event and their ranks at the time, each
-player's ``rank_since``, the rounds per event), runs
-``ratings.promotion.engine.evaluate`` under the policy that applies, and inserts a
-candidate per decision.
-
-- **Which policy**: that of the player's latest rated event (the trigger):
-  the tournament's own active policy if it has one, else the active
-  federation default, else the built-in ``DEFAULT_POLICY``.
-- **Idempotent**: a candidate's ``idempotency_key`` is unique and rows are
-  inserted with ON CONFLICT DO NOTHING, so running it again (or twice at
-  once) adds nothing; a rejected candidate is not proposed again.
-- **Opponents** are seen as they were: the rating before that event
-  (``RatingHistory.rating_before``) and the rank they held then, read back
-  from their ``RankChange`` rows (none: the declared rank).
-- **``rank_since``** is the ``since`` of the player's latest ``RankChange``
-  (None when the rank was never changed).
-- Holders of the honorary 9p+ are not evaluated (a title, never a criterion).
-- Only the rows a finished run left behind are read; a run that rewrites
-  them meanwhile queues its own evaluation afterwards.
-- **Queued** on commit after each run; an evaluation for a run marks it
-  (``RatingRun.promotions_evaluated_at``), and ``promotions_sweep`` (in
-  ``ratings.sweep``) queues again the done runs left unevaluated (a broker
-  outage at publish time, a lost message).
+Builds the engine's ``PlayerHistory`` for the players of the re-rated
+tournaments with a fixed number of bulk queries per chunk, under the policy
+that applies.  Which policy, opponents as they were, idempotency and the
+sweep: docs/promotions.md §4 and docs/operations.md §1.
 """
 
 from __future__ import annotations
@@ -108,16 +86,10 @@ def promotions_queue(*, run_id: int) -> None:
 
 
 def promotions_sweep(*, now: dt.datetime | None = None) -> int:
-    """Queue the evaluation of the done rating runs not evaluated yet (part of
-    ``ratings.sweep``); returns how many were published.
+    """Queue the evaluation of done rating runs not evaluated yet (part of ``ratings.sweep``).
 
-    A run is taken once it finished more than ``EVALUATION_GRACE`` ago (its own on-commit
-    publish comes first) and was never published, or was published longer ago than the
-    task time limit (the message or its worker was lost).  Oldest first, at most
-    ``EVALUATION_SWEEP_BATCH`` a sweep; a publish that fails is logged and the next sweep
-    tries again.  Queuing a run twice (a slow evaluation, a race with the on-commit
-    publish) is harmless: a candidate's idempotency key is unique, so the second
-    evaluation adds nothing.
+    Returns how many were published.  Which runs, and why twice is harmless:
+    docs/operations.md §1.
     """
     now = now or timezone.now()
     lost = now - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
@@ -167,9 +139,7 @@ class RankBook:
     def at(self, player_id: int, day: dt.date) -> Rank:
         """The rank held while playing an event that ended on ``day``.
 
-        A change whose ``since`` is ``day`` or later did not apply yet (the
-        engine's rule: events ending on or before ``rank_since`` were played
-        at the earlier rank).
+        A change whose ``since`` is ``day`` or later did not apply yet (the engine's rule).
         """
         rank = None
         for since, old, new in self.changes.get(player_id, ()):

@@ -1,20 +1,8 @@
 """Promotion writes: policies, the rank history, approving and rejecting candidates.
 
 Every change of ``Player.declared_rank`` (the official rank) goes through
-``player_rank_set`` here, which writes the ``RankChange`` row beside it: an
-approved promotion or demotion, the honorary 9p+ (``ratings.services``), a
-director's correction (``games.services.players.player_update``).
-
-Who decides (goref's choice, README "Promotions"):
-
-* a *federation director* (a superuser, or staff in the Directors group)
-  edits the federation default policy and decides every candidate;
-* a tournament's directors edit their tournament's policy and decide the
-  candidates their tournament triggered (they saw the games);
-* a player sees his own candidates but does not decide them.
-
-Services check, write in one transaction, audit (``ops.audit``) and send
-the player's e-mail only after commit (STYLE.md "One write path").
+``player_rank_set``, which writes its ``RankChange``.  Who decides: README,
+Promotions.  Services as everywhere: docs/operations.md §2.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Rating systems behind one interface (``base.RatingSystem``).
+"""Rating systems behind one interface (``base.RatingSystem``), looked up by name.
 
-* ``egf2021``: EGF GoR 2021, goref's default (ratings.md §1).
-* ``egf1998``: the EGF system of 1998-2020, for historic recomputation.
-* ``glicko2``: Glickman's Glicko-2; ``ogs``: OGS's flavour (ratings.md §3).
-
+``egf2021`` (the default), ``egf1998``, ``glicko2`` and ``ogs``: docs/ratings.md §3-§5.
 Pure package: standard library only (``tests/test_pure_isolation.py`` checks it).
 """
 

@@ -1,17 +1,8 @@
 """The one interface every rating system implements, and the values it trades in.
 
-An event (a tournament, or a club night) is rated as a whole: every game's
-expected result uses the ratings the players had when the event began, and
-each player's changes are summed (ratings.md §1 "Per tournament", as the EGD
-does).  ``RatingSystem.rate_event`` takes those pre-event states and the
-event's games and returns the new state of every player who played.
-
-Systems also offer a batch path for recomputing a whole history quickly
-(``rate_history`` in ``ratings.systems.egf``): plain lists of floats indexed by
-player number and games as tuples, no objects per game.
-
-Configuration travels as a frozen ``RatingConfig`` (STYLE.md: no hidden
-globals).  Pure module: standard library only.
+``RatingSystem.rate_event`` rates an event as a whole against the ratings its
+players had when it began (docs/ratings.md §3, "Per tournament").
+Configuration travels as a frozen ``RatingConfig``.  Pure module: standard library only.
 """
 
 from __future__ import annotations
@@ -51,10 +42,8 @@ class PlayerState:
 class GameOutcome(Generic[P]):
     """One rated game: ``score_black`` is 1 (Black won), 0.5 (jigo) or 0.
 
-    ``handicap`` is the number of stones Black received (0 = even; 1 = Black
-    moves first without komi).  Black is always the receiver, so the
-    handicap adjustment applies to Black's rating.  ``komi`` is kept for the
-    record; the rating formulas in ratings.md do not use it.
+    ``handicap``: stones Black received (0 even; 1 no komi).  ``komi`` is kept
+    for the record only: no rating formula uses it.
     """
 
     black: P
@@ -82,17 +71,8 @@ class GameOutcome(Generic[P]):
 class RatingConfig:
     """Every tunable number of the rating systems, in one frozen value.
 
-    EGF (ratings.md §1): ``floor`` (-900, 30 kyu), ``handicap_stone`` (100
-    GoR per stone; the receiver of H >= 1 plays at r + 100·(H - 0.5)).
-    Old EGF system (§1 "Old system"): ``old_epsilon`` (0.016; the vectors in
-    ratings.md use 0).
-
-    Glicko-2 (§3): ``tau`` (0.5), ``epsilon`` (1e-6, the Illinois solver's
-    tolerance), start values, optional clamps (OGS), ``one_game_per_period``
-    (OGS: each game is its own rating period, applied in order),
-    ``provisional_deviation`` (RD >= 160 is provisional) and
-    ``handicap_ranks_per_stone`` (OGS: Black's effective rating is its rank
-    plus H ranks, mapped back; 0 turns the adjustment off).
+    Each field's meaning and source: docs/ratings.md §3 (EGF 2021), §4 (EGF
+    1998: ``old_epsilon``) and §5 (Glicko-2, OGS).
     """
 
     # EGF GoR
@@ -131,7 +111,7 @@ OGS_CONFIG = RatingConfig(
     one_game_per_period=True,
     handicap_ranks_per_stone=1.0,
 )
-"""OGS's Glicko-2 settings (ratings.md §3 "OGS")."""
+"""OGS's Glicko-2 settings (docs/ratings.md §5, OGS goratings)."""
 
 
 @runtime_checkable

@@ -1,27 +1,7 @@
 """EGF GoR: the 2021 system (goref's default engine) and the 1998-2020 system.
 
-2021 system, ratings.md §1 (Dave de Vos's formula, the whole EGD recomputed
-with it)::
-
-    r'       = r + con(r)·(Sa − Se) + bonus(r)
-    con(r)   = ((3300 − r) / 200) ^ 1.6
-    bonus(r) = ln(1 + exp((2300 − r) / 80)) / 5
-    β(r)     = −7 · ln(3300 − r)
-    Se(r1)   = 1 / (1 + exp(β(e2) − β(e1)))
-    r'       = max(r', −900)
-
-The receiver of H >= 1 stones plays at r + 100·(H − 0.5), inside Se only;
-con and bonus use the real rating.  Every game of a tournament uses the
-pre-tournament ratings and the changes are summed; the floor is applied to
-the summed result (goref's reading: "r' = max(r', −900)" after the sum).
-
-Speed: ``exp(β(e2) − β(e1)) = ((3300 − e1) / (3300 − e2)) ^ 7``, so the hot
-loop needs one division and one power per game and no logarithm.  Because
-con and bonus depend only on the pre-event rating, a player's summed change
-is ``con(r)·Σ(Sa − Se) + n·bonus(r)``: con and bonus are computed once per
-player per event, not once per game.  ``rate_history`` takes plain lists and
-tuples so the hot loop allocates nothing per game.
-
+The formulas, their sources, goref's readings (the floor after the sum) and
+why the batch path is fast: docs/ratings.md §3 and §4.
 Pure module: standard library only.
 """
 
@@ -46,7 +26,7 @@ GameTuple = tuple[int, int, float, int]
 """(black index, white index, score_black, handicap) for the batch API."""
 
 
-# -- the 2021 formula, one value at a time (ratings.md §1) ---------------------
+# -- the 2021 formula, one value at a time (docs/ratings.md §3) ----------------
 
 
 def _check(r: float) -> None:
@@ -55,13 +35,13 @@ def _check(r: float) -> None:
 
 
 def con(r: float) -> float:
-    """The K-factor ``((3300 − r) / 200) ^ 1.6`` (ratings.md §1)."""
+    """The K-factor ``((3300 − r) / 200) ^ 1.6``."""
     _check(r)
     return float(((CEILING - r) / 200.0) ** 1.6)
 
 
 def bonus(r: float) -> float:
-    """The anti-deflation term ``ln(1 + exp((2300 − r) / 80)) / 5`` (ratings.md §1)."""
+    """The anti-deflation term ``ln(1 + exp((2300 − r) / 80)) / 5``."""
     x = (2300.0 - r) / 80.0
     if x > 30.0:  # ln(1 + e^x) = x + ln(1 + e^-x), without overflowing exp
         return (x + math.log1p(math.exp(-x))) / 5.0
@@ -69,16 +49,13 @@ def bonus(r: float) -> float:
 
 
 def beta(r: float) -> float:
-    """``β(r) = −7 · ln(3300 − r)`` (ratings.md §1)."""
+    """``β(r) = −7 · ln(3300 − r)``."""
     _check(r)
     return -7.0 * math.log(CEILING - r)
 
 
 def adjusted_rating(r: float, handicap: int, config: RatingConfig = DEFAULT_CONFIG) -> float:
-    """The rating a receiver of ``handicap`` stones plays at: r + 100·(H − 0.5) for H >= 1.
-
-    ratings.md §1 "Handicap": H = 1 (Black without komi) is worth +50.
-    """
+    """The rating a receiver of ``handicap`` stones plays at: r + 100·(H − 0.5) for H >= 1."""
     if handicap < 0:
         raise RatingError(f"a handicap cannot be negative ({handicap})")
     if handicap == 0:
@@ -95,8 +72,7 @@ def expected_score(
 ) -> float:
     """Se of player 1 against player 2, ``handicapN`` being the stones player N receives.
 
-    ``1 / (1 + exp(β(e2) − β(e1)))`` with the adjusted ratings e1, e2
-    (ratings.md §1).  Se(a, b) + Se(b, a) = 1.
+    ``1 / (1 + exp(β(e2) − β(e1)))`` with the adjusted ratings; Se(a, b) + Se(b, a) = 1.
     """
     e1 = adjusted_rating(r1, handicap1, config)
     e2 = adjusted_rating(r2, handicap2, config)
@@ -104,22 +80,22 @@ def expected_score(
 
 
 def game_update(r: float, sa: float, se: float, config: RatingConfig = DEFAULT_CONFIG) -> float:
-    """One game on its own: ``max(r + con(r)·(Sa − Se) + bonus(r), floor)`` (ratings.md §1)."""
+    """One game on its own: ``max(r + con(r)·(Sa − Se) + bonus(r), floor)``."""
     return max(r + con(r) * (sa - se) + bonus(r), config.floor)
 
 
 def grade_from_gor(gor: float) -> Rank:
-    """The grade band of a GoR: ``k = floor((GoR − 2050)/100)`` (ratings.md §1)."""
+    """The grade band of a GoR (``Rank.from_gor``)."""
     return Rank.from_gor(gor)
 
 
 def gor_from_grade(rank: Rank) -> float:
-    """A newcomer's GoR: n kyu = 2100 − 100n, n dan = 2100 + 100(n − 1) (ratings.md §1)."""
+    """A newcomer's GoR: the grade's nominal GoR (``Rank.nominal_gor``)."""
     return float(rank.nominal_gor)
 
 
 def pro_gor(dan: int) -> float:
-    """The pro scale (ratings.md §1): 1p = 2700, +30 per pro dan, up to 9p = 2940."""
+    """The pro scale: 1p = 2700, +30 per pro dan, up to 9p = 2940 (docs/ratings.md §3)."""
     if not 1 <= dan <= 9:
         raise RankError(f"professional ranks run from 1p to 9p, not {dan}p")
     return 2700.0 + 30.0 * (dan - 1)
@@ -136,14 +112,9 @@ def rate_event_indexed(
 ) -> list[int]:
     """Rate one event in place on ``ratings`` (a list indexed by player number).
 
-    ``games`` are ``(black, white, score_black, handicap)`` tuples; Black
-    receives the handicap.  Every Se uses the ratings as they were when the
-    event began; each player's changes are summed, then floored.  If
-    ``counts`` is given, each player's number of games in the event is added
-    to it.  Returns the players who played, in first-appearance order.
-
-    Scores are not validated here (the batch path trusts its caller);
-    ``EGF2021.rate_event`` validates through ``GameOutcome``.
+    Adds each player's game count to ``counts`` if given; returns the players
+    in first-appearance order.  Scores are not validated: the batch path
+    trusts its caller (``EGF2021.rate_event`` validates through ``GameOutcome``).
     """
     return _rate_event_fast(ratings, games, config.floor, config.handicap_stone, counts)
 
@@ -153,11 +124,9 @@ def rate_history(
     events: Iterable[Sequence[GameTuple]],
     config: RatingConfig = DEFAULT_CONFIG,
 ) -> list[float]:
-    """Rate ``events`` (each a sequence of game tuples) in order, updating ``ratings`` in place.
+    """Rate ``events`` (tournaments in date order, each a sequence of game tuples) in place.
 
-    This is the recompute path: ``ratings`` holds every player's starting
-    GoR by player number, ``events`` the tournaments in date order.
-    Returns ``ratings``.
+    ``ratings`` holds every player's starting GoR by player number; returns it.
     """
     floor = config.floor
     stone = config.handicap_stone
@@ -221,10 +190,8 @@ def rate_event_textbook(
 ) -> dict[P, float]:
     """The formula applied game by game exactly as written, with no caching.
 
-    Se from β with ``math.log``/``math.exp``, con and bonus per game; changes
-    summed per player against the pre-event ratings, then floored.  Slow on
-    purpose: it is the independent implementation ``rate_event_indexed`` is
-    checked against, and the benchmark's peer.
+    Slow on purpose: the independent implementation the batch path is checked
+    against, and the benchmark's peer.
     """
     delta: dict[P, float] = {}
     for g in games:
@@ -257,7 +224,7 @@ def _newcomer_rating(rating: float | None, config: RatingConfig | None) -> float
 
 
 class Egf2021:
-    """EGF GoR 2021 (ratings.md §1), goref's default rating system."""
+    """EGF GoR 2021 (docs/ratings.md §3), goref's default rating system."""
 
     name = "egf2021"
 
@@ -288,11 +255,11 @@ class Egf2021:
         return PlayerState(rating=rating)
 
     def new_player_at(self, rank: Rank, config: RatingConfig = DEFAULT_CONFIG) -> PlayerState:
-        """A newcomer at the nominal GoR of ``rank`` (ratings.md §1 "Grades")."""
+        """A newcomer at the nominal GoR of ``rank``."""
         return self.new_player(gor_from_grade(rank), config)
 
 
-# -- the old system, 1998-2020 (ratings.md §1 "Old system") -----------------------
+# -- the old system, 1998-2020 (docs/ratings.md §4) --------------------------------
 
 _OLD_CON = (
     116,
@@ -352,12 +319,8 @@ def old_expected_scores(
 ) -> tuple[float, float]:
     """(Se1, Se2) under the old system.
 
-    The weaker side (after the handicap adjustment) gets
-    ``1 / (e^(D/a) + 1)`` with D the effective difference and ``a`` taken at
-    the weaker side's *adjusted* rating (the §1 vector "2400 gives 5 stones
-    to 1850" needs a(2300), not a(1850)); the stronger side gets
-    ``1 − ε − Se(weaker)``.  When the adjusted ratings are equal neither is
-    weaker: goref gives both ``(1 − ε)/2`` (the sources are silent).
+    ``a`` is taken at the weaker side's *adjusted* rating, and equal adjusted
+    ratings give both ``(1 − ε)/2``: goref's readings, docs/ratings.md §4.
     """
     e1 = adjusted_rating(r1, handicap1, config)
     e2 = adjusted_rating(r2, handicap2, config)
@@ -372,11 +335,9 @@ def old_expected_scores(
 
 
 class EgfOld:
-    """The EGF system of 1998-2020, for recomputing historic ratings (ratings.md §1).
+    """The EGF system of 1998-2020, for recomputing historic ratings (docs/ratings.md §4).
 
-    ``r' = r + con(r)·(Sa − Se)``, no bonus; per tournament against the
-    pre-tournament ratings, summed, floored at ``config.floor`` (the sources
-    give the old system no floor of its own).
+    No bonus; floored at ``config.floor``, though the sources give it no floor.
     """
 
     name = "egf1998"

@@ -1,31 +1,7 @@
-"""Glicko-2 (Glickman) and the OGS flavour of it (ratings.md §3).
+"""Glicko-2 (Glickman, 2012) and OGS's flavour of it (``OGS_CONFIG``), with OGS's ranks.
 
-::
-
-    μ = (r − 1500)/173.7178   φ = RD/173.7178   σ volatility   τ = 0.5
-    g(φ) = 1/√(1 + 3φ²/π²)    E = 1/(1 + exp(−g(φj)(μ − μj)))
-    v = 1/Σ g(φj)² E(1 − E)   Δ = v Σ g(φj)(sj − E)
-    σ': root of f(x) = e^x(Δ² − φ² − v − e^x) / (2(φ² + v + e^x)²) − (x − ln σ²)/τ²
-        (Illinois regula falsi, ε = 1e-6), σ' = e^(A/2)
-    φ* = √(φ² + σ'²)   φ' = 1/√(1/φ*² + 1/v)   μ' = μ + φ'² Σ g(φj)(sj − E)
-    idle period: φ' = √(φ² + σ²)
-
-OGS (``OGS_CONFIG``): one game per rating period, start 1500/350/0.06,
-clamps rating [100, 6000], RD [30, 500], σ [0.01, 0.15], provisional while
-RD >= 160, rank = ln(rating/525)·23.15, and Black's effective rating in a
-handicap game is its rank plus H mapped back to a rating.
-
-Decisions where the sources are silent:
-
-* In a handicap game both sides' expectations use Black's effective rating;
-  the resulting change is applied to Black's real rating (for one game this
-  is OGS's "shift, update, shift back").
-* ``rate_event`` treats the event as one rating period (or, with
-  ``one_game_per_period``, each game in order as its own period).  Players
-  who did not play are not returned: idle periods are applied explicitly
-  with ``idle``, since a tournament is not a rating period for everyone else.
-* Clamps apply to the results of an update and of ``idle``.
-
+The formulas, OGS's settings and the decisions where the sources are silent
+(handicap games, what an event is, idle periods, clamps): docs/ratings.md §5.
 Pure module: standard library only.
 """
 
@@ -71,12 +47,12 @@ class Opponent:
 
 
 def g(phi: float) -> float:
-    """``g(φ) = 1/√(1 + 3φ²/π²)`` (ratings.md §3)."""
+    """``g(φ) = 1/√(1 + 3φ²/π²)``."""
     return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
 
 
 def expected(mu: float, mu_j: float, phi_j: float) -> float:
-    """``E = 1/(1 + exp(−g(φj)(μ − μj)))`` (ratings.md §3)."""
+    """``E = 1/(1 + exp(−g(φj)(μ − μj)))``."""
     return 1.0 / (1.0 + math.exp(-g(phi_j) * (mu - mu_j)))
 
 
@@ -88,7 +64,7 @@ def _clamp(x: float, bounds: tuple[float, float] | None) -> float:
 
 
 def new_volatility(delta: float, phi: float, v: float, sigma: float, config: RatingConfig) -> float:
-    """σ' by the Illinois algorithm with tolerance ``config.epsilon`` (ratings.md §3, step 5)."""
+    """σ' by the Illinois algorithm with tolerance ``config.epsilon`` (Glickman, step 5)."""
     tau = config.tau
     a = math.log(sigma * sigma)
     d2 = delta * delta
@@ -121,7 +97,7 @@ def new_volatility(delta: float, phi: float, v: float, sigma: float, config: Rat
 def update(
     state: PlayerState, results: Sequence[Opponent], config: RatingConfig = DEFAULT_CONFIG
 ) -> PlayerState:
-    """One rating period for one player (ratings.md §3); no results is an idle period."""
+    """One rating period for one player; no results is an idle period."""
     if not results:
         return idle(state, 1, config)
     mu = (state.rating - BASE) / SCALE
@@ -152,7 +128,7 @@ def update(
 def idle(
     state: PlayerState, periods: int = 1, config: RatingConfig = DEFAULT_CONFIG
 ) -> PlayerState:
-    """``periods`` rating periods without games: φ' = √(φ² + periods·σ²) (ratings.md §3)."""
+    """``periods`` rating periods without games: φ' = √(φ² + periods·σ²)."""
     if periods < 0:
         raise RatingError(f"periods cannot be negative ({periods})")
     phi = state.deviation / SCALE
@@ -166,11 +142,11 @@ def idle(
 
 
 def is_provisional(state: PlayerState, config: RatingConfig = OGS_CONFIG) -> bool:
-    """OGS: a player is provisional while RD >= 160 (ratings.md §3)."""
+    """OGS: provisional while RD >= 160 (unused: goref counts games, docs/ratings.md §6)."""
     return state.deviation >= config.provisional_deviation
 
 
-# -- OGS ranks (ratings.md §3) ----------------------------------------------------
+# -- OGS ranks (docs/ratings.md §5) -----------------------------------------------
 
 
 def ogs_rank(rating: float) -> float:
@@ -186,11 +162,9 @@ def ogs_rating(rank: float) -> float:
 
 
 def ogs_display_rank(rating: float, clamp: bool = True) -> Rank:
-    """The rank OGS shows, rounded down (ratings.md §3).
+    """The rank OGS shows, rounded down; ``clamp`` limits it to 25k … 9d as OGS does.
 
-    Below 30: ceil(30 − rank) kyu; otherwise floor(rank − 29) dan.  With
-    ``clamp`` the rank is first clamped to [5, 38] = 25k … 9d, as OGS
-    displays it; without, it is clamped to the ladder (30k … 9d) only.
+    Without ``clamp`` only the ladder's 30k … 9d applies.
     """
     rank = ogs_rank(rating)
     if clamp:
@@ -202,7 +176,7 @@ def ogs_display_rank(rating: float, clamp: bool = True) -> Rank:
 def handicap_offset(rating: float, handicap: int, config: RatingConfig = OGS_CONFIG) -> float:
     """How much a receiver of ``handicap`` stones gains: rank + H·k mapped back, minus rating.
 
-    ratings.md §3: 1 rank per stone on 19x19 (``config.handicap_ranks_per_stone``).
+    k is ``config.handicap_ranks_per_stone`` (OGS: 1; 0 turns the adjustment off).
     """
     if handicap <= 0 or config.handicap_ranks_per_stone == 0:
         return 0.0
@@ -224,7 +198,7 @@ def _opponents(
 
 
 class Glicko2:
-    """Glicko-2; ``Glicko2(OGS_CONFIG, "ogs")`` is OGS's flavour (ratings.md §3)."""
+    """Glicko-2; ``Glicko2(OGS_CONFIG, "ogs")`` is OGS's flavour (docs/ratings.md §5)."""
 
     def __init__(self, default_config: RatingConfig = DEFAULT_CONFIG, name: str = "glicko2"):
         self.default_config = default_config

@@ -1,15 +1,8 @@
 """Fuzz every API operation from the project's own OpenAPI document: never a 500.
 
-Schemathesis generates requests (valid and invalid) for each operation and
-sends them through the WSGI application in process, on the test database
-with the demo tournament loaded and an administrator's token, so requests
-reach the services rather than stopping at 401/404.  Seeded and bounded, so
-a run is repeatable and takes about a minute; the check is only "not a
-server error": every answer to bad input must be a 4xx in the agreed shape.
-
-This is a broad guard, not a proof: the 500s a longer fuzzing run found
-(ids and page offsets past the database's integers, a handicap past the
-rating formula's pole) are pinned one by one in ``tests/test_api_bounds.py``.
+Schemathesis, seeded and bounded (about a minute), in process on the test database
+with the demo tournament and an administrator's token, so requests reach the
+services.  A broad guard: the 500s a longer run found are pinned in ``tests/test_api_bounds.py``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fixtures for the promotion tests (issue 7): a rated event that earns Alice a
+"""Fixtures for the promotion tests: a rated event that earns Alice a
 promotion under the default policy, the roles around it, and a synchronous evaluation."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""EGF GoR: the 2021 system's published vectors (ratings.md §1), its properties, the old system."""
+"""EGF GoR: the 2021 system's published vectors, properties, the old system (docs/ratings.md)."""
 
 from __future__ import annotations
 

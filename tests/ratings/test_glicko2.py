@@ -1,4 +1,4 @@
-"""Glicko-2 (Glickman's example) and OGS's flavour of it (ratings.md §3)."""
+"""Glicko-2 (Glickman's example) and OGS's flavour of it (docs/ratings.md §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The handicap policy (ratings.md §2, seed 001, rules.md presets, ratings.md §5 placement)."""
+"""The handicap policy: NZ and EGF rules, caps, komi by preset, placement (docs/ratings.md §8)."""
 
 from __future__ import annotations
 
@@ -265,7 +265,7 @@ def test_egf_policy_is_grade_difference_less_reduction_clamped() -> None:
 
 
 def test_egf_policy_reads_grades_from_strength_bands() -> None:
-    # 2049 is 1k and 2050 is 1d (ratings.md §1): one grade apart.
+    # 2049 is 1k and 2050 is 1d (docs/ratings.md §3): one grade apart.
     got = advise(
         "a", gor_to_stones(2049), "b", gor_to_stones(2050), rules=JAPANESE, policy=EGF_POLICY
     )

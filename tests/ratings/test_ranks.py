@@ -1,4 +1,4 @@
-"""Ranks: parse, format, order, the EGF grade bands and the integer indexes (ratings.md §1, §6)."""
+"""Ranks: parse, format, order, EGF grade bands, integer indexes (docs/ratings.md §1, §3)."""
 
 from __future__ import annotations
 

@@ -184,7 +184,7 @@ def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
         game_services.game_finalise(actor=director, game=g2)
     job = Job.objects.get(kind="ratings")
     assert job.params["from_tournament"] == tournament.pk and job.state == JobState.DONE
-    # The update's job, then (when it is done) the promotion evaluation of its run (issue 7).
+    # The update's job, then (once done) its run's promotion evaluation (docs/promotions.md §4).
     assert len(last) == 2 and not [c for c in first if "ratings" in repr(c)]
     assert evaluations == [{"run_id": RatingRun.objects.get().pk}]
     assert RatingHistory.objects.filter(tournament=tournament).count() == 2

@@ -1,4 +1,4 @@
-"""The stone scale and AGA rank numbers (ratings.md §2 and §4)."""
+"""The stone scale and AGA rank numbers (docs/ratings.md §2)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_aga_rank_centres() -> None:
 
 
 def test_aga_centres_land_on_their_rank_on_the_stone_scale() -> None:
-    # §4: close the gap (x = r − 1 or r + 1), then stones = x − 0.5.
+    # docs/ratings.md §2: close the gap (x = r − 1 or r + 1), then stones = x − 0.5.
     assert aga_to_stones(3.5) == 2.0  # a declared 3d is 3d
     for index in range(-30, 9):
         rank = Rank(index)
@@ -74,6 +74,6 @@ def test_stones_to_aga_inverts_aga_to_stones(rating: float) -> None:
 
 
 def test_both_edges_of_the_gap_meet_and_go_back_to_1d() -> None:
-    # 1.0 and -1.0 both close to x = 0 (§4); goref reads x = 0 as 1d.
+    # 1.0 and -1.0 both close to x = 0 (docs/ratings.md §2); goref reads x = 0 as 1d.
     assert aga_to_stones(1.0) == aga_to_stones(-1.0) == -0.5
     assert stones_to_aga(-0.5) == 1.0

@@ -1,15 +1,7 @@
-"""The pure promotion-criteria engine (issue 7; ratings.md §7).
+"""The pure promotion engine: criteria (``criteria``), policies (``policy``), ``evaluate``.
 
-- ``criteria``: one frozen dataclass per family (``RatingThreshold``,
-  ``WinsAtRank``, ``NetWinLadder``, ``ResultTable``) and ``PolicyError``.
-- ``policy``: ``Band``, ``BandRule``, ``KyuDemotion``, ``PromotionPolicy``
-  (criteria per band plus the caps, ``to_dict``/``from_dict``) and
-  ``DEFAULT_POLICY``.
-- ``evaluate``: ``PlayerHistory`` / ``EventRecord`` / ``GameRecordLite`` in,
-  ``Decision`` (with ``Evidence`` and an ``idempotency_key``) out.
-
-The honorary 9p+ is awarded by hand with a reason, never by a criterion.
-
+What each family does, how policies combine them and how a history is judged:
+docs/promotions.md.  The honorary 9p+ is awarded by hand, never by a criterion.
 Pure package: standard library only (no Django, DRF or Celery).
 """
 

@@ -1,25 +1,8 @@
-"""Promotion criteria as data: one frozen dataclass per family (ratings.md §7).
+"""Promotion criteria as data: one frozen dataclass per family, validated on construction.
 
-Each family is a value with its parameters and nothing else (STYLE.md: rules
-are data).  How a criterion judges a player's history lives in
-``ratings.promotion.engine.evaluate``; how criteria combine per rank band, and the
-caps that apply to every decision, live in ``ratings.promotion.engine.policy``.
-
-- ``RatingThreshold``: the BGA dan-certificate rule and its Czech variant
-  (ratings.md §7.1): the GoR reaches the next grade's band, held over K rated
-  events, or over a run of N games without net rating loss.
-- ``WinsAtRank``: the Nihon Ki-in counters (ratings.md §7.4): N wins among the
-  last M games against opponents of at least the target rank.
-- ``NetWinLadder``: the Groningen Go Club ladder (ratings.md §7.3): promote at
-  a net +N, demote at −N, N by rank.
-- ``ResultTable``: the Canadian Go Association tables (ratings.md §7.2): entry
-  rank and wins in a five-round event give a certificate rank.
-
-Every value validates itself on construction and raises ``PolicyError`` (a
-``ValueError``) naming the parameter and why, e.g.
-``wins_at_rank.window: must be at least wins (3)``.
-
-Pure module: standard library only.
+``RatingThreshold`` (BGA, Czech), ``WinsAtRank`` (Nihon Ki-in), ``NetWinLadder``
+(Groningen Go Club), ``ResultTable`` (Canadian Go Association): docs/promotions.md §2.
+A bad parameter raises ``PolicyError`` naming it.  Pure module: standard library only.
 """
 
 from __future__ import annotations
@@ -118,30 +101,15 @@ def _check_rank(value: object, param: str) -> Rank:
     return value
 
 
-# -- 1. rating threshold with stability (ratings.md §7.1) --------------------------------
+# -- 1. rating threshold with stability (docs/promotions.md §2.1) -------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class RatingThreshold:
-    """Promote to the grade the GoR reaches, if it holds (ratings.md §7.1, BGA / Czech).
+    """Promote to the grade the GoR reaches (``GoR >= nominal - 50 + margin``), if it holds.
 
-    A grade's band starts 50 below its nominal GoR (ratings.md §1: bands are
-    ±50), so the player reaches grade R when ``GoR >= R.nominal_gor - 50 +
-    margin``; the target is the highest such R (``Rank.from_gor(GoR -
-    margin)``, never above 9d).
-
-    Stability, one of:
-
-    - ``events=K`` (``games=None``): the GoR at the end of each of the last K
-      rated events reaches the grade; the target is the lowest grade reached
-      over those K events.  K = 1, margin 0 is goref's default policy.
-    - ``games=N`` (then ``events`` must stay 1): BGA's run: the shortest run
-      of the latest events holding at least N rated games ends at a GoR at
-      least as high as at its start ("without net rating loss"), and the GoR
-      at the end of the latest event gives the target.
-
-    The Czech variant ("promote on reaching the nominal GoR") is
-    ``margin=50``.  BGA's per-grade exceptions (7d needs 7.5) are not modelled.
+    Held over the last ``events`` events, or a run of ``games`` games without
+    net rating loss (BGA); the Czech variant is ``margin=50`` (docs/promotions.md §2.1).
     """
 
     name: ClassVar[str] = "rating_threshold"
@@ -181,23 +149,15 @@ class RatingThreshold:
         )
 
 
-# -- 2. wins at rank (ratings.md §7.4) ----------------------------------------------------
+# -- 2. wins at rank (docs/promotions.md §2.2) -------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class WinsAtRank:
-    """N wins among the last M games against opponents of at least the target rank.
+    """N wins among the last M games at the current rank against opponents of the target rank.
 
-    After the Nihon Ki-in counters (ratings.md §7.4: "official wins needed at
-    the current rank"), so only games played at the current rank count (see
-    ``PlayerHistory.rank_since``).  The target is one grade up.  The window
-    is the last M games *against such opponents*; a jigo counts half a win.
-
-    ``handicap="exclude"`` drops every handicap game (H >= 1).
-    ``handicap="adjust"`` rates the opponent by what the stones were worth,
-    H − 0.5 grades (ratings.md §1: the receiver of H stones plays at
-    r + 100·(H − 0.5)): an opponent who gave the player H stones counts as
-    that much weaker, one who received them as that much stronger.
+    After the Nihon Ki-in counters; the target is one grade up.  ``handicap``
+    adjusts by H − 0.5 grades or excludes handicap games (docs/promotions.md §2.2).
     """
 
     name: ClassVar[str] = "wins_at_rank"
@@ -238,7 +198,7 @@ class WinsAtRank:
         )
 
 
-# -- 3. net-win ladder (ratings.md §7.3) --------------------------------------------------
+# -- 3. net-win ladder (docs/promotions.md §2.3) -----------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,21 +217,14 @@ GRONINGEN_STEPS: tuple[LadderStep, ...] = (
     LadderStep(Rank.kyu(5), 4),  # 1k-5k
     LadderStep(Rank.dan(1), 5, per_grade=1),  # d dan: 4 + d
 )
-"""Groningen Go Club's N by rank (ratings.md §7.3)."""
+"""Groningen Go Club's N by rank: 1 (21k and weaker), 2, 3, 4 (1k-5k), 4 + d (d dan)."""
 
 
 @dataclass(frozen=True, slots=True)
 class NetWinLadder:
-    """Promote after a net +N, demote after a net −N (ratings.md §7.3, Groningen).
+    """Promote after a net +N, demote after a net −N, over the games at the current rank.
 
-    A win counts +1, a loss −1, a jigo 0, every game alike (Groningen plays at
-    full handicap).  The count runs over the games played at the current
-    rank (``PlayerHistory.rank_since``), so it restarts at each rank change;
-    Groningen's yearly reset is the caller's ``rank_since``.  The count is
-    read at the end of the latest event; one grade per trigger.
-
-    ``steps`` gives N by rank (``steps_for(rank)`` is the same as a function);
-    a policy holds one ladder per band, so N may also differ by band.
+    After the Groningen Go Club ladder; ``steps`` gives N by rank (docs/promotions.md §2.3).
     """
 
     name: ClassVar[str] = "net_win_ladder"
@@ -337,7 +290,7 @@ class NetWinLadder:
         return cls(tuple(steps))
 
 
-# -- 4. result tables (ratings.md §7.2) ---------------------------------------------------
+# -- 4. result tables (docs/promotions.md §2.4) ------------------------------------------
 
 Cell: TypeAlias = Rank | int | None
 """One table cell: a certificate rank, ``int`` ranks up from the entry rank, or a gap ("–")."""
@@ -363,8 +316,8 @@ def _row(entry: str, *cells: str | None) -> TableRow:
     return TableRow(Rank.parse(entry), tuple(_cell(c) for c in cells))
 
 
-# ratings.md §7.2, cell for cell; None is the table's "–".  Combined rows
-# ("23K, 22K", "12K, 11K") are written out once per entry rank.
+# The CGA's 5-round table cell for cell (docs/promotions.md §2.4); None is its
+# "–".  Combined rows ("23K, 22K", "12K, 11K") are written out once per entry rank.
 CGA_TABLE: tuple[TableRow, ...] = (
     _row("25k", "25k", "23k", "20k", "19k", "18k"),
     _row("24k", None, "23k", "20k", "19k", "18k"),
@@ -384,14 +337,7 @@ CGA_TABLE: tuple[TableRow, ...] = (
     _row("10k", None, None, "9k", "8k", "7k"),
     *(_row(f"{n}k", None, None, "+1", "+2", "+3") for n in (9, 8, 7, 6)),
 )
-"""The Canadian Go Association table for 5-round events (ratings.md §7.2).
-
-Its 5K-1K and dan tables are missing from the stored copy, so entry ranks
-of 5k and above (and below 25k) have no row and get no certificate.  The
-band floor for players with no earlier certificate (25K/20K/15K/10K with at
-least one win) is not modelled: it never lies above the entry rank, so it
-can never promote.
-"""
+"""The Canadian Go Association's 5-round table; no rows from 5k up (docs/promotions.md §2.4)."""
 
 
 def _cell_to_json(cell: Cell) -> str | None:
@@ -404,12 +350,9 @@ def _cell_to_json(cell: Cell) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class ResultTable:
-    """Entry rank × wins in an event of ``rounds`` rounds gives a certificate rank.
+    """Entry rank × wins in an event of exactly ``rounds`` rounds gives a certificate rank.
 
-    ratings.md §7.2 (CGA, 5-round events).  Only events of exactly
-    ``rounds`` rounds count; the entry rank is the player's current rank (the
-    rank he played the event at); wins are the event's score, a jigo half a
-    win, rounded down.  A table never demotes.
+    After the Canadian Go Association; a table never demotes (docs/promotions.md §2.4).
     """
 
     name: ClassVar[str] = "result_table"

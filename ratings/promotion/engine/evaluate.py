@@ -1,34 +1,8 @@
 """Evaluate one player's history against a promotion policy: a ``Decision`` or None.
 
-Inputs are plain frozen values the Django side builds from its tables
-(``PlayerHistory`` → ``EventRecord`` → ``GameRecordLite``); the output is a
-``Decision`` with its evidence (the events and games that satisfied the
-criterion) and an ``idempotency_key``, so creating promotion candidates from
-it can be repeated safely.
-
-When it runs: after each rated event.  The *latest* event (by end date) is
-the trigger, and the caps apply to the step it triggers:
-
-- If the rank has already been set on or after the latest event's end date
-  (``rank_since >= latest.end_date``), that event's step is used up: no
-  decision.  Re-evaluating the same history is therefore idempotent: the
-  same ``Decision`` (same key) until the rank is changed, then None.
-- At most ``max_grades_per_event`` grades, up or down, per decision.  A
-  player whose GoR jumps five grades under a cap of two moves two now and
-  may move on after his next event.
-- No demotion from a dan rank unless ``revoke_dan``; never above 9d (the
-  honorary 9p+ is awarded by hand, ratings.md §6); a player who holds 9p+ is
-  not evaluated.
-
-Counters (wins at rank, the net-win ladder, kyu demotion) count only events
-played at the current rank: those ending after ``rank_since``.  The rating
-threshold looks at the last K events whatever the rank was, since the GoR
-does not depend on it.
-
-Everything here is deterministic: events are ordered by end date (ties keep
-the order given: pass them in the order they were rated) and evidence ids
-are listed in that order.
-
+Plain frozen values in (``PlayerHistory`` → ``EventRecord`` → ``GameRecordLite``),
+a deterministic ``Decision`` with its evidence and ``idempotency_key`` out.  The
+trigger, ``rank_since`` and the caps: docs/promotions.md §3 and §4.
 Pure module: standard library only.
 """
 
@@ -108,10 +82,8 @@ class EventRecord:
 class PlayerHistory:
     """A player's current rank and rated events.
 
-    ``rank_since`` is the end date of the event that set the current rank,
-    or the day a director set it (None: the rank was never changed, count
-    the whole history).  Events ending on or before it were played at an
-    earlier rank.
+    Events ending on or before ``rank_since`` were played at an earlier rank
+    (None: the rank never changed).
     """
 
     player_id: Id
@@ -198,7 +170,7 @@ def _games_of(events: Sequence[EventRecord]) -> tuple[Id, ...]:
 
 
 def _lower_bound(rank: Rank) -> int:
-    """Where the band of ``rank`` starts (ratings.md §1: ±50 around the nominal GoR)."""
+    """Where the band of ``rank`` starts: 50 below its nominal GoR."""
     return rank.nominal_gor - 50
 
 
@@ -207,7 +179,7 @@ def _gor(value: float) -> str:
 
 
 def judge_rating_threshold(c: RatingThreshold, view: _View) -> Verdict | None:
-    """ratings.md §7.1: the grade the GoR reaches (with the margin), held over K events or N games."""
+    """The grade the GoR reaches (with the margin), held over K events or N games."""
     if c.games is None:
         if len(view.events) < c.events:
             return None
@@ -248,13 +220,13 @@ def _counts_against(c: WinsAtRank, game: GameRecordLite, target: Rank) -> bool:
         return False
     strength = 2 * game.opponent_rank.index
     if game.handicap:
-        worth = 2 * game.handicap - 1  # H stones are worth H − 0.5 grades (ratings.md §1)
+        worth = 2 * game.handicap - 1  # H stones are worth H − 0.5 grades (EGF rating system)
         strength += -worth if game.received_handicap else worth
     return strength >= 2 * target.index
 
 
 def judge_wins_at_rank(c: WinsAtRank, view: _View) -> Verdict | None:
-    """ratings.md §7.4: N wins among the last M games at this rank against the target rank."""
+    """N wins among the last M games at this rank against the target rank."""
     if view.current.index >= MAX_INDEX:
         return None
     target = Rank(view.current.index + 1)
@@ -276,7 +248,7 @@ def judge_wins_at_rank(c: WinsAtRank, view: _View) -> Verdict | None:
 
 
 def judge_net_win_ladder(c: NetWinLadder, view: _View) -> Verdict | None:
-    """ratings.md §7.3: net +N promotes one grade, net −N demotes one, N by rank."""
+    """Net +N promotes one grade, net −N demotes one, N by rank."""
     games = [g for e in view.fresh for g in e.games]
     wins = sum(1 for g in games if g.won == 1)
     losses = sum(1 for g in games if g.won == 0)
@@ -298,7 +270,7 @@ def judge_net_win_ladder(c: NetWinLadder, view: _View) -> Verdict | None:
 
 
 def judge_result_table(c: ResultTable, view: _View) -> Verdict | None:
-    """ratings.md §7.2: entry rank × wins in the latest event of ``rounds`` rounds."""
+    """Entry rank × wins in the latest event of ``rounds`` rounds."""
     latest = view.events[-1]
     if latest.rounds != c.rounds:
         return None

@@ -1,44 +1,8 @@
-"""Promotion policies: criteria per rank band, and the caps every decision obeys.
+"""Promotion policies: criteria per rank band, how they combine, and the caps on every decision.
 
-A ``PromotionPolicy`` is a frozen value (STYLE.md: configuration travels as
-frozen objects) stored by the Django side in a JSONField through
-``to_dict()`` / ``from_dict()``; ``from_dict`` validates and raises
-``PolicyError`` naming the bad parameter, e.g.
-``bands.kyu.criteria[0].wins_at_rank.window: must be at least wins (3)``.
-
-Bands: the criteria that apply are those of the band of the player's
-*current* rank (kyu; low dan, 1d up to ``high_dan_from``; high dan, from
-``high_dan_from`` to 9d, by default 5d-9d).
-
-Combining a band's criteria (goref's choice; ratings.md is silent):
-
-- ``"any"``: one promoting criterion is enough; when several promote, the
-  highest target wins, ties going to the earlier criterion in the tuple.
-- ``"all"``: every criterion must promote; the target is the lowest of
-  their targets (the grade they all agree on), the evidence their union.
-- A band with no criteria never promotes.
-- ``combine`` governs promotion only.  A demotion comes from a criterion that
-  demotes (the net-win ladder) or from ``kyu_demotion``; when both demote,
-  the milder one (the higher rank) wins.  A promotion always beats a
-  demotion.
-
-Caps (the issue's "plus" list), applied by ``evaluate``:
-
-- at most ``max_grades_per_event`` grades per event, up or down;
-- ``revoke_dan=False``: no demotion from a dan rank, by any criterion
-  (BGA and Nihon Ki-in: certificates are never revoked, ratings.md §7);
-- ``kyu_demotion``: demote a kyu player only once the GoR has stayed below
-  his band by ``margin`` at the end of each of ``events`` events played at
-  the rank (None: no rating-based demotion).  With ``revoke_dan=True`` the
-  same rule applies to dan players;
-- never 9p+ (ratings.md §6: an honorary title, awarded by hand).
-
-``DEFAULT_POLICY`` is what a fresh install runs: the rating threshold (the
-grade the GoR reaches at the end of one rated event, no margin) in every
-band, at most two grades per event, dan grades never revoked, no automatic
-demotion.
-
-Pure module: standard library only.
+A ``PromotionPolicy`` is a frozen value, stored as JSON through ``to_dict`` /
+``from_dict`` (which validates).  Bands, "any"/"all", the caps and
+``DEFAULT_POLICY``: docs/promotions.md §3.  Pure module: standard library only.
 """
 
 from __future__ import annotations
@@ -123,12 +87,9 @@ class BandRule:
 
 @dataclass(frozen=True, slots=True)
 class KyuDemotion:
-    """Demote after the GoR stays ``margin`` below the band for ``events`` events.
+    """Demote after the GoR stays ``margin`` below the band for ``events`` events at the rank.
 
-    The band of grade R starts at ``R.nominal_gor - 50`` (ratings.md §1).
-    The Czech variant (ratings.md §7.1, "demote only after falling more than
-    100 below" the nominal GoR) is ``margin=50``.  The new grade is the
-    highest the GoR stayed below by the margin over those events.
+    The Czech variant is ``margin=50`` (docs/promotions.md §3).
     """
 
     margin: int = 0
@@ -253,5 +214,5 @@ def _kyu_demotion(value: object) -> KyuDemotion | None:
 
 
 DEFAULT_POLICY = PromotionPolicy()
-"""A fresh install's policy (issue 7): the grade the GoR reaches at the end of one
-rated event, no margin, at most two grades per event, dan never revoked, no demotion."""
+"""A fresh install's policy: the grade the GoR reaches at the end of one rated event, no
+margin, at most two grades per event, dan never revoked, no demotion."""

@@ -1,4 +1,4 @@
-"""Promotions, the Django half (issue 7): evaluation after a rating job, approval, rejection,
+"""Promotions, the Django half: evaluation after a rating job, approval, rejection,
 the rank history, policies per tournament, stale candidates."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The net-win ladder (ratings.md §7.3, Groningen Go Club)."""
+"""The net-win ladder (docs/promotions.md §2.3, Groningen Go Club)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Policies: bands, combining criteria, the caps, kyu hysteresis, idempotency (issue 7)."""
+"""Policies: bands, combining criteria, caps, kyu hysteresis, idempotency (docs/promotions.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rating threshold with stability (ratings.md §7.1) and the default policy built on it."""
+"""The rating threshold with stability and the default policy built on it (docs/promotions.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def only(criterion: RatingThreshold, cap: int = 9) -> PromotionPolicy:
     return PromotionPolicy(kyu=rule, low_dan=rule, high_dan=rule, max_grades_per_event=cap)
 
 
-# 5k's neighbour 4k has nominal GoR 1700, so its band starts at 1650 (ratings.md §1: ±50).
+# 5k's neighbour 4k has nominal GoR 1700, so its band starts at 1650 (docs/ratings.md §3: ±50).
 
 
 def test_a_gor_exactly_at_the_next_bands_lower_bound_promotes() -> None:
@@ -122,7 +122,7 @@ def test_events_and_games_cannot_both_set_the_stability() -> None:
         RatingThreshold(events=2, games=10)
 
 
-# -- the default policy (issue 7, part 2) ---------------------------------------------------
+# -- the default policy (docs/promotions.md §3) ---------------------------------------------
 
 
 def test_the_default_policy_promotes_to_the_grade_reached_at_the_end_of_one_event() -> None:

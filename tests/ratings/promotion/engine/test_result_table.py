@@ -1,4 +1,4 @@
-"""Result tables (ratings.md §7.2, the Canadian Go Association's 5-round table)."""
+"""Result tables (docs/promotions.md §2.4, the Canadian Go Association's 5-round table)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ratings.promotion.engine import (
 )
 from tests.ratings.promotion.engine.helpers import event, history, r
 
-# ratings.md §7.2 as printed, one line per row ("-" is the table's "–").
+# The CGA table as published (docs/promotions.md §2.4), one line per row ("-" is "–").
 PRINTED = """
 25K     | 25K | 23K | 20K | 19K | 18K
 24K     | -   | 23K | 20K | 19K | 18K

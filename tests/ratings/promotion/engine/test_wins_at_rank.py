@@ -1,4 +1,4 @@
-"""Wins at rank (ratings.md §7.4, after the Nihon Ki-in counters)."""
+"""Wins at rank (docs/promotions.md §2.2, after the Nihon Ki-in counters)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_only_games_played_at_the_current_rank_count() -> None:
     assert evaluate(h, THREE_OF_FIVE) is not None
 
 
-# The target of a 5k is 4k.  H stones are worth H - 0.5 grades (ratings.md §1).
+# The target of a 5k is 4k.  H stones are worth H - 0.5 grades (docs/ratings.md §3).
 
 
 @pytest.mark.parametrize(
