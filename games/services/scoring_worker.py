@@ -38,7 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.engine import ENGINE_VERSION
-from games.engine.coords import parse_point, point_to_gtp
+from games.engine.coords import parse_point
 from games.engine.record import parse_record
 from games.engine.replay import replay
 from games.engine.result import Reason, Result
@@ -124,15 +124,7 @@ def compute(game: Game) -> Outcome:
     except Exception as exc:
         return Outcome(failed=True, error=f"{type(exc).__name__}: {exc}"[:2000])
     first = played.first_illegal
-    illegal = None
-    if first is not None:
-        illegal = {
-            "number": first.number,
-            "color": first.color.letter,
-            "point": None if first.point is None else point_to_gtp(first.point, first.size),
-            "reason": first.reason,
-            "text": first.describe(),
-        }
+    illegal = None if first is None else first.to_dict()
     return Outcome(
         computed_result=counted.result.to_sgf(),
         breakdown=counted.to_dict(),
