@@ -24,10 +24,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import selectors, services
 from games.diagram import game_diagram
-from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm, apply_service_errors
+from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, scoring
+from ops.forms import apply_service_errors
 
 RECENT_TOURNAMENTS = 10
 
@@ -202,7 +203,7 @@ def _result_form_post(
         try:
             service(actor=request.user, game=game, **form.service_kwargs())
         except ValidationError as exc:
-            apply_service_errors(form, exc)
+            apply_service_errors(form, exc, fields=form.error_fields())
         else:
             messages.success(request, done)
             _tell_if_check_waits(request, game)

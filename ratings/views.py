@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 from games.models import Player, Tournament
 from games.selectors import outcome_for
 from ops.fields import IdFormField
+from ops.forms import apply_service_errors
 from ratings import selectors
 from ratings.api.views import SCORES, handicap_payload
 from ratings.charts import rating_chart_svg
@@ -231,6 +232,5 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
                 handicap=d.get("handicap") or 0,
             )
         except ValidationError as exc:
-            for name, errors in exc.message_dict.items():
-                form.add_error(name if name in form.fields else None, errors)
+            apply_service_errors(form, exc)
     return render(request, "ratings/what_if.html", {"form": form, "result": result})
