@@ -217,3 +217,22 @@ def outcome_for(game: Game, player_id: int) -> str:
     mine = "B" if game.black_id == player_id else "W"
     won = "win" if game.result_winner == mine else "loss"
     return f"{won} by forfeit" if game.result_reason == "forfeit" else won
+
+
+def player_games(player: Player) -> list[dict[str, Any]]:
+    """The player's games, newest tournament first, each with his colour, his opponent and
+    the outcome from his side: the games table of the player page (one query)."""
+    rows = (
+        Game.objects.filter(Q(black=player) | Q(white=player))
+        .select_related("tournament", "round", "black", "white")
+        .order_by("-tournament__end_date", "-tournament_id", "round__number", "id")
+    )
+    return [
+        {
+            "game": g,
+            "colour": "Black" if g.black_id == player.pk else "White",
+            "opponent": g.white if g.black_id == player.pk else g.black,
+            "outcome": outcome_for(g, player.pk),
+        }
+        for g in rows
+    ]
