@@ -236,7 +236,7 @@ def tournament_officials(request: HttpRequest, pk: int) -> HttpResponse:
     if not roles.can_name_officials(user, tournament):
         reasons = ["Only the tournament's directors name its officials."]
         ctx = {"tournament": tournament, "reasons": reasons}
-        return render(request, "referee/refused.html", ctx, status=403)
+        return render(request, "games/refused.html", ctx, status=403)
     officials = roles.officials_of(tournament)
     form = OfficialsFields(request.POST or None, initial=officials_initial(officials))
     status = 200
