@@ -42,7 +42,7 @@ def rescore_game(self: Any, run_id: int) -> dict[str, int]:
 
 
 @shared_task(name="games.rescore_chunk", **_OPTIONS)
-def rescore_chunk(self: Any, job_id: int | None, run_ids: list[int]) -> dict[str, int]:
+def rescore_chunk(self: Any, run_ids: list[int]) -> dict[str, int]:
     """Re-score a chunk of a batch; the job's progress moves once per chunk."""
     from games.services.scoring_worker import process
 
