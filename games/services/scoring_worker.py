@@ -171,7 +171,7 @@ def release(token: str) -> None:
 # --------------------------------------------------------------------------- the job
 
 
-def process(run_ids: Sequence[int], *, worker: str, delay: float = 0.0) -> Counter[str]:
+def process(run_ids: Sequence[int], *, worker: str) -> Counter[str]:
     """Claim, score and store ``run_ids``; what happened, counted by outcome.
 
     Transient database errors propagate (the task retries) after the claim is
@@ -197,8 +197,6 @@ def process(run_ids: Sequence[int], *, worker: str, delay: float = 0.0) -> Count
                 )
             else:
                 outcomes[run.pk] = compute(games[run.game_id])
-            if delay:  # test hook: GOREF_RESCORE_TEST_DELAY, so a kill lands mid-batch
-                time.sleep(delay)
         summary.update(store(runs, outcomes, games, token=token))
     except SoftTimeLimitExceeded:
         done = [r for r in runs if r.pk in outcomes]
