@@ -60,11 +60,6 @@ def can_create_tournament(user: Any) -> bool:
     return bool(user.is_staff or user.has_perm("games.add_tournament"))
 
 
-def can_edit_player(user: Any, player: Player) -> bool:
-    """Players' details are kept by directors (of any tournament) and staff."""
-    return is_any_director(user)
-
-
 def player_for(user: Any) -> Player | None:
     """The player profile linked to ``user``, or ``None``."""
     if not _authenticated(user):
@@ -82,11 +77,6 @@ def is_participant(user: Any, game: Game) -> bool:
     return player is not None and player.pk in (game.black_id, game.white_id)
 
 
-def opponent_of(player: Player, game: Game) -> Player:
-    """The other player of ``game``."""
-    return game.white if player.pk == game.black_id else game.black
-
-
 def can_see_submissions(user: Any, game: Game) -> bool:
     """The claims about a game's result are for its players, directors and referees."""
     if not _authenticated(user):
@@ -101,11 +91,6 @@ def can_see_submissions(user: Any, game: Game) -> bool:
 def can_enter_results(user: Any, game: Game) -> bool:
     """Directors enter, correct and finalise any result of their tournament."""
     return is_director(user, game.tournament)
-
-
-def can_submit_result(user: Any, game: Game) -> bool:
-    """Players submit (and confirm or contest) the results of their own games."""
-    return is_participant(user, game)
 
 
 def can_change_game(user: Any, game: Game) -> bool:

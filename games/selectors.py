@@ -13,7 +13,6 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games import permissions
 from games.models import (
     Game,
     Player,
@@ -65,21 +64,12 @@ def game_list(
 def submissions_of(game: Game) -> QuerySet[ResultSubmission]:
     """Every claim about the game's result, oldest first, with who made it.
 
-    Not filtered by who asks: check ``permissions.can_see_submissions`` first,
-    or use ``submissions_visible_to``."""
+    Not filtered by who asks: check ``permissions.can_see_submissions`` first."""
     return (
         ResultSubmission.objects.filter(game=game)
         .select_related("player", "submitted_by")
         .order_by("created_at", "id")
     )
-
-
-def submissions_visible_to(user: Any, game: Game) -> QuerySet[ResultSubmission]:
-    """The game's result claims if ``user`` may see them (players, directors,
-    referees), else nothing."""
-    if not permissions.can_see_submissions(user, game):
-        return ResultSubmission.objects.none()
-    return submissions_of(game)
 
 
 # --------------------------------------------------------------------------- crosstable

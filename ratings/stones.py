@@ -1,22 +1,15 @@
-"""The stone scale and AGA rank numbers (ratings.md §2 and §4).
+"""The stone scale (ratings.md §2).
 
 The stone scale is goref's common currency for strength: 0 = 1 dan, -1 = 1
 kyu, 1 = 2 dan, one unit per grade and per handicap stone, so a ``Rank``'s
 signed index is already a position on it (``Rank.stones``).
 
-``stones = (GoR - 2100) / 100`` (ratings.md §2).  AGA ratings (§4) are in
-stones too, but with a gap: dan positive, kyu negative, nothing in (-1, 1).
-The mapping of AGA rank centres onto the stone scale is a display
-convenience, not a calibration between federations (§4).
+``stones = (GoR - 2100) / 100`` (ratings.md §2).
 
 Pure module: standard library only.
 """
 
 from __future__ import annotations
-
-import math
-
-from ratings.ranks import MAX_INDEX, MIN_INDEX, Rank, RankError
 
 GOR_1D = 2100.0
 GOR_PER_STONE = 100.0
@@ -38,61 +31,3 @@ def format_stones(stones: float) -> str:
     if value == 0:
         value = 0.0  # no "-0.0"
     return f"{value:+.1f}"
-
-
-# -- AGA rank numbers (ratings.md §4) -------------------------------------------
-
-
-class AgaRatingError(ValueError):
-    """A number that is not an AGA rating (in the gap (-1, 1), or off the ladder)."""
-
-
-def _check_aga(rating: float) -> None:
-    if math.isnan(rating) or -1.0 < rating < 1.0:
-        raise AgaRatingError(
-            f"{rating} is not an AGA rating: dan ratings are >= 1, kyu ratings <= -1"
-        )
-
-
-def aga_rank(rating: float) -> Rank:
-    """The rank of an AGA rating: truncated toward zero (ratings.md §4).
-
-    5.0-5.99 is 5d and -5.0 to -5.99 is 5k.  Ratings past the ladder (30k or
-    9d) are refused: they are not ranks goref can show.
-    """
-    _check_aga(rating)
-    n = math.trunc(rating)
-    index = n - 1 if n > 0 else n
-    if not MIN_INDEX <= index <= MAX_INDEX:
-        raise AgaRatingError(f"AGA rating {rating} is off the 30k-9d ladder")
-    return Rank(index)
-
-
-def aga_rank_centre(rank: Rank) -> float:
-    """The BayRate seed of a declared rank: n dan = n + 0.5, n kyu = -(n + 0.5) (§4)."""
-    if rank.is_honorary:
-        raise RankError("the honorary 9p+ has no AGA rating")
-    if rank.is_dan:
-        return rank.index + 1 + 0.5
-    return rank.index - 0.5
-
-
-def aga_to_stones(rating: float) -> float:
-    """An AGA rating on the stone scale: close the gap, then shift by half a stone (§4).
-
-    BayRate closes the gap with ``x = r - 1`` (r > 0) or ``x = r + 1``; then
-    ``stones = x - 0.5``.  A declared 3d (3.5) is 2.0 = 3d; 1k (-1.5) is -1.0 = 1k.
-    """
-    _check_aga(rating)
-    x = rating - 1.0 if rating > 0 else rating + 1.0
-    return x - 0.5
-
-
-def stones_to_aga(stones: float) -> float:
-    """The inverse of ``aga_to_stones``.
-
-    The gap-closing map sends both 1.0 and -1.0 to x = 0; goref sends x = 0
-    back to 1.0 (the dan side), a decision the sources leave open.
-    """
-    x = stones + 0.5
-    return x + 1.0 if x >= 0 else x - 1.0
