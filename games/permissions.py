@@ -18,17 +18,18 @@ from django.core.exceptions import ObjectDoesNotExist
 from games.models import Game, Player, Tournament
 
 
-def _authenticated(user: Any) -> bool:
+def is_authenticated(user: Any) -> bool:
+    """A signed-in user (not ``None``, not ``AnonymousUser``)."""
     return bool(user is not None and getattr(user, "is_authenticated", False))
 
 
 def is_superuser(user: Any) -> bool:
-    return _authenticated(user) and bool(user.is_superuser)
+    return is_authenticated(user) and bool(user.is_superuser)
 
 
 def is_director(user: Any, tournament: Tournament) -> bool:
     """The user directs ``tournament`` (or is a superuser)."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
@@ -37,7 +38,7 @@ def is_director(user: Any, tournament: Tournament) -> bool:
 
 def is_referee(user: Any, tournament: Tournament) -> bool:
     """The user referees ``tournament`` (or is a superuser)."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
@@ -46,7 +47,7 @@ def is_referee(user: Any, tournament: Tournament) -> bool:
 
 def is_any_director(user: Any) -> bool:
     """Directs at least one tournament, or is staff: may create players."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     if user.is_staff or user.is_superuser:
         return True
@@ -55,14 +56,14 @@ def is_any_director(user: Any) -> bool:
 
 def can_create_tournament(user: Any) -> bool:
     """Staff, or holds the ``games.add_tournament`` permission."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     return bool(user.is_staff or user.has_perm("games.add_tournament"))
 
 
 def player_for(user: Any) -> Player | None:
     """The player profile linked to ``user``, or ``None``."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return None
     try:
         player: Player = user.player
@@ -79,7 +80,7 @@ def is_participant(user: Any, game: Game) -> bool:
 
 def can_see_submissions(user: Any, game: Game) -> bool:
     """The claims about a game's result are for its players, directors and referees."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     return (
         is_participant(user, game)
