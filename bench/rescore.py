@@ -188,7 +188,6 @@ def main() -> None:
     _recreate_database(admin_url, args.database)
     os.environ.update(DATABASE_URL=db_url, REDIS_URL=redis_url)
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ.pop("GOREF_RESCORE_TEST_DELAY", None)
 
     import django
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from ratings.systems import DEFAULT_SYSTEM, SYSTEMS
+
 from .env import ConfigError, check_url, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -225,14 +227,13 @@ LOGGING = {
 }
 
 # --- goref ------------------------------------------------------------------
-# The rating system (ratings/scales.py: egf2021, egf1998, glicko2, ogs) and
+# The rating system (ratings.systems.SYSTEMS: egf2021, egf1998, glicko2, ogs) and
 # how many rated games a player plays before his rating stops being provisional.
-GOREF_RATING_SYSTEM = env_str("GOREF_RATING_SYSTEM", "egf2021")
-_RATING_SYSTEMS = ("egf2021", "egf1998", "glicko2", "ogs")
-if GOREF_RATING_SYSTEM not in _RATING_SYSTEMS:
+GOREF_RATING_SYSTEM = env_str("GOREF_RATING_SYSTEM", DEFAULT_SYSTEM)
+if GOREF_RATING_SYSTEM not in SYSTEMS:
     raise ConfigError(
         f"GOREF_RATING_SYSTEM={GOREF_RATING_SYSTEM!r} is not a rating system: "
-        f"use one of {', '.join(_RATING_SYSTEMS)}"
+        f"use one of {', '.join(SYSTEMS)}"
     )
 GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).

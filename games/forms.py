@@ -81,32 +81,12 @@ class ResultForm(forms.Form):
             "comment": d.get("comment") or "",
         }
 
+    def error_fields(self) -> dict[str, str]:
+        """An ``sgf`` error goes on the upload field when the record came as a file."""
+        return {"sgf": "sgf_file"} if self.cleaned_data.get("sgf_file") else {}
+
 
 class ContestForm(forms.Form):
     reason = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3, "cols": 60})
     )
-
-
-def apply_service_errors(form: forms.Form, exc: ValidationError) -> None:
-    """Put a service's ``ValidationError`` on the form, each message on its field.
-
-    Keys the form does not have (``__all__``, model fields) become non-field
-    errors, prefixed with the key so nothing is lost.  An ``sgf`` error goes
-    on the upload field when the record came as a file.
-    """
-    if not hasattr(exc, "error_dict"):
-        for message in exc.messages:
-            form.add_error(None, message)
-        return
-    for key, messages in exc.message_dict.items():
-        target: str | None = key
-        if key == "sgf" and form.cleaned_data.get("sgf_file") and "sgf_file" in form.fields:
-            target = "sgf_file"
-        if target not in form.fields:
-            prefix = "" if key in ("__all__", "non_field_errors") else f"{key}: "
-            for message in messages:
-                form.add_error(None, f"{prefix}{message}")
-            continue
-        for message in messages:
-            form.add_error(target, message)

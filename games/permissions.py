@@ -14,17 +14,18 @@ from django.core.exceptions import ObjectDoesNotExist
 from games.models import Game, Player, Tournament
 
 
-def _authenticated(user: Any) -> bool:
+def is_authenticated(user: Any) -> bool:
+    """A signed-in user (not ``None``, not ``AnonymousUser``)."""
     return bool(user is not None and getattr(user, "is_authenticated", False))
 
 
 def is_superuser(user: Any) -> bool:
-    return _authenticated(user) and bool(user.is_superuser)
+    return is_authenticated(user) and bool(user.is_superuser)
 
 
 def is_director(user: Any, tournament: Tournament) -> bool:
     """The user directs ``tournament`` (or is a superuser)."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
@@ -33,7 +34,7 @@ def is_director(user: Any, tournament: Tournament) -> bool:
 
 def is_referee(user: Any, tournament: Tournament) -> bool:
     """The user referees ``tournament`` (or is a superuser)."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
@@ -42,7 +43,7 @@ def is_referee(user: Any, tournament: Tournament) -> bool:
 
 def is_any_director(user: Any) -> bool:
     """Directs at least one tournament, or is staff: may create players."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     if user.is_staff or user.is_superuser:
         return True
@@ -51,19 +52,14 @@ def is_any_director(user: Any) -> bool:
 
 def can_create_tournament(user: Any) -> bool:
     """Staff, or holds the ``games.add_tournament`` permission."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     return bool(user.is_staff or user.has_perm("games.add_tournament"))
 
 
-def can_edit_player(user: Any, player: Player) -> bool:
-    """Players' details are kept by directors (of any tournament) and staff."""
-    return is_any_director(user)
-
-
 def player_for(user: Any) -> Player | None:
     """The player profile linked to ``user``, or ``None``."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return None
     try:
         player: Player = user.player
@@ -78,14 +74,9 @@ def is_participant(user: Any, game: Game) -> bool:
     return player is not None and player.pk in (game.black_id, game.white_id)
 
 
-def opponent_of(player: Player, game: Game) -> Player:
-    """The other player of ``game``."""
-    return game.white if player.pk == game.black_id else game.black
-
-
 def can_see_submissions(user: Any, game: Game) -> bool:
     """The claims about a game's result are for its players, directors and referees."""
-    if not _authenticated(user):
+    if not is_authenticated(user):
         return False
     return (
         is_participant(user, game)
@@ -97,11 +88,6 @@ def can_see_submissions(user: Any, game: Game) -> bool:
 def can_enter_results(user: Any, game: Game) -> bool:
     """Directors enter, correct and finalise any result of their tournament."""
     return is_director(user, game.tournament)
-
-
-def can_submit_result(user: Any, game: Game) -> bool:
-    """Players submit (and confirm or contest) the results of their own games."""
-    return is_participant(user, game)
 
 
 def can_change_game(user: Any, game: Game) -> bool:

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games import permissions
 from games.models import (
     Game,
     Player,
@@ -65,21 +64,12 @@ def game_list(
 def submissions_of(game: Game) -> QuerySet[ResultSubmission]:
     """Every claim about the game's result, oldest first, with who made it.
 
-    Not filtered by who asks: check ``permissions.can_see_submissions`` first,
-    or use ``submissions_visible_to``."""
+    Not filtered by who asks: check ``permissions.can_see_submissions`` first."""
     return (
         ResultSubmission.objects.filter(game=game)
         .select_related("player", "submitted_by")
         .order_by("created_at", "id")
     )
-
-
-def submissions_visible_to(user: Any, game: Game) -> QuerySet[ResultSubmission]:
-    """The game's result claims if ``user`` may see them (players, directors,
-    referees), else nothing."""
-    if not permissions.can_see_submissions(user, game):
-        return ResultSubmission.objects.none()
-    return submissions_of(game)
 
 
 # --------------------------------------------------------------------------- crosstable
@@ -217,3 +207,22 @@ def outcome_for(game: Game, player_id: int) -> str:
     mine = "B" if game.black_id == player_id else "W"
     won = "win" if game.result_winner == mine else "loss"
     return f"{won} by forfeit" if game.result_reason == "forfeit" else won
+
+
+def player_games(player: Player) -> list[dict[str, Any]]:
+    """The player's games, newest tournament first, each with his colour, his opponent and
+    the outcome from his side: the games table of the player page (one query)."""
+    rows = (
+        Game.objects.filter(Q(black=player) | Q(white=player))
+        .select_related("tournament", "round", "black", "white")
+        .order_by("-tournament__end_date", "-tournament_id", "round__number", "id")
+    )
+    return [
+        {
+            "game": g,
+            "colour": "Black" if g.black_id == player.pk else "White",
+            "opponent": g.white if g.black_id == player.pk else g.black,
+            "outcome": outcome_for(g, player.pk),
+        }
+        for g in rows
+    ]

@@ -7,7 +7,6 @@ the broker's visibility timeout (``ops.tasks_common.job_task_options``; README,
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from celery import shared_task
@@ -16,15 +15,6 @@ from ops.tasks_common import job_task_options
 
 # A batch chunk waits longer for the database to come back than a rating job.
 _OPTIONS = job_task_options(max_retries=8)
-
-
-def _test_delay() -> float:
-    """Seconds to wait after each game: only the integration tests set it, so a
-    SIGKILL can land in the middle of a batch."""
-    try:
-        return max(0.0, float(os.environ.get("GOREF_RESCORE_TEST_DELAY", "0") or 0))
-    except ValueError:
-        return 0.0
 
 
 def _worker(task: Any) -> str:
@@ -36,15 +26,15 @@ def rescore_game(self: Any, run_id: int) -> dict[str, int]:
     """Re-score one game's run (a result submitted with a record)."""
     from games.services.scoring_worker import process
 
-    return dict(process([run_id], worker=_worker(self), delay=_test_delay()))
+    return dict(process([run_id], worker=_worker(self)))
 
 
 @shared_task(name="games.rescore_chunk", **_OPTIONS)
-def rescore_chunk(self: Any, job_id: int | None, run_ids: list[int]) -> dict[str, int]:
+def rescore_chunk(self: Any, run_ids: list[int]) -> dict[str, int]:
     """Re-score a chunk of a batch; the job's progress moves once per chunk."""
     from games.services.scoring_worker import process
 
-    return dict(process(run_ids, worker=_worker(self), delay=_test_delay()))
+    return dict(process(run_ids, worker=_worker(self)))
 
 
 @shared_task(name="games.sweep_pending", **_OPTIONS)

@@ -13,7 +13,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,10 +20,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import selectors, services
 from games.diagram import game_diagram
-from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm, apply_service_errors
+from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
-from games.services import LOCKED_MESSAGE, scoring
+from games.services import LOCKED_MESSAGE, outbound, scoring
+from ops.forms import apply_service_errors
 
 RECENT_TOURNAMENTS = 10
 
@@ -84,24 +84,11 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player page: his rating, rank and their history (from ratings), and his games."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    rows = (
-        Game.objects.filter(Q(black=player) | Q(white=player))
-        .select_related("tournament", "round", "black", "white")
-        .order_by("-tournament__start_date", "tournament_id", "round__number")
-    )
-    listed = []
-    for g in rows:
-        black = g.black_id == player.pk
-        listed.append(
-            {
-                "game": g,
-                "colour": "Black" if black else "White",
-                "opponent": g.white if black else g.black,
-                "outcome": selectors.outcome_for(g, player.pk),
-            }
-        )
-    return render(request, "games/player_detail.html", {"player": player, "games": listed})
+    ctx = {"player": player, "games": selectors.player_games(player)}
+    ctx.update(outbound.player_rating_page(player))
+    return render(request, "games/player_detail.html", ctx)
 
 
 def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -199,7 +186,7 @@ def _result_form_post(
         try:
             service(actor=request.user, game=game, **form.service_kwargs())
         except ValidationError as exc:
-            apply_service_errors(form, exc)
+            apply_service_errors(form, exc, fields=form.error_fields())
         else:
             messages.success(request, done)
             _tell_if_check_waits(request, game)

@@ -22,7 +22,7 @@ from django.utils import timezone
 from games.models import LOCKED_STATES, Game, Player, ResultReason, Tournament
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.scales import Scale, scale_for
-from ratings.systems import GameOutcome, PlayerState, rate_event_indexed
+from ratings.systems import DEFAULT_SYSTEM, GameOutcome, PlayerState, rate_event_indexed
 from ratings.systems.base import DEFAULT_CONFIG
 
 RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME, ResultReason.DRAW)
@@ -38,7 +38,7 @@ Progress = Callable[[int, int], None]
 
 def rating_system_name() -> str:
     """``GOREF_RATING_SYSTEM`` (default ``egf2021``), read at call time."""
-    return str(getattr(settings, "GOREF_RATING_SYSTEM", "egf2021"))
+    return str(getattr(settings, "GOREF_RATING_SYSTEM", DEFAULT_SYSTEM))
 
 
 def provisional_games() -> int:

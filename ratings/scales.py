@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from ratings.ranks import MAX_INDEX, Rank
 from ratings.stones import gor_to_stones
-from ratings.systems import PlayerState, RatingConfig, RatingSystem, get_system
+from ratings.systems import SYSTEMS, PlayerState, RatingConfig, RatingSystem, get_system
 from ratings.systems.base import OGS_CONFIG
 from ratings.systems.glicko2 import ogs_display_rank, ogs_rank, ogs_rating
 
-ALGORITHM_VERSIONS: dict[str, str] = {"egf2021": "1", "egf1998": "1", "glicko2": "1", "ogs": "1"}
+ALGORITHM_VERSIONS: dict[str, str] = dict.fromkeys(SYSTEMS, "1")
 
 
 def playing_rank(index: int) -> Rank:

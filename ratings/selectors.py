@@ -53,14 +53,6 @@ def player_search(*, name: str = "", club: str = "", federation_id: str = "") ->
     return qs.order_by("family_name", "given_name", "id")
 
 
-def player_games(player: Player) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(Q(black=player) | Q(white=player))
-        .select_related("tournament", "round", "black", "white")
-        .order_by("-tournament__end_date", "-tournament_id", "round__number", "id")
-    )
-
-
 @dataclass
 class HeadToHead:
     a: Player

@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 from games.models import Player, Tournament
 from games.selectors import outcome_for
 from ops.fields import IdFormField
+from ops.forms import apply_service_errors
 from ratings import selectors
 from ratings.api.views import SCORES, handicap_payload
 from ratings.charts import rating_chart_svg
@@ -98,37 +99,22 @@ def search(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/search.html", {"form": form, "rows": rows})
 
 
-@require_GET
-def player(request: HttpRequest, pk: int) -> HttpResponse:
-    p = get_object_or_404(Player.objects.select_related("club", "rating", "honorary_title"), pk=pk)
-    history = list(selectors.player_history(p))
+def player_rating_context(player: Player) -> dict[str, Any]:
+    """The rating part of the player page (games' ``/players/<id>/``): strength, the rating
+    chart, the rated tournaments and the rank history."""
+    history = list(selectors.player_history(player))
     points: list[tuple[dt.date, float]] = []
     if history:
         points.append((history[0].event_date, history[0].rating_before))
         points += [(h.event_date, h.rating_after) for h in history]
-    games = [
-        {
-            "game": g,
-            "colour": "Black" if g.black_id == p.pk else "White",
-            "opponent": g.white if g.black_id == p.pk else g.black,
-            "outcome": outcome_for(g, p.pk),
-        }
-        for g in selectors.player_games(p)
-    ]
     # rating_chart_svg escapes every text it draws.
-    chart = mark_safe(rating_chart_svg(points, title=f"Rating history of {p.full_name}"))
-    return render(
-        request,
-        "ratings/player.html",
-        {
-            "player": p,
-            "strength": current_strength(p),
-            "history": history,
-            "chart": chart,
-            "games": games,
-            "ranks": list(rank_history(p)),
-        },
-    )
+    chart = mark_safe(rating_chart_svg(points, title=f"Rating history of {player.full_name}"))
+    return {
+        "strength": current_strength(player),
+        "history": history,
+        "chart": chart,
+        "ranks": list(rank_history(player)),
+    }
 
 
 @require_GET
@@ -231,6 +217,5 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
                 handicap=d.get("handicap") or 0,
             )
         except ValidationError as exc:
-            for name, errors in exc.message_dict.items():
-                form.add_error(name if name in form.fields else None, errors)
+            apply_service_errors(form, exc)
     return render(request, "ratings/what_if.html", {"form": form, "result": result})

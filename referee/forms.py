@@ -14,6 +14,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
+from ops.forms import apply_service_errors
 from referee.models import Decision, DisputeKind, TournamentOfficials
 from referee.services import RESULT_KINDS, officials_check
 
@@ -130,8 +131,12 @@ class OfficialsFields(forms.Form):
             try:
                 officials_check(chief_referee=data.get("chief_referee"), committee=self.committee())
             except ValidationError as exc:
-                apply_errors(self, exc)
+                apply_service_errors(self, exc, fields=self.error_fields())
         return data
+
+    def error_fields(self) -> dict[str, str | None]:
+        """The service's ``committee`` errors are the whole committee's: on the form."""
+        return {"committee": None}
 
     def committee(self) -> list[Any]:
         return [self.cleaned_data.get(n) for n in COMMITTEE if self.cleaned_data.get(n)]
@@ -150,12 +155,3 @@ def officials_initial(officials: TournamentOfficials | None) -> dict[str, str]:
     names = ("chief_referee", *COMMITTEE)
     users = {n: getattr(officials, n) for n in names}
     return {n: u.get_username() for n, u in users.items() if u is not None}
-
-
-def apply_errors(form: forms.Form, exc: ValidationError) -> None:
-    """Put a service's errors on the matching fields (others on the form)."""
-    if hasattr(exc, "error_dict"):
-        for name, messages in exc.message_dict.items():
-            form.add_error(name if name in form.fields else None, messages)
-    else:
-        form.add_error(None, exc.messages)

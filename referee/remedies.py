@@ -153,16 +153,7 @@ def append_continuation(
 def legality_report(record: GameRecord, rules: Rules) -> dict[str, Any]:
     """Every illegal move of the record (tolerant replay), first one apart."""
     played = replay(record, rules, strict=False)
-    violations = [
-        {
-            "number": v.number,
-            "color": v.color.letter,
-            "point": None if v.point is None else point_to_gtp(v.point, record.size),
-            "reason": v.reason,
-            "text": v.describe(),
-        }
-        for v in played.violations
-    ]
+    violations = [v.to_dict() for v in played.violations]
     return {
         "moves": played.moves_played,
         "first_illegal": violations[0] if violations else None,

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
+from games import permissions
 from games.models import Game, Tournament
 from ops.models import AuditEntry
 from referee.models import (
@@ -24,10 +25,6 @@ _JOINED = (
     "raised_by",
     "assigned_referee",
 )
-
-
-def _authenticated(user: Any) -> bool:
-    return bool(user is not None and getattr(user, "is_authenticated", False))
 
 
 def official_tournaments(user: Any) -> QuerySet[Tournament]:
@@ -52,7 +49,7 @@ def dispute_list(
     """Disputes ``user`` may see, newest first: the public sees closed ones only,
     players their games' disputes, officials their tournaments'."""
     qs = Dispute.objects.select_related(*_JOINED)
-    if not _authenticated(user):
+    if not permissions.is_authenticated(user):
         qs = qs.filter(state=DisputeState.CLOSED)
     elif not user.is_superuser:
         qs = qs.filter(
@@ -72,7 +69,7 @@ def dispute_list(
 
 def dispute_queue(*, user: Any) -> QuerySet[Dispute]:
     """The referee desk: disputes not yet closed in the user's tournaments, oldest first."""
-    if not _authenticated(user):
+    if not permissions.is_authenticated(user):
         return Dispute.objects.none()
     qs = Dispute.objects.select_related(*_JOINED).exclude(state=DisputeState.CLOSED)
     if not user.is_superuser:

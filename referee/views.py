@@ -25,12 +25,12 @@ from games.engine.rules import get_rules
 from games.engine.sgf import SgfError
 from games.models import Game, Tournament
 from games.svg import board_svg
+from ops.forms import apply_service_errors
 from referee import remedies, roles, selectors, services
 from referee.forms import (
     DisputeForm,
     OfficialsFields,
     RulingForm,
-    apply_errors,
     officials_initial,
 )
 from referee.models import Dispute, DisputeState, Level
@@ -144,7 +144,7 @@ def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
         except PermissionDenied as exc:
             return _refused(request, dispute, [str(exc)])
         except ValidationError as exc:
-            apply_errors(form, exc)
+            apply_service_errors(form, exc)
         else:
             messages.success(request, "Recorded.")
             return redirect("referee:dispute", pk=dispute.pk)
@@ -212,7 +212,7 @@ def dispute_open(request: HttpRequest, game_pk: int) -> HttpResponse:
                     actor=request.user, game=game, **form.service_kwargs()
                 )
             except ValidationError as exc:
-                apply_errors(form, exc)
+                apply_service_errors(form, exc)
             else:
                 messages.success(request, "Dispute raised: a referee will look at it.")
                 return redirect("referee:dispute", pk=dispute.pk)
@@ -235,7 +235,7 @@ def tournament_officials(request: HttpRequest, pk: int) -> HttpResponse:
     if not roles.can_name_officials(user, tournament):
         reasons = ["Only the tournament's directors name its officials."]
         ctx = {"tournament": tournament, "reasons": reasons}
-        return render(request, "referee/refused.html", ctx, status=403)
+        return render(request, "games/refused.html", ctx, status=403)
     officials = roles.officials_of(tournament)
     form = OfficialsFields(request.POST or None, initial=officials_initial(officials))
     status = 200
@@ -246,7 +246,7 @@ def tournament_officials(request: HttpRequest, pk: int) -> HttpResponse:
                     actor=user, tournament=tournament, **form.service_kwargs()
                 )
             except ValidationError as exc:
-                apply_errors(form, exc)
+                apply_service_errors(form, exc, fields=form.error_fields())
             else:
                 messages.success(request, "Officials saved.")
                 return redirect("referee:tournament-officials", pk=tournament.pk)

@@ -73,14 +73,18 @@ def database_url_for_test_db() -> str:
 class Worker:
     """A real ``celery worker`` process bound to the test database and broker."""
 
-    def __init__(self, env: dict[str, str], concurrency: int, log: Path) -> None:
+    def __init__(
+        self, env: dict[str, str], concurrency: int, log: Path, scoring_delay: float = 0.0
+    ) -> None:
         self.log = log
         self._fh = log.open("wb")
+        # A delay: celery started through tests/games/slow_worker.py, slowed per game.
+        command = ["tests.games.slow_worker", str(scoring_delay)] if scoring_delay else ["celery"]
         self.proc = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                "celery",
+                *command,
                 "-A",
                 "config",
                 "worker",
@@ -138,11 +142,14 @@ def start_worker(
     env["REDIS_URL"] = redis_url
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
-    def start(*, concurrency: int = 1, broker_url: str | None = None) -> Worker:
+    def start(
+        *, concurrency: int = 1, broker_url: str | None = None, scoring_delay: float = 0.0
+    ) -> Worker:
         worker_env = dict(env)
         if broker_url:
             worker_env["REDIS_URL"] = broker_url
-        worker = Worker(worker_env, concurrency, tmp_path / f"worker-{len(workers)}.log")
+        log = tmp_path / f"worker-{len(workers)}.log"
+        worker = Worker(worker_env, concurrency, log, scoring_delay)
         workers.append(worker)
         worker.wait_ready()
         return worker

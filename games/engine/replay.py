@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from .board import _KO_CODE, OCCUPIED, REASONS, Board
 from .coords import point_to_gtp
@@ -32,6 +33,16 @@ class Violation:
         """E.g. ``"move 37, White K10: superko"``."""
         where = "pass" if self.point is None else point_to_gtp(self.point, self.size)
         return f"move {self.number}, {self.color.name.title()} {where}: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: number, color letter, GTP point (``None`` for a pass), reason, text."""
+        return {
+            "number": self.number,
+            "color": self.color.letter,
+            "point": None if self.point is None else point_to_gtp(self.point, self.size),
+            "reason": self.reason,
+            "text": self.describe(),
+        }
 
 
 @dataclass(frozen=True, slots=True)

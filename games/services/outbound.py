@@ -51,6 +51,14 @@ def player_strength(player: Player) -> Strength:
     return current_strength(player)
 
 
+def player_rating_page(player: Player) -> dict[str, Any]:
+    """A player's rating, rank, rating history (and its chart) and rank history for the
+    player page, as the ratings app shows them (``ratings.views.player_rating_context``)."""
+    from ratings.views import player_rating_context
+
+    return player_rating_context(player)
+
+
 def handicap_advice(
     *, tournament: Tournament, a: Player, b: Player, rules: Rules
 ) -> HandicapAdvice:

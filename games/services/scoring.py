@@ -161,7 +161,7 @@ def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: in
             with tasks.rescore_chunk.app.producer_or_acquire() as producer:
                 for start in range(0, len(ids), size):
                     chunk = ids[start : start + size]
-                    tasks.rescore_chunk.apply_async((job_id, chunk), producer=producer)
+                    tasks.rescore_chunk.apply_async((chunk,), producer=producer)
                     published.extend(chunk)
     except Exception:  # the broker is down or refuses: keep the runs, the sweep retries
         log.warning(

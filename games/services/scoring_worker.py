@@ -22,7 +22,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.engine import ENGINE_VERSION
-from games.engine.coords import parse_point, point_to_gtp
+from games.engine.coords import parse_point
 from games.engine.record import parse_record
 from games.engine.replay import replay
 from games.engine.result import Reason, Result
@@ -108,15 +108,7 @@ def compute(game: Game) -> Outcome:
     except Exception as exc:
         return Outcome(failed=True, error=f"{type(exc).__name__}: {exc}"[:2000])
     first = played.first_illegal
-    illegal = None
-    if first is not None:
-        illegal = {
-            "number": first.number,
-            "color": first.color.letter,
-            "point": None if first.point is None else point_to_gtp(first.point, first.size),
-            "reason": first.reason,
-            "text": first.describe(),
-        }
+    illegal = None if first is None else first.to_dict()
     return Outcome(
         computed_result=counted.result.to_sgf(),
         breakdown=counted.to_dict(),
@@ -163,7 +155,7 @@ def release(token: str) -> None:
 # --------------------------------------------------------------------------- the job
 
 
-def process(run_ids: Sequence[int], *, worker: str, delay: float = 0.0) -> Counter[str]:
+def process(run_ids: Sequence[int], *, worker: str) -> Counter[str]:
     """Claim, score and store ``run_ids``; what happened, counted by outcome.
 
     Transient database errors propagate (the task retries) after the claim is
@@ -189,8 +181,6 @@ def process(run_ids: Sequence[int], *, worker: str, delay: float = 0.0) -> Count
                 )
             else:
                 outcomes[run.pk] = compute(games[run.game_id])
-            if delay:  # test hook: GOREF_RESCORE_TEST_DELAY, so a kill lands mid-batch
-                time.sleep(delay)
         summary.update(store(runs, outcomes, games, token=token))
     except SoftTimeLimitExceeded:
         done = [r for r in runs if r.pk in outcomes]

@@ -48,7 +48,7 @@ def promotion_email_send(rank_change_id: int) -> bool:
         lines += ["", f"Why: {detail}"]
     if promoted:
         lines += ["", f"Your certificate: {reverse('ratings:certificate', args=[change.pk])}"]
-    lines += ["", f"Your rank history: {reverse('ratings:player', args=[change.player_id])}"]
+    lines += ["", f"Your rank history: {reverse('games:player', args=[change.player_id])}"]
     try:
         send_mail(subject, "\n".join(lines), settings.DEFAULT_FROM_EMAIL, [user.email])
     except Exception:

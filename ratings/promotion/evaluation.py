@@ -42,13 +42,12 @@ from ratings.promotion.engine import (
 from ratings.promotion.engine import PromotionPolicy as PolicyValue
 from ratings.promotion.services import policies_for, policy_value
 from ratings.ranks import HONORARY_INDEX, MAX_INDEX, Rank
-from ratings.recompute import RATED_REASONS
+from ratings.recompute import RATED_REASONS, SCORE_FOR_BLACK
 
 log = logging.getLogger(__name__)
 
 PLAYER_CHUNK = 500
 IN_CHUNK = 2000  # ids per IN (...) list
-WON = {"B": 1.0, "W": 0.0, "": 0.5}
 EVALUATION_GRACE = dt.timedelta(seconds=30)  # before the sweep queues a run's evaluation
 EVALUATION_SWEEP_BATCH = 50  # runs queued per sweep at most
 
@@ -226,7 +225,7 @@ def _evaluate_chunk(pids: list[int]) -> tuple[int, int]:
     for gid, tid, black, white, winner, handicap in game_rows:
         for me, other, is_black in ((black, white, True), (white, black, False)):
             if me in pid_set and (me, tid) in played:
-                won = WON[winner] if is_black else 1.0 - WON[winner]
+                won = SCORE_FOR_BLACK[winner] if is_black else 1.0 - SCORE_FOR_BLACK[winner]
                 # (game, opponent, handicap, won, stones received: Black takes them)
                 games[(me, tid)].append((gid, other, handicap, won, int(is_black)))
                 opponents.add(other)

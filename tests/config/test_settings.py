@@ -99,5 +99,7 @@ def test_without_redis_the_broker_is_the_embedded_file_system_transport(settings
 def test_the_rating_systems_settings_accepts_are_the_ones_ratings_knows() -> None:
     from config import settings as module
     from ratings.scales import ALGORITHM_VERSIONS
+    from ratings.systems import DEFAULT_SYSTEM, SYSTEMS
 
-    assert set(module._RATING_SYSTEMS) == set(ALGORITHM_VERSIONS)
+    assert module.SYSTEMS is SYSTEMS and module.DEFAULT_SYSTEM == DEFAULT_SYSTEM == "egf2021"
+    assert set(ALGORITHM_VERSIONS) == set(SYSTEMS) == {"egf2021", "egf1998", "glicko2", "ogs"}

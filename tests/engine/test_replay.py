@@ -79,6 +79,17 @@ def test_a_violation_describes_itself_in_letters_and_numbers():
     assert Violation(3, B, None, "wrong-turn", 9).describe() == "move 3, Black pass: wrong-turn"
 
 
+def test_a_violation_as_a_dict_names_the_point_in_gtp_and_a_pass_as_none():
+    assert Violation(37, W, (9, 9), "superko", 19).to_dict() == {
+        "number": 37,
+        "color": "W",
+        "point": "K10",
+        "reason": "superko",
+        "text": "move 37, White K10: superko",
+    }
+    assert Violation(3, B, None, "wrong-turn", 9).to_dict()["point"] is None
+
+
 @pytest.mark.parametrize("name", ["chinese", "japanese", "aga", "wmsg", "wga"])
 def test_single_and_multi_stone_suicide_are_illegal_under(name):
     for drawing in (SINGLE_SUICIDE, MULTI_SUICIDE):

@@ -66,7 +66,7 @@ class Broker:
     def run_ids(self) -> list[int]:
         ids: list[int] = []
         for name, args in self.sent:
-            ids.extend([args[0]] if name == "rescore_game" else list(args[1]))
+            ids.extend([args[0]] if name == "rescore_game" else list(args[0]))
         return ids
 
     def deliver(self) -> None:

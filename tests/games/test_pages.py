@@ -187,8 +187,9 @@ def test_the_player_games_list_query_count_is_pinned(
             white=PlayerFactory(),
         )
         _finish(g, director, "B+R")
-    # player with club, games with tournament, round and players
-    with django_assert_num_queries(2):
+    # player with club, games with tournament, round and players; rating, honorary title,
+    # rating history, rank history
+    with django_assert_num_queries(6):
         response = client.get(reverse("games:player", args=[alice.pk]))
     assert response.content.decode().count(">win<") == 4
 

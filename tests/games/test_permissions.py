@@ -44,7 +44,6 @@ def test_the_players_are_the_participants(game, alice, bob, outsider, director):
     assert perms.is_participant(bob.user, game)
     assert not perms.is_participant(outsider, game)
     assert not perms.is_participant(director, game)
-    assert perms.opponent_of(alice, game) == bob
 
 
 def test_a_player_of_another_game_is_not_a_participant(game):

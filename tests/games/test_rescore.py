@@ -271,8 +271,8 @@ def test_chunks_move_the_job_to_done(
     games = _games(tournament, 5)
     with django_capture_on_commit_callbacks(execute=True):
         job = scoring.tournament_rescore(actor=director, tournament=tournament, chunk_size=2)
-    assert [len(args[1]) for _, args in broker.sent] == [2, 2, 1]
-    assert all(args[0] == job.pk for _, args in broker.sent)
+    assert [len(args[0]) for _, args in broker.sent] == [2, 2, 1]
+    assert all(name == "rescore_chunk" and len(args) == 1 for name, args in broker.sent)
     _name, args = broker.sent[0]
     tasks.rescore_chunk(*args)
     job.refresh_from_db()

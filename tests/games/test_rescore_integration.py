@@ -109,16 +109,18 @@ def test_the_same_message_delivered_twice_leaves_one_run(clean_queue, start_work
     assert (run.state, run.attempts) == ("done", 1)
 
 
+SCORING_DELAY = 0.1  # seconds a slow worker waits after each game
+
+
 @pytest.fixture
 def slow_scoring(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Workers started after this wait 0.1 s per game, so a kill lands mid-batch.
+    """Workers started with ``scoring_delay`` wait after each game, so a kill lands mid-batch.
 
     A kill can also land between the delivery of a chunk and its claim: those
     runs are pending, and only Redis knows the message is unacknowledged.  It
     hands it out again after the visibility timeout, shortened here to its
     minimum (60 s, with the hard time limit below it) so the test can see it.
     """
-    monkeypatch.setenv("GOREF_RESCORE_TEST_DELAY", "0.1")
     monkeypatch.setenv("CELERY_VISIBILITY_TIMEOUT", "60")
     monkeypatch.setenv("CELERY_TASK_TIME_LIMIT", "30")
 
@@ -139,7 +141,7 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
         )
         for i in range(60)
     ]
-    first = start_worker(concurrency=2)
+    first = start_worker(concurrency=2, scoring_delay=SCORING_DELAY)
     job = scoring.tournament_rescore(actor=None, tournament=tournament, chunk_size=5)
 
     def progress() -> Job:
@@ -162,7 +164,8 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
         return beat.last_seen < timezone.now() - scoring.WORKER_GONE_AFTER
 
     assert wait_for(gone, timeout=60, interval=0.5)
-    second = start_worker(concurrency=2)  # sweeps as it connects: held runs are queued again
+    # sweeps as it connects: held runs are queued again
+    second = start_worker(concurrency=2, scoring_delay=SCORING_DELAY)
     if not wait_for(lambda: progress().state == "done", timeout=150, interval=0.5):
         states = list(ScoringRun.objects.values_list("pk", "state", "claimed_by", "queued_at"))
         pytest.fail(

@@ -66,12 +66,6 @@ def test_game_list_filters(tournament, game, alice, bob):
     assert list(selectors.game_list(state=GameState.SCHEDULED)) == [game]
 
 
-def test_submissions_are_empty_for_outsiders(game, alice, outsider, referee):
-    services.game_result_submit(actor=alice.user, game=game, result="B+R")
-    assert selectors.submissions_visible_to(outsider, game).count() == 0
-    assert selectors.submissions_visible_to(referee, game).count() == 1
-
-
 @pytest.mark.parametrize(
     ("reason", "winner", "side", "expected"),
     [

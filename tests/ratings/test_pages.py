@@ -53,7 +53,7 @@ def test_the_svg_chart_parses_as_xml_and_escapes_text() -> None:
 
 
 def test_the_player_page_shows_rating_chart_history_and_games(client: Client, rated: Any) -> None:
-    r = client.get(f"/ratings/players/{rated[0].pk}/")
+    r = client.get(f"/players/{rated[0].pk}/")
     html = r.content.decode()
     assert r.status_code == 200 and "<svg" in html and "provisional" in html
     assert html.count("Open ") >= 3 and "head to head" in html
@@ -61,13 +61,13 @@ def test_the_player_page_shows_rating_chart_history_and_games(client: Client, ra
     ET.fromstring(html[start : html.index("</svg>") + 6])
 
 
-def test_the_games_player_page_links_to_the_rating_page(client: Client, rated: Any) -> None:
-    html = client.get(f"/players/{rated[0].pk}/").content.decode()
-    assert f"/ratings/players/{rated[0].pk}/" in html
+def test_the_rating_page_of_a_player_is_now_his_one_player_page(client: Client, rated: Any) -> None:
+    r = client.get(f"/ratings/players/{rated[0].pk}/")
+    assert r.status_code == 301 and r["Location"] == f"/players/{rated[0].pk}/"
 
 
 def test_unknown_players_are_404(client: Client) -> None:
-    assert client.get("/ratings/players/999999/").status_code == 404
+    assert client.get("/ratings/players/999999/", follow=True).status_code == 404
 
 
 def test_search_by_name_club_and_federation_id(client: Client, rated: Any) -> None:

@@ -82,7 +82,7 @@ def test_the_default_policy_end_to_end(
     assert message.to == ["alice@example.org"] and "2k" in message.subject
     assert f"/ratings/promotions/{change.pk}/certificate/" in message.body
 
-    page = client.get(f"/ratings/players/{alice.pk}/").content.decode()
+    page = client.get(f"/players/{alice.pk}/").content.decode()
     assert "Rank history" in page and f"/ratings/promotions/{change.pk}/certificate/" in page
     listing = client.get("/ratings/promotions/").content.decode()
     assert "Liddell Alice" in listing and "Wellington Open" in listing

@@ -1,0 +1,36 @@
+"""What every app's web forms share: a service's ``ValidationError`` shown on the form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+_FORM_KEYS = ("__all__", "non_field_errors")
+
+
+def apply_service_errors(
+    form: forms.Form, exc: ValidationError, *, fields: Mapping[str, str | None] | None = None
+) -> None:
+    """Put a service's ``ValidationError`` on the form, each message on its field.
+
+    ``fields`` sends a service's key to another form field, or to ``None`` for
+    the form itself.  Other keys the form does not have (``__all__``, model
+    fields) become non-field errors, prefixed with the key so nothing is lost.
+    """
+    if not hasattr(exc, "error_dict"):
+        for message in exc.messages:
+            form.add_error(None, message)
+        return
+    fields = fields or {}
+    for key, messages in exc.message_dict.items():
+        if key in fields:
+            target = fields[key]
+            prefix = ""
+        elif key in form.fields:
+            target, prefix = key, ""
+        else:
+            target, prefix = None, "" if key in _FORM_KEYS else f"{key}: "
+        for message in messages:
+            form.add_error(target, f"{prefix}{message}")
