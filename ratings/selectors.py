@@ -6,14 +6,19 @@ queries whatever its length (the tests pin them).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.safestring import mark_safe
 
 from games.models import Game, Player
 from games.selectors import outcome_for
+from ratings.charts import rating_chart_svg
 from ratings.models import PlayerRating, RatingHistory, RatingRun
+from ratings.promotion.selectors import rank_history
+from ratings.strength import current_strength
 
 TOP_SIZE = 100
 
@@ -93,3 +98,21 @@ def rating_list() -> QuerySet[PlayerRating]:
 
 def latest_run() -> Any:
     return RatingRun.objects.filter(state=RatingRun.State.DONE).order_by("-id").first()
+
+
+def player_rating_page(player: Player) -> dict[str, Any]:
+    """The rating part of the player page (games' ``/players/<id>/``): strength, the rating
+    chart, the rated tournaments and the rank history."""
+    history = list(player_history(player))
+    points: list[tuple[dt.date, float]] = []
+    if history:
+        points.append((history[0].event_date, history[0].rating_before))
+        points += [(h.event_date, h.rating_after) for h in history]
+    # rating_chart_svg escapes every text it draws.
+    chart = mark_safe(rating_chart_svg(points, title=f"Rating history of {player.full_name}"))
+    return {
+        "strength": current_strength(player),
+        "history": history,
+        "chart": chart,
+        "ranks": list(rank_history(player)),
+    }

@@ -1,6 +1,5 @@
-"""The stone scale (0 = 1 dan, one unit per grade and per handicap stone) and AGA numbers.
+"""The stone scale: 0 = 1 dan, one unit per grade and per handicap stone (docs/ratings.md §2).
 
-The scale, the AGA gap and the decisions taken here: docs/ratings.md §2.
 Pure module: standard library only.
 """
 

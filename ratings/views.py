@@ -7,7 +7,6 @@ read in ``ratings.strength``, and render.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django import forms
@@ -15,7 +14,6 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from games.models import Player, Tournament
@@ -24,9 +22,7 @@ from ops.fields import IdFormField
 from ops.forms import apply_service_errors
 from ratings import selectors
 from ratings.api.views import SCORES, handicap_payload
-from ratings.charts import rating_chart_svg
 from ratings.exports import ListRow, rating_list_csv, rating_list_egd, tournament_code
-from ratings.promotion.selectors import rank_history
 from ratings.ranks import Rank
 from ratings.recompute import rating_system_name
 from ratings.strength import current_strength, what_if
@@ -97,24 +93,6 @@ def search(request: HttpRequest) -> HttpResponse:
         players = list(selectors.player_search(**form.cleaned_data)[:SEARCH_LIMIT])
     rows = [(p, current_strength(p)) for p in players]
     return render(request, "ratings/search.html", {"form": form, "rows": rows})
-
-
-def player_rating_context(player: Player) -> dict[str, Any]:
-    """The rating part of the player page (games' ``/players/<id>/``): strength, the rating
-    chart, the rated tournaments and the rank history."""
-    history = list(selectors.player_history(player))
-    points: list[tuple[dt.date, float]] = []
-    if history:
-        points.append((history[0].event_date, history[0].rating_before))
-        points += [(h.event_date, h.rating_after) for h in history]
-    # rating_chart_svg escapes every text it draws.
-    chart = mark_safe(rating_chart_svg(points, title=f"Rating history of {player.full_name}"))
-    return {
-        "strength": current_strength(player),
-        "history": history,
-        "chart": chart,
-        "ranks": list(rank_history(player)),
-    }
 
 
 @require_GET

@@ -53,10 +53,10 @@ def player_strength(player: Player) -> Strength:
 
 def player_rating_page(player: Player) -> dict[str, Any]:
     """A player's rating, rank, rating history (and its chart) and rank history for the
-    player page, as the ratings app shows them (``ratings.views.player_rating_context``)."""
-    from ratings.views import player_rating_context
+    player page, as the ratings app shows them (``ratings.selectors.player_rating_page``)."""
+    from ratings.selectors import player_rating_page
 
-    return player_rating_context(player)
+    return player_rating_page(player)
 
 
 def handicap_advice(

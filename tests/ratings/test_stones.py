@@ -1,4 +1,4 @@
-"""The stone scale and AGA rank numbers (docs/ratings.md §2)."""
+"""The stone scale (docs/ratings.md §2)."""
 
 from __future__ import annotations
 
