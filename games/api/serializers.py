@@ -12,10 +12,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.fields import points_field, sgf_field
-from games.api.scoring_serializers import VerificationSerializer, verification_of
-from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, Tournament
+from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.models import Game as GameModel
 from games.services import outbound
+from games.services.scoring import WAITING_MESSAGE, latest_run
 from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.fields import IdField
 
@@ -131,6 +131,59 @@ class TournamentWriteSerializer(serializers.Serializer[Any]):
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     time_control = serializers.CharField(max_length=100, required=False, allow_blank=True)
     rated = serializers.BooleanField(required=False)
+
+
+# --------------------------------------------------------------------------- re-scoring
+
+
+class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
+    """The latest scoring run of a game: what the engine made of its record."""
+
+    first_illegal = serializers.JSONField(
+        read_only=True,
+        allow_null=True,
+        help_text='The first illegal move: {"number", "color", "point", "reason", "text"}.',
+    )
+    breakdown = serializers.JSONField(
+        read_only=True,
+        allow_null=True,
+        help_text="The count: areas, territory, prisoners, komi (and fill_in under wmsg).",
+    )
+    # Plain text, not an enum: the OpenAPI schema has several "state" choice sets.
+    state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
+    queued = serializers.SerializerMethodField()
+    message = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ScoringRun
+        fields = [
+            "state",
+            "rules",
+            "engine_version",
+            "submitted_result",
+            "computed_result",
+            "matches",
+            "first_illegal",
+            "breakdown",
+            "error",
+            "queued",
+            "message",
+            "requested_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    def get_queued(self, obj: ScoringRun) -> bool:
+        """False while the job queue was unreachable: the sweep queues it when it is back."""
+        return not obj.waiting_for_queue
+
+    def get_message(self, obj: ScoringRun) -> str | None:
+        return WAITING_MESSAGE if obj.waiting_for_queue else None
+
+
+def verification_of(game: Any) -> dict[str, Any] | None:
+    run = latest_run(game)
+    return None if run is None else dict(VerificationSerializer(run).data)
 
 
 # --------------------------------------------------------------------------- games

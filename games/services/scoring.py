@@ -24,8 +24,7 @@ from django.utils import timezone
 from games import permissions, tasks
 from games.engine import ENGINE_VERSION
 from games.engine.rules import PRESETS
-from games.models import Game, Tournament
-from games.scoring_models import FINISHED_STATES, ScoringRun, ScoringState
+from games.models import FINISHED_STATES, Game, ScoringRun, ScoringState, Tournament
 from ops.models import Job, JobState, WorkerHeartbeat
 from ops.services import Actor, as_user
 from ops.worker import HEARTBEAT_SECONDS

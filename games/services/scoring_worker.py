@@ -28,8 +28,7 @@ from games.engine.replay import replay
 from games.engine.result import Reason, Result
 from games.engine.rules import get_rules
 from games.engine.scoring import score
-from games.models import Game
-from games.scoring_models import ScoringRun, ScoringState
+from games.models import Game, ScoringRun, ScoringState
 from games.services import outbound, scoring
 from ops.models import Job
 

@@ -279,7 +279,7 @@ def test_a_referee_is_not_a_director(referee: Any, game: Game) -> None:
 def test_a_record_submitted_while_the_job_queue_is_down_is_kept_and_the_player_told(
     as_alice: Client, game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games.scoring_models import ScoringRun
+    from games.models import ScoringRun
     from tests.games.rescore_helpers import Broker
 
     broker = Broker()
