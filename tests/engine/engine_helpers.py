@@ -12,6 +12,23 @@ from games.engine.types import Color, GameRecord, Move, Point, Setup
 
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
+# The keys of a count as JSON (``Score.to_dict``, the command line's ``score --json``).
+SCORE_KEYS = (
+    "rules",
+    "komi",
+    "result",
+    "winner",
+    "margin",
+    "black_area",
+    "white_area",
+    "black_territory",
+    "white_territory",
+    "black_prisoners",
+    "white_prisoners",
+    "dame",
+    "white_passed_first",
+)
+
 
 def pt(name: str, height: int) -> Point:
     """A GTP point on a drawing ``height`` rows tall (row 1 at its bottom).

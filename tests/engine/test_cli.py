@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from .engine_helpers import SCORE_KEYS
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"
 GNUGO = str(FIXTURES / "gnugo_9x9_seed2.sgf")
@@ -88,22 +90,7 @@ def test_check_goes_on_past_an_unreadable_file_and_exits_with_the_worst_status(
 
 def test_score_json_is_the_score_dict_for_the_gnugo_game_under_chinese() -> None:
     data = run_json("score", GNUGO, "--rules", "chinese", "--dead", DEAD)
-    for key in [
-        "rules",
-        "komi",
-        "result",
-        "winner",
-        "margin",
-        "black_area",
-        "white_area",
-        "black_territory",
-        "white_territory",
-        "black_prisoners",
-        "white_prisoners",
-        "dame",
-        "white_passed_first",
-    ]:
-        assert key in data
+    assert set(SCORE_KEYS) <= set(data)
     assert data["result"] == "B+5.5"
     assert (data["black_area"], data["white_area"], data["dame"]) == (47, 34, 0)
     assert data["komi"] == 7.5 and data["winner"] == "B"

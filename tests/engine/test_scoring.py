@@ -20,7 +20,7 @@ from games.engine.scoring import (
 )
 from games.engine.types import Color, GameRecord, Move
 
-from .engine_helpers import pt, record
+from .engine_helpers import SCORE_KEYS, pt, record
 
 B, W = Color.BLACK, Color.WHITE
 D = Decimal
@@ -259,23 +259,7 @@ def test_score_to_dict_is_json_ready():
     import json
 
     d = score(replay(gnugo_record(), get_rules("wmsg")), dead=GNUGO_DEAD).to_dict()
-    for key in (
-        "rules",
-        "komi",
-        "result",
-        "winner",
-        "margin",
-        "black_area",
-        "white_area",
-        "black_territory",
-        "white_territory",
-        "black_prisoners",
-        "white_prisoners",
-        "dame",
-        "white_passed_first",
-        "fill_in",
-    ):
-        assert key in d
+    assert {*SCORE_KEYS, "fill_in"} <= set(d)
     assert d["result"] == "B+6.5" and d["winner"] == "B" and d["komi"] == 6.5
     assert d["fill_in"]["margin"] == 6.5
     json.dumps(d)

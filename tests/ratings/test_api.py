@@ -16,6 +16,7 @@ from ratings.models import HonoraryTitle
 from ratings.recompute import recompute
 from tests.factories import TournamentFactory
 from tests.ratings.helpers import event, players, rate
+from tests.ratings.vectors import NZ_HANDICAP_EDGES
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/handicap/"
@@ -28,18 +29,7 @@ def _pair(diff: float) -> tuple[Any, Any]:
     return strong, weak
 
 
-@pytest.mark.parametrize(
-    ("diff", "handicap", "even_allowed"),
-    [
-        (0, 0, True),
-        (0.3, 1, True),
-        (0.5, 1, False),
-        (1.0, 1, False),
-        (1.01, 2, False),
-        (8.7, 9, False),
-        (12, 9, False),
-    ],
-)
+@pytest.mark.parametrize(("diff", "handicap", "even_allowed"), NZ_HANDICAP_EDGES)
 def test_the_nz_rule_at_its_edges(api: Any, diff: float, handicap: int, even_allowed: bool) -> None:
     strong, weak = _pair(diff)
     got = api.get(URL, {"black": strong.pk, "white": weak.pk}).json()

@@ -24,6 +24,7 @@ from ratings.handicap import (
 )
 from ratings.ranks import Rank
 from ratings.stones import gor_to_stones
+from tests.ratings.vectors import NZ_HANDICAP_EDGES
 
 NZ = get_rules("nz")
 JAPANESE = get_rules("japanese")
@@ -61,18 +62,7 @@ def test_a_difference_of_ten_point_five_is_ten_before_the_cap_and_nine_after() -
     assert "capped at 9" in advise("a", -3.4, "b", -12.9, rules=NZ).explanation
 
 
-@pytest.mark.parametrize(
-    ("d", "h", "even"),
-    [
-        (0, 0, True),
-        (0.3, 1, True),
-        (0.5, 1, False),
-        (1.0, 1, False),
-        (1.01, 2, False),
-        (8.7, 9, False),
-        (12, 9, False),
-    ],
-)
+@pytest.mark.parametrize(("d", "h", "even"), NZ_HANDICAP_EDGES)
 def test_the_rule_at_its_edges(d: float, h: int, even: bool) -> None:
     assert nz(d, 0) == (h, even)
 
