@@ -1,8 +1,8 @@
 """Celery tasks for re-scoring: thin wrappers over ``games.services.scoring_worker``.
 
 Ids in, re-fetched inside; ``acks_late`` with reject-on-worker-lost, time limits below
-the broker's visibility timeout (``ops.tasks_common.job_task_options``; README,
-"Re-scoring").  A second delivery is harmless: the claim is conditional.
+the broker's visibility timeout (``ops.tasks_common.job_task_options``;
+docs/operations.md).  A second delivery is harmless: the claim is conditional.
 """
 
 from __future__ import annotations

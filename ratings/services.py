@@ -161,8 +161,7 @@ def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> Honor
             raise ValidationError({"player": f"{player} already holds the honorary 9p+."})
         title = HonoraryTitle(player=player, reason=reason, awarded_by=as_user(actor))
         validate_and_save(title)
-        # The official rank becomes 9p+, recorded in the rank history (README,
-        # Promotions); the promotion engine never proposes it nor evaluates its holder.
+        # The official rank becomes 9p+, recorded in the rank history (docs/promotions.md); the promotion engine never proposes it nor evaluates its holder.
         old_rank = Player.objects.values_list("declared_rank", flat=True).get(pk=player.pk)
         if old_rank != HONORARY_INDEX:
             player_rank_set(

@@ -1,8 +1,8 @@
 """Re-scoring: asking for it (one game, a whole tournament, every game under a preset),
 handing it to the broker after commit, and sweeping up what the broker never got.
 
-The delivery design (stored first, queued on commit, the sweep): the README's
-"Re-scoring" section.  Claims and stores are in ``games.services.scoring_worker``.
+The delivery design (stored first, queued on commit, the sweep): docs/operations.md,
+"Re-scoring runs".  Claims and stores are in ``games.services.scoring_worker``.
 """
 
 from __future__ import annotations
@@ -359,7 +359,7 @@ def stale_claim_q(now: Any) -> Q:
 
 
 def sweep_pending() -> int:
-    """Publish again every run the broker may not have (README, "Re-scoring": never
+    """Publish again every run the broker may not have (docs/operations.md, "Re-scoring runs": never
     queued, queued too long ago, or under a stale claim); returns how many."""
     now = timezone.now()
     visibility = timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)

@@ -2,7 +2,7 @@
 
 A claim is one conditional UPDATE that writes a fresh token; the outcome is stored only
 where the token still stands, so every run is stored and counted once per request.
-Claims, stale workers, attempts and retries: the README's "Re-scoring" section.
+Claims, stale workers, attempts and retries: docs/operations.md, "Re-scoring runs".
 """
 
 from __future__ import annotations

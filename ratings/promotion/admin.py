@@ -2,7 +2,7 @@
 
 Every change goes through ``ratings.promotion.services``.  A federation
 director sees and decides all; another staff user sees the default policy and
-what belongs to the tournaments he directs (README, Promotions).
+what belongs to the tournaments he directs (docs/promotions.md).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class PolicyForm(forms.ModelForm):
         help_text="bands.kyu / low_dan / high_dan: {combine: any|all, criteria: [...]}; "
         "criteria: rating_threshold, wins_at_rank, net_win_ladder, result_table; "
         "high_dan_from, max_grades_per_event, revoke_dan, kyu_demotion {margin, events}. "
-        "See README, Promotions.",
+        "See docs/promotions.md.",
     )
     make_active = forms.BooleanField(
         required=False,

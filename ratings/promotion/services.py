@@ -1,8 +1,7 @@
 """Promotion writes: policies, the rank history, approving and rejecting candidates.
 
 Every change of ``Player.declared_rank`` (the official rank) goes through
-``player_rank_set``, which writes its ``RankChange``.  Who decides: README,
-Promotions.  Services as everywhere: docs/operations.md §2.
+``player_rank_set``, which writes its ``RankChange``.  Who decides: docs/promotions.md §5.  Services as everywhere: docs/operations.md §2.
 """
 
 from __future__ import annotations
