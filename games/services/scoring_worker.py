@@ -31,6 +31,7 @@ from games.engine.scoring import score
 from games.models import Game, ScoringRun, ScoringState
 from games.services import outbound, scoring
 from ops.models import Job
+from ops.services import TRANSIENT_DB_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -297,17 +298,9 @@ def _dispute(game: Game, run: ScoringRun) -> int | None:
             return outbound.record_mismatch(game=game, kind=kind, claim=claim, evidence=evidence)
     except SoftTimeLimitExceeded:
         raise
+    except TRANSIENT_DB_ERRORS:
+        raise  # the task's retry handles a database that went away
     except Exception as exc:
-        from django.db import DatabaseError
-
-        if isinstance(exc, DatabaseError) and _transient(exc):
-            raise
         log.warning("automatic dispute not opened for game %s", game.pk, exc_info=True)
         run.error = f"dispute not opened: {type(exc).__name__}: {exc}"[:2000]
         return None
-
-
-def _transient(exc: BaseException) -> bool:
-    from django.db import InterfaceError, OperationalError
-
-    return isinstance(exc, OperationalError | InterfaceError)

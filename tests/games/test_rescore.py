@@ -123,6 +123,35 @@ def test_a_different_result_opens_a_dispute_with_the_evidence(game, alice, broke
     assert Game.objects.get(pk=game.pk).state == GameState.DISPUTED
 
 
+def test_a_dispute_the_referee_app_refuses_is_noted_on_the_stored_run(
+    game, alice, broker, monkeypatch
+):
+    run = submit(game, alice, opposite(count(FINISHED)))
+
+    def refuse(**kwargs: Any) -> int:
+        raise ValueError("no referee today")
+
+    monkeypatch.setattr(scoring_worker.outbound, "record_mismatch", refuse)
+    tasks.rescore_game(run.pk)
+    run.refresh_from_db()
+    assert (run.state, run.matches, run.dispute_id) == ("done", False, None)
+    assert run.error == "dispute not opened: ValueError: no referee today"
+
+
+def test_a_database_gone_while_opening_the_dispute_is_retried_not_swallowed(
+    game, alice, broker, monkeypatch
+):
+    run = submit(game, alice, opposite(count(FINISHED)))
+
+    def gone(**kwargs: Any) -> int:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(scoring_worker.outbound, "record_mismatch", gone)
+    with pytest.raises(OperationalError):
+        tasks.rescore_game(run.pk)
+    assert ScoringRun.objects.get(pk=run.pk).state != "done"
+
+
 def test_an_illegal_move_opens_a_dispute_even_when_the_count_agrees(game, alice, broker):
     run = submit(game, alice, count(ILLEGAL), sgf=ILLEGAL)
     tasks.rescore_game(run.pk)
