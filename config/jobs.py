@@ -18,11 +18,12 @@ from rest_framework.views import APIView
 from games.models import Tournament
 from ops.api import NOT_FOUND, JobSerializer
 from ops.models import Job
+from ops.services import is_authenticated
 
 
 def can_see_job(user: Any, job: Job) -> bool:
     """Its creator, staff, and the directors of the tournament it works on."""
-    if not getattr(user, "is_authenticated", False):
+    if not is_authenticated(user):
         return False
     if user.is_staff or user.is_superuser or job.created_by_id == user.pk:
         return True

@@ -12,11 +12,7 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist
 
 from games.models import Game, Player, Tournament
-
-
-def is_authenticated(user: Any) -> bool:
-    """A signed-in user (not ``None``, not ``AnonymousUser``)."""
-    return bool(user is not None and getattr(user, "is_authenticated", False))
+from ops.services import is_authenticated
 
 
 def is_superuser(user: Any) -> bool:

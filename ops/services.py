@@ -56,6 +56,11 @@ def validate_and_save(
         obj.save(update_fields=update_fields)
 
 
+def is_authenticated(user: object) -> bool:
+    """A signed-in user (not ``None``, not ``AnonymousUser``)."""
+    return bool(user is not None and getattr(user, "is_authenticated", False))
+
+
 def as_user(actor: Actor) -> User | None:
     """The actor as a user row for foreign keys (``None`` for anonymous or the operator)."""
-    return cast("User", actor) if getattr(actor, "is_authenticated", False) else None
+    return cast("User", actor) if is_authenticated(actor) else None

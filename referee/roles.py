@@ -13,11 +13,12 @@ from django.db.models import Q
 
 from games import permissions
 from games.models import Game, Tournament
+from ops.services import is_authenticated
 from referee.models import Dispute, Level, TournamentOfficials
 
 
 def _user_id(user: Any) -> int | None:
-    if user is None or not getattr(user, "is_authenticated", False):
+    if not is_authenticated(user):
         return None
     return int(user.pk)
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from games import permissions
 from games.models import Game, Tournament
 from ops.models import AuditEntry
+from ops.services import is_authenticated
 from referee.models import (
     CommitteeVote,
     Dispute,
@@ -49,7 +49,7 @@ def dispute_list(
     """Disputes ``user`` may see, newest first: the public sees closed ones only,
     players their games' disputes, officials their tournaments'."""
     qs = Dispute.objects.select_related(*_JOINED)
-    if not permissions.is_authenticated(user):
+    if not is_authenticated(user):
         qs = qs.filter(state=DisputeState.CLOSED)
     elif not user.is_superuser:
         qs = qs.filter(
@@ -69,7 +69,7 @@ def dispute_list(
 
 def dispute_queue(*, user: Any) -> QuerySet[Dispute]:
     """The referee desk: disputes not yet closed in the user's tournaments, oldest first."""
-    if not permissions.is_authenticated(user):
+    if not is_authenticated(user):
         return Dispute.objects.none()
     qs = Dispute.objects.select_related(*_JOINED).exclude(state=DisputeState.CLOSED)
     if not user.is_superuser:

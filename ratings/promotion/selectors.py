@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 
 from games import permissions
 from games.models import Player, Tournament
+from ops.services import is_authenticated
 from ratings.models import PromotionCandidate, RankChange, RankChangeKind
 from ratings.promotion.services import is_federation_director
 
@@ -50,7 +51,7 @@ def candidates_for(
     """The candidates ``user`` may see: all for a federation director; the candidates of
     the tournaments he directs, and his own, for anyone else; none without a login."""
     qs = candidate_queryset()
-    if not getattr(user, "is_authenticated", False):
+    if not is_authenticated(user):
         return qs.none()
     if not is_federation_director(user):
         mine = Q(trigger_tournament_id__in=Tournament.objects.filter(directors=user).values("pk"))

@@ -21,7 +21,15 @@ from games import permissions
 from games.groups import DIRECTORS_GROUP
 from games.models import Player, Tournament
 from ops.audit import audit_record
-from ops.services import UNSET, Actor, StateConflict, Unset, as_user, validate_and_save
+from ops.services import (
+    UNSET,
+    Actor,
+    StateConflict,
+    Unset,
+    as_user,
+    is_authenticated,
+    validate_and_save,
+)
 from ratings.models import (
     CandidateState,
     Direction,
@@ -43,7 +51,7 @@ log = logging.getLogger(__name__)
 
 def is_federation_director(user: Any) -> bool:
     """A superuser, or staff in the Directors group: decides for the whole federation."""
-    if not getattr(user, "is_authenticated", False):
+    if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
