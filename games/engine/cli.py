@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from .coords import CoordinateError, parse_points, point_to_gtp, point_to_sgf
 from .record import parse_record
-from .replay import Violation, replay
+from .replay import Violation, first_player, replay
 from .rules import Rules, UnknownRules, get_rules
 from .scoring import DeadStoneError, dead_from_markup, score
 from .sgf import MAX_BYTES, SgfError
@@ -122,6 +122,11 @@ def _check(files: list[str], rules: Rules, *, as_json: bool) -> int:
         bad = replay(record, rules, strict=True).first_illegal
         report.update(
             legal=bad is None,
+            size=record.size,
+            komi=None if record.komi is None else _number(record.komi),
+            handicap=record.handicap,
+            first_player=first_player(record).letter,
+            charset=record.charset,
             moves=len(record.moves),
             first_illegal=None if bad is None else violation_dict(bad, record.size),
             warnings=list(record.warnings),
@@ -193,6 +198,11 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
             if key != "result":
                 print(f"  {key}: {_human(value)}")
     return OK
+
+
+def _number(d: Decimal) -> int | float:
+    """A whole or half point as JSON: 7.5 -> 7.5, 6 -> 6."""
+    return int(d) if d == d.to_integral_value() else float(d)
 
 
 def _komi(text: str) -> Decimal:
