@@ -92,6 +92,13 @@ def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRe
     One game tree of plain move nodes (the common case) is read in bulk, anything
     else the general way; both give the same record, or the error with its place.
     """
+    return read_text_and_record(data, max_bytes=max_bytes)[1]
+
+
+def read_text_and_record(
+    data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES
+) -> tuple[str, GameRecord]:
+    """``parse_record``, with the text the bytes were read as (to keep the file)."""
     error: SgfError | None = None
     for decoded in sgf.decodings(data, max_bytes=max_bytes):
         try:
@@ -100,9 +107,10 @@ def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRe
             error = error or e
             continue
         notes = (decoded.warning,) if decoded.warning else ()
-        return dataclasses.replace(
+        record = dataclasses.replace(
             record, charset=decoded.charset, warnings=notes + record.warnings
         )
+        return decoded.text, record
     assert error is not None  # the last reading always decodes
     raise error
 
@@ -512,4 +520,11 @@ def _fmt(d: Decimal) -> str:
     return str(int(d)) if d == d.to_integral_value() else format(d.normalize(), "f")
 
 
-__all__ = ["FOX_KOMI", "INFO_PROPERTIES", "SgfError", "parse_record", "write_record"]
+__all__ = [
+    "FOX_KOMI",
+    "INFO_PROPERTIES",
+    "SgfError",
+    "parse_record",
+    "read_text_and_record",
+    "write_record",
+]
