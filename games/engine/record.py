@@ -201,6 +201,7 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
     root_move = _read_move(root, size)
     if root_move is not None:
         actions.append(root_move)
+    moved = root_move is not None
     black_moves, white_moves = _move_table(size)
     for node in nodes[1:]:
         props = node.properties
@@ -214,15 +215,17 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
                 plain = table.get(values[0])
                 if plain is not None:
                     actions.append(plain)
+                    moved = True
                     continue
         node_setup = _read_setup(node, size, budget)
         if node_setup:
-            if not actions:
+            if not moved:
                 opening.append((node, node_setup))
             actions.append(node_setup)
         move = _read_move(node, size)
         if move is not None:
             actions.append(move)
+            moved = True
     if pairs:
         tables = {"B": black_moves, "W": white_moves}
         for color, value in pairs:
@@ -230,11 +233,8 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
             if plain is None:
                 return None
             actions.append(plain)
-    if opening:
-        _check_setup(opening, size)
-    placed = len(
-        set().union(*(s.black for _, s in opening)) - set().union(*(s.empty for _, s in opening))
-    )
+    start = _start_position(opening, size)
+    placed = sum(1 for color in start.values() if color is Color.BLACK)
     if handicap >= 2 and placed and placed != handicap:
         warnings.append(f"HA[{handicap}] but {placed} black stones are set up")
     if not handicap and "HA" not in root and _white_after_black_setup(opening, actions):
@@ -256,19 +256,38 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
     )
 
 
-def _check_setup(opening: list[tuple[Node, Setup]], size: int) -> None:
-    """Refuse a start position with a chain that has no liberty (as sgfmill does)."""
-    board = Board(size)
+def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point, Color]:
+    """The stones set up before the first move; a chain without a liberty is
+    refused (as sgfmill does), naming the node that last placed a stone of it.
+
+    The position is built once: a file may hold thousands of set-up nodes.
+    """
+    if not opening:
+        return {}
+    placed: dict[Point, tuple[Color, Node]] = {}
     for node, setup in opening:
-        board.place_setup(setup)
-        for point, color in sorted(board.stones().items(), key=lambda pc: (pc[0][1], pc[0][0])):
-            if board.liberties(point) == 0:
-                ident = "AB" if color is Color.BLACK else "AW"
-                raise node.error(
-                    ident if ident in node else None,
-                    f"the set-up {color.name.lower()} chain at {point_to_gtp(point, size)} "
-                    f"({point_to_sgf(point)}) has no liberty",
-                )
+        for points, color in ((setup.black, Color.BLACK), (setup.white, Color.WHITE)):
+            for p in points:
+                placed[p] = (color, node)
+        for p in setup.empty:
+            placed.pop(p, None)
+    board = Board(size)
+    board.place_setup(
+        Setup(
+            black=frozenset(p for p, (c, _) in placed.items() if c is Color.BLACK),
+            white=frozenset(p for p, (c, _) in placed.items() if c is Color.WHITE),
+        )
+    )
+    for point in sorted(placed, key=lambda q: (q[1], q[0])):
+        if board.liberties(point) == 0:
+            color, node = placed[point]
+            ident = "AB" if color is Color.BLACK else "AW"
+            raise node.error(
+                ident if ident in node else None,
+                f"the set-up {color.name.lower()} chain at {point_to_gtp(point, size)} "
+                f"({point_to_sgf(point)}) has no liberty",
+            )
+    return {p: color for p, (color, _) in placed.items()}
 
 
 def _white_after_black_setup(

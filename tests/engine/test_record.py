@@ -403,6 +403,21 @@ def test_a_set_up_chain_without_liberties_is_refused_naming_the_point(
     assert (err.value.line, err.value.column, err.value.property) == (line, column, prop)
 
 
+def test_every_set_up_node_before_the_first_move_is_checked_quickly() -> None:
+    import time
+
+    # 19,000 set-up nodes of one stone each fill a 25x25 board with Black.
+    nodes = "".join(f";AB[{chr(97 + i % 25)}{chr(97 + i // 25 % 25)}]" for i in range(19_000))
+    start = time.perf_counter()
+    with pytest.raises(SgfError, match="black chain at A25 \\(aa\\) has no liberty") as err:
+        parse_record("(;SZ[25]" + nodes + ";B[])")
+    assert time.perf_counter() - start < 2
+    assert err.value.property == "AB"
+    # A chain closed by a third node is found too, and a later move does not hide it.
+    with pytest.raises(SgfError, match="white chain at A9"):
+        parse_record("(;SZ[9];AB[ab];AB[ba]AW[aa];B[ee])")
+
+
 def test_the_node_limit_counts_only_the_first_game_of_a_collection() -> None:
     big = "(" + ";B[aa];W[bb]" * 6_000 + ")"
     record = parse_record("(;SZ[9];B[ee])" + big * 3)
