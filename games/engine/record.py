@@ -116,6 +116,14 @@ def read_text_and_record(
 
 
 def _parse_text(text: str) -> GameRecord:
+    record = _parse_tree_text(text)
+    if sgf._START.search(text) is None:  # the reader found "(" and a property
+        note = "the first node has no ';': read as if it had one"
+        record = dataclasses.replace(record, warnings=(note, *record.warnings))
+    return record
+
+
+def _parse_tree_text(text: str) -> GameRecord:
     split = _split_plain_moves(text)
     if split is not None:
         root_text, pairs = split

@@ -21,6 +21,8 @@ LATER_GAMES_NODES = 5
 
 _WS = re.compile(r"\s*")
 _START = re.compile(r"\(\s*;")
+# A game tree whose first node has no ";" (Nihon Ki-in's records start "(\r\nTE[...").
+_START_NO_SEMICOLON = re.compile(r"\(\s*(?=[A-Za-z]+\s*\[)")
 _IDENT = re.compile(r"[A-Za-z]+")
 _VALUE = re.compile(r"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.DOTALL)
@@ -227,13 +229,16 @@ CHARSET_ALIASES = {
     "uhc": "cp949",
     "big5": "cp950",
     "x-mac-roman": "mac_roman",
+    "utf16": "utf-16",
+    "utf16le": "utf-16-le",
+    "utf16be": "utf-16-be",
 }
 # Tried in order when there is no CA, or the CA is unknown or wrong.  ISO-8859-1
 # reads any bytes, so a record is never refused for its text.
 FALLBACK_CHARSETS = ("utf-8", "gb18030", "iso-8859-1")
-_SHOWN = {"utf-8": "UTF-8", "gb18030": "GB18030", "iso8859-1": "ISO-8859-1"}
+_SHOWN = {"utf-8": "UTF-8", "gb18030": "GB18030", "iso8859-1": "ISO-8859-1", "utf-16": "UTF-16"}
 # The root node's properties, in the raw bytes (identifiers and brackets are ASCII).
-_ROOT_START = re.compile(rb"\(\s*;")
+_ROOT_START = re.compile(rb"\(\s*;?")
 _RAW_PROPERTY = re.compile(rb"\s*([A-Za-z]{1,32})\s*((?:\[(?:[^\\\]]|\\.)*\]\s*)+)", re.DOTALL)
 _RAW_VALUE = re.compile(rb"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
 
@@ -267,8 +272,15 @@ def decodings(data: bytes | str, *, max_bytes: int = MAX_BYTES) -> Iterator[Deco
         return
     if len(data) > max_bytes:
         raise SgfError(f"the file is larger than {max_bytes:,} bytes")
-    declared = root_charset(data)
     tried: set[str] = set()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # A UTF-16 byte order mark says what the file is (its CA, if any, cannot
+        # be read from the bytes as ASCII).
+        text = _try_decode(data, "utf-16")
+        if text is not None:
+            yield Decoded(text, "UTF-16")
+        tried.add("utf-16")
+    declared = root_charset(data)
     problem = ""
     if declared:
         codec = charset_codec(declared)
@@ -297,10 +309,12 @@ def decodings(data: bytes | str, *, max_bytes: int = MAX_BYTES) -> Iterator[Deco
             continue
         shown = _shown(codec)
         decoded = Decoded(text, shown, f"{why}: the text was read as {shown}")
-        if any(text.count(c) != data.count(ord(c)) for c in "[]\\"):
-            # A guessed multibyte charset took a bracket or backslash as the second
-            # byte of a character (Latin-1 "é]" is one GB18030 character): that
-            # reading could hide a move, so it is tried only after ISO-8859-1.
+        if text.count("]") != data.count(b"]") or text.count("[") != data.count(b"["):
+            # A guessed multibyte charset took a bracket as the second byte of a
+            # character (Latin-1 "é]" is one GB18030 character): that reading could
+            # hide a move, so it is tried only after ISO-8859-1.  A backslash taken
+            # so is normal (Shift_JIS "ソ" ends in 0x5C), where a reading byte by
+            # byte would take it for an escape.
             later.append(decoded)
             continue
         yield decoded
@@ -383,7 +397,13 @@ def parse_text(
     """``parse`` for text already decoded."""
     start = _START.search(text)
     if start is None:
-        raise SgfError("no SGF game tree found: the file has no '(;'")
+        bare = _START_NO_SEMICOLON.search(text)
+        if bare is None:
+            raise SgfError("no SGF game tree found: the file has no '(;'")
+        # Read as if the ';' were there (columns on that line then count it).
+        text = text[: bare.end()] + ";" + text[bare.end() :]
+        start = _START.search(text)
+        assert start is not None
     src = _Source(text)
     trees = _fast_read(src, start.start(), max_nodes, max_depth)
     if trees is None:

@@ -436,8 +436,9 @@ def test_a_shift_jis_record_is_read_under_its_java_and_windows_names() -> None:
 
 
 def test_a_record_is_never_refused_for_its_text() -> None:
-    # Shift_JIS without CA: not UTF-8; GB18030 would take the 0x5C of "ソ" as part
-    # of a character, so the text is read as ISO-8859-1, the moves intact.
+    # Shift_JIS without CA: not UTF-8, so GB18030, which takes the 0x5C of "ソ"
+    # as part of a character as Shift_JIS does (byte by byte it would be an
+    # escape): the name is wrong, the moves intact.
     record = parse_record("(;PB[ソ]C[x];B[pd];W[dp])".encode("cp932"))
-    assert record.charset == "ISO-8859-1"
+    assert record.charset == "GB18030"
     assert record.moves == (Move(Color.BLACK, (15, 3)), Move(Color.WHITE, (3, 15)))

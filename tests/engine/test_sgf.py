@@ -151,9 +151,15 @@ def test_each_syntax_error_names_line_column_and_property(
 
 
 def test_text_without_a_game_tree_is_an_error() -> None:
-    for text in ["", "hello", "()", "(B[aa])"]:
+    for text in ["", "hello", "()", "(B)", "( [aa])"]:
         with pytest.raises(SgfError, match="no SGF game tree"):
             parse(text)
+
+
+def test_a_first_node_without_its_semicolon_is_read_as_if_it_had_one() -> None:
+    # Nihon Ki-in writes "(\r\nTE[...]...;B[pd]...)".
+    (tree,) = parse("(\r\nTE[x]SZ[9];B[ee])")
+    assert [n.properties for n in tree.nodes] == [{"TE": ["x"], "SZ": ["9"]}, {"B": ["ee"]}]
 
 
 def test_the_error_message_reads_line_column_property() -> None:
