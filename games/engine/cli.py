@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
 
 from .coords import CoordinateError, parse_points, point_to_gtp, point_to_sgf
+from .fillin import _num
 from .record import parse_record
 from .replay import Violation, first_player, replay
 from .rules import Rules, UnknownRules, get_rules
@@ -123,7 +124,7 @@ def _check(files: list[str], rules: Rules, *, as_json: bool) -> int:
         report.update(
             legal=bad is None,
             size=record.size,
-            komi=None if record.komi is None else _number(record.komi),
+            komi=None if record.komi is None else _num(record.komi),
             handicap=record.handicap,
             first_player=first_player(record).letter,
             charset=record.charset,
@@ -198,11 +199,6 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
             if key != "result":
                 print(f"  {key}: {_human(value)}")
     return OK
-
-
-def _number(d: Decimal) -> int | float:
-    """A whole or half point as JSON: 7.5 -> 7.5, 6 -> 6."""
-    return int(d) if d == d.to_integral_value() else float(d)
 
 
 def _komi(text: str) -> Decimal:
