@@ -83,6 +83,7 @@ class GameRec:
     outcome: Outcome = Outcome.UNKNOWN
     by_default: bool = False
     table: int | None = None
+    known_color: bool = True  # False when the colours were not recorded (OpenGotha's knownColor)
 
     def points2(self, entrant_id: int) -> int:
         """Twice the game points this game gives the player (win 2, jigo 1, else 0)."""
