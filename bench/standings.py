@@ -10,6 +10,7 @@ written here: a straightforward per-round recomputation from the games, the way 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import time
 from collections import defaultdict
@@ -81,12 +82,8 @@ def build(players: int, rounds: int, seed: int) -> Event:
                     table=t // 2 + 1,
                 )
             )
-    entrants = [Entrant(**{**_fields(e), "presence": tuple(presence_of[e.id])}) for e in entrants]
+    entrants = [dataclasses.replace(e, presence=tuple(presence_of[e.id])) for e in entrants]
     return Event(settings, tuple(entrants), tuple(games))
-
-
-def _fields(e: Entrant) -> dict[str, object]:
-    return {f: getattr(e, f) for f in Entrant.__slots__}  # type: ignore[attr-defined]
 
 
 def peer(event: Event, after: int) -> list[tuple[int, float, float, float]]:
@@ -94,10 +91,10 @@ def peer(event: Event, after: int) -> list[tuple[int, float, float, float]]:
     s = event.settings
     smms = {e.id: s.smms(e) for e in event.entrants}
     by_player: dict[int, dict[int, GameRec]] = defaultdict(dict)
-    for g in event.games:
-        if g.round <= after:
-            by_player[g.black][g.round] = g
-            by_player[g.white][g.round] = g
+    for game in event.games:
+        if game.round <= after:
+            by_player[game.black][game.round] = game
+            by_player[game.white][game.round] = game
     mms: dict[int, float] = {}
     unpaired: dict[int, list[int]] = {}
     for e in event.entrants:
