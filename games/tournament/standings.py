@@ -200,8 +200,15 @@ class Scoreboard:
         s = self.event.settings
         nr = s.rounds
         sts = [row[:] for row in self.mms2]
-        if nr < 3:
-            return sts
+        for row, mms in zip(sts, self.mms2, strict=True):
+            # A round before the first reads as 0, as OpenGotha's getters answer.
+            if nr >= 3 and mms[nr - 3] == 2 * (30 + s.mm_bar + nr - 2):
+                for r in (nr - 3, nr - 2, nr - 1):
+                    row[r] += 4
+            if nr >= 2 and mms[nr - 2] == 2 * (30 + s.mm_bar + nr - 1):
+                for r in (nr - 2, nr - 1):
+                    row[r] += 4
+        return sts
         for row, mms in zip(sts, self.mms2, strict=True):
             if mms[nr - 3] == 2 * (30 + s.mm_bar + nr - 2):
                 for r in (nr - 3, nr - 2, nr - 1):
@@ -571,9 +578,13 @@ def _confrontation_ranks(sc: list[int], beats: list[list[bool]]) -> list[int]:
         members.setdefault(comp[a], []).append(a)
     for group in members.values():
         if len(group) > 1:
+            cycle = set(group)
             union = set().union(*(incoming[a] for a in group))
             for a in group:
                 incoming[a] = set(union)
+            for x in range(m):
+                if x not in cycle and incoming[x] & cycle:
+                    incoming[x] |= cycle  # beating one member counts as beating them all
     remaining = set(range(m))
     rank = [0] * m
     while remaining:
