@@ -101,7 +101,6 @@ class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     search_fields = ("name", "venue")
     date_hierarchy = "start_date"
     fields = (*TOURNAMENT_FIELDS, "referees")
-    filter_horizontal = ("referees",)
     inlines = [RoundInline, GameInline]
     actions = ["rescore"]
 

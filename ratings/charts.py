@@ -79,16 +79,20 @@ def rating_chart_svg(
         head,
         f'<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="#fff" stroke="#ccc"/>',
     ]
-    for v in _ticks(lo, hi):
+    for k in range(round((hi - lo) / step) + 1):  # a label at each end of the axis
+        v = lo + k * step
         yy = y(v)
         parts.append(
             f'<line x1="{LEFT}" y1="{yy:.1f}" x2="{LEFT + pw}" y2="{yy:.1f}" stroke="#eee"/>'
             f'<text x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11" '
             f'fill="#555">{v:.0f}</text>'
         )
-    for d in sorted({points[0][0], points[-1][0]}):
+    ends = sorted({points[0][0], points[-1][0]})
+    for d in ends:
+        # The first date starts at its point and the last ends at it: both stay inside.
+        anchor = "middle" if len(ends) == 1 else ("start" if d == ends[0] else "end")
         parts.append(
-            f'<text x="{x(d):.1f}" y="{height - 24}" text-anchor="middle" font-size="11" '
+            f'<text x="{x(d):.1f}" y="{height - 24}" text-anchor="{anchor}" font-size="11" '
             f'fill="#555">{d.isoformat()}</text>'
         )
     parts.append(

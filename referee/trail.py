@@ -82,7 +82,7 @@ def sentence(entry: AuditEntry) -> str:
         changes = _changes(old, new)
         return f"The game took the ruling: {'; '.join(changes) or 'no change'}."
     if action == "game.dispute_settled":
-        return f"The game is {_value(new.get('state'))} again (was {_value(old.get('state'))})."
+        return f"The game is {_value(new.get('state'))} (it was {_value(old.get('state'))})."
     changes = _changes(old, new)
     detail = f": {'; '.join(changes)}" if changes else ""
     return f"{who}: {action.replace('.', ' ').replace('_', ' ')}{detail}."

@@ -277,7 +277,12 @@ def dispute_open_automatic(
                 action="dispute.opened",
                 obj=dispute,
                 old={"game_state": before},
-                new={"kind": kind_.value, "claim": claim, "automatic": True},
+                new={
+                    "kind": kind_.value,
+                    "claim": claim,
+                    "automatic": True,
+                    "move_number": dispute.move_number,
+                },
             )
             dispute_notify(dispute, "opened")
             return dispute
