@@ -45,7 +45,9 @@ def _find_player(text: str) -> tuple[Player | None, str]:
     """The one player a typed name (or id) means, else why not."""
     text = text.strip()
     if text.isdigit():
-        found = selectors.rated_player(int(text)) if int(text) <= MAX_ID else None
+        if int(text) > MAX_ID:
+            return None, f"A player id is a number less than or equal to {MAX_ID}."
+        found = selectors.rated_player(int(text))
         return (found, "") if found else (None, f"There is no player with id {text}.")
     matches = list(player_list(search=text)[:6])
     exact = [p for p in matches if p.full_name.casefold() == text.casefold()]

@@ -56,14 +56,13 @@ class ReadRecord:
 def margin_problem(result: Result, komi: Decimal) -> str | None:
     """Why a count cannot end in ``result`` with this komi, or ``None``.  Stones and points
     are whole, so a margin differs from komi by a whole number: with komi 7 every margin is
-    whole, with 6.5 every margin ends in .5, and only a whole komi allows a draw."""
+    whole, with 6.5 every margin ends in .5.  (A draw is not judged here: one may be
+    declared without a count.)"""
     shown = f"{komi.normalize():f}"
     margin = result.margin
     if result.reason is Reason.SCORE and margin is not None and (margin - komi) % 1 != 0:
         kind = "whole points" if komi % 1 == 0 else "half points (such as 0.5 or 3.5)"
         return f"with komi {shown} a count ends in {kind}, not {margin.normalize():f}"
-    if result.reason is Reason.DRAW and komi % 1 != 0:
-        return f"with komi {shown} a game cannot end in a draw"
     return None
 
 
