@@ -130,7 +130,8 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "is_participant": participant,
         "is_director": director,
         "locked": locked,
-        "can_submit": participant and not locked,
+        # A disputed game waits for the ruling: neither a new claim nor a second dispute.
+        "can_submit": participant and not locked and game.state != GameState.DISPUTED,
         # The opponent of the player who submitted answers the claim.
         "can_answer": bool(
             participant and pending and me is not None and submitter_id not in (None, me.pk)

@@ -60,6 +60,8 @@ def test_the_game_page_names_the_first_illegal_move_and_links_the_dispute(
     assert "do not match" in html
     assert "First illegal move: <strong>move 2, White Q16: occupied</strong>" in html
     assert f'href="/referee/disputes/{dispute.pk}/"' in html
+    # While it is disputed, the page offers no new claim and no second dispute.
+    assert "Submit a different result" not in html and 'id="raise-dispute"' not in html
 
 
 def test_the_record_can_be_downloaded(client: Client, game: Any, alice: Any) -> None:
