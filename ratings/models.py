@@ -115,6 +115,7 @@ class RatingHistory(models.Model):
 
     class Meta:
         ordering = ["event_date", "tournament_id", "player_id"]
+        verbose_name_plural = "rating histories"
         constraints = [
             models.UniqueConstraint(fields=["player", "tournament"], name="history_one_per_event")
         ]

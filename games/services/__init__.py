@@ -17,7 +17,12 @@ from games.services.results import (
     read_evidence,
     round_results_enter,
 )
-from games.services.tournaments import round_get_or_create, tournament_create, tournament_update
+from games.services.tournaments import (
+    round_get_or_create,
+    tournament_create,
+    tournament_referees_set,
+    tournament_update,
+)
 
 __all__ = [
     "LOCKED_MESSAGE",
@@ -36,5 +41,6 @@ __all__ = [
     "round_get_or_create",
     "round_results_enter",
     "tournament_create",
+    "tournament_referees_set",
     "tournament_update",
 ]

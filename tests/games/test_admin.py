@@ -147,6 +147,7 @@ def test_a_tournament_change_the_service_refuses_is_shown_not_a_500(
         }
     )
     data = {k: ("" if v is None else v) for k, v in data.items()}
+    data["referees"] = [u.pk for u in data.get("referees", [])]
     response = as_director.post(url, data, follow=True)
     assert response.status_code == 200
     assert "already have records on this board size" in response.content.decode()
