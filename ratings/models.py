@@ -84,6 +84,9 @@ class RatingRun(models.Model):
     history_rows = models.PositiveIntegerField(default=0)
     note = models.TextField(blank=True)
     error = models.TextField(blank=True)
+    # Locked games of rated events the run left out, each {"game": id, "reason": ...}:
+    # more than 9 stones, or a handicap past the formula's pole.
+    not_rated = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]

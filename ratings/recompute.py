@@ -19,13 +19,15 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.models import LOCKED_STATES, Game, Player, ResultReason, Tournament
+from games.models import MAX_RATED_HANDICAP, Player, Tournament
+from games.selectors import rated_games as selected_rated_games
+from games.selectors import unrated_by_handicap
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.scales import Scale, scale_for
 from ratings.systems import DEFAULT_SYSTEM, GameOutcome, PlayerState, rate_event_indexed
 from ratings.systems.base import DEFAULT_CONFIG
+from ratings.systems.egf import CEILING
 
-RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME, ResultReason.DRAW)
 SCORE_FOR_BLACK = {"B": 1.0, "W": 0.0, "": 0.5}
 STREAM_CHUNK = 50_000
 WRITE_BATCH = 20_000
@@ -47,18 +49,35 @@ def provisional_games() -> int:
 
 
 def rated_games(start: tuple[dt.date, int] | None = None) -> Any:
-    """The rated games (values: tournament, end date, black, white, winner, handicap) in event order."""
-    qs = Game.objects.filter(
-        tournament__rated=True, state__in=list(LOCKED_STATES), result_reason__in=RATED_REASONS
-    )
+    """The rated games (values: tournament, end date, black, white, winner, handicap, id) in event order."""
+    qs = selected_rated_games()
     if start is not None:
         day, tid = start
         qs = qs.filter(
             Q(tournament__end_date__gt=day) | Q(tournament__end_date=day, tournament_id__gte=tid)
         )
     return qs.order_by("tournament__end_date", "tournament_id", "id").values_list(
-        "tournament_id", "tournament__end_date", "black_id", "white_id", "result_winner", "handicap"
+        "tournament_id",
+        "tournament__end_date",
+        "black_id",
+        "white_id",
+        "result_winner",
+        "handicap",
+        "id",
     )
+
+
+def _not_rated_by_handicap(start: tuple[dt.date, int] | None) -> list[dict[str, Any]]:
+    qs = unrated_by_handicap()
+    if start is not None:
+        day, tid = start
+        qs = qs.filter(
+            Q(tournament__end_date__gt=day) | Q(tournament__end_date=day, tournament_id__gte=tid)
+        )
+    return [
+        {"game": gid, "reason": f"{h} handicap stones: the EGD rates at most {MAX_RATED_HANDICAP}"}
+        for gid, h in qs.order_by("id").values_list("id", "handicap")
+    ]
 
 
 @contextmanager
@@ -156,8 +175,24 @@ def _rate_event(
     day: dt.date,
     games: list[tuple[int, int, float, int]],
     out: list[HistoryRow],
-) -> None:
-    """Rate one event on ``st`` in place and append a history row per player to ``out``."""
+    weight: float = 1.0,
+) -> list[int]:
+    """Rate one event on ``st`` in place and append a history row per player to ``out``.
+
+    Returns the indexes of the games left out because the formula cannot rate
+    them (a handicap that lifts its receiver to the pole at 3300).
+    """
+    skipped: list[int] = []
+    if st.scale.name == "egf2021":
+        # β has its pole at 3300: a receiver lifted there cannot be rated, and
+        # one such game must not fail the whole run.
+        R0, stone = st.rating, (st.scale.config or DEFAULT_CONFIG).handicap_stone
+        for k, (b, _w, _sb, h) in enumerate(games):
+            if h and R0[b] + stone * (h - 0.5) >= CEILING:
+                skipped.append(k)
+        if skipped:
+            gone = set(skipped)
+            games = [g for k, g in enumerate(games) if k not in gone]
     n: dict[int, int] = {}
     wins: dict[int, float] = {}
     for b, w, sb, _h in games:
@@ -168,11 +203,12 @@ def _rate_event(
     R = st.rating
     before = {i: R[i] for i in n}
     if st.scale.name == "egf2021":
-        rate_event_indexed(R, games, DEFAULT_CONFIG)
+        rate_event_indexed(R, games, DEFAULT_CONFIG, weight=weight)
     else:
         states = {i: PlayerState(R[i], st.deviation[i], st.volatility[i], st.games[i]) for i in n}
         outcomes = [GameOutcome(b, w, sb, h) for b, w, sb, h in games]
-        for i, s in st.scale.system.rate_event(states, outcomes, st.scale.config).items():
+        rated = st.scale.system.rate_event(states, outcomes, st.scale.config, weight=weight)
+        for i, s in rated.items():
             R[i], st.deviation[i], st.volatility[i] = s.rating, s.deviation, s.volatility
     pks, G, T, L, D, V = st.pks, st.games, st.tournaments, st.last, st.deviation, st.volatility
     for i, k in n.items():
@@ -181,21 +217,40 @@ def _rate_event(
         L[i] = tid
         r0, r1 = before[i], R[i]
         out.append((pks[i], tid, day, r0, r1, r1 - r0, D[i], V[i], k, wins[i], G[i]))
+    return skipped
 
 
 def _compute(
-    st: _State, start: tuple[dt.date, int] | None, progress: Progress | None, total: int
+    st: _State,
+    start: tuple[dt.date, int] | None,
+    progress: Progress | None,
+    total: int,
+    not_rated: list[dict[str, Any]],
 ) -> tuple[list[HistoryRow], int, int]:
-    """Rate every event from ``start`` on; returns the history rows, events and games rated."""
+    """Rate every event from ``start`` on; returns the history rows, events and games rated.
+
+    Games the formula cannot rate are appended to ``not_rated`` with the reason.
+    """
     out: list[HistoryRow] = []
     events = games_n = 0
     idx = st.idx
     stream = rated_games(start).iterator(chunk_size=STREAM_CHUNK)
     for (tid, day), rows in groupby(stream, key=itemgetter(0, 1)):
-        games = [(idx(b), idx(w), SCORE_FOR_BLACK[res], h) for _t, _d, b, w, res, h in rows]
-        _rate_event(st, tid, day, games, out)
+        ids: list[int] = []
+        games = []
+        for _t, _d, b, w, res, h, gid in rows:
+            games.append((idx(b), idx(w), SCORE_FOR_BLACK[res], h))
+            ids.append(gid)
+        skipped = _rate_event(st, tid, day, games, out)
+        for k in skipped:
+            not_rated.append(
+                {
+                    "game": ids[k],
+                    "reason": "the handicap lifts Black to GoR 3300, the formula's pole",
+                }
+            )
         events += 1
-        games_n += len(games)
+        games_n += len(games) - len(skipped)
         if progress is not None and events % PROGRESS_EVERY == 0:
             progress(events, total)
     return out, events, games_n
@@ -352,7 +407,8 @@ def _execute(
         st = _State.empty(scale, dict(Player.objects.values_list("id", "declared_rank")))
     else:
         st = _state_before(scale, start)
-    rows, n_events, n_games = _compute(st, start, progress, total)
+    not_rated = _not_rated_by_handicap(start)
+    rows, n_events, n_games = _compute(st, start, progress, total, not_rated)
     with transaction.atomic():
         stale = RatingHistory.objects.all()
         if start is not None:
@@ -365,8 +421,17 @@ def _execute(
         run.finished_at = timezone.now()
         run.events, run.games, run.history_rows = n_events, n_games, len(rows)
         run.players = len({r[0] for r in rows})
+        run.not_rated = not_rated
         run.save(
-            update_fields=["state", "finished_at", "events", "games", "history_rows", "players"]
+            update_fields=[
+                "state",
+                "finished_at",
+                "events",
+                "games",
+                "history_rows",
+                "players",
+                "not_rated",
+            ]
         )
     if progress is not None:
         progress(total, total)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from ratings.ranks import Rank
 from ratings.systems import EGF2021, EGF_OLD, GameOutcome, PlayerState, RatingConfig, RatingError
 from ratings.systems.egf import (
+    CLASS_WEIGHTS,
     bonus,
     con,
     expected_score,
@@ -186,6 +187,45 @@ def test_rate_event_indexed_counts_games_and_reports_who_played() -> None:
     assert played == [0, 1]
     assert counts == [2, 2, 0]
     assert ratings[2] == 1200.0
+
+
+def test_the_class_weight_scales_each_players_summed_change() -> None:
+    # The EGD weighs a class-B event's changes by 0.75: a +7.793 class-A win
+    # is +5.845 there.  The whole change, bonus included, is weighed.
+    players = {"a": PlayerState(1850), "b": PlayerState(2000), "c": PlayerState(1700)}
+    games = [GameOutcome("a", "b", 1.0), GameOutcome("c", "a", 0.0, 2)]
+    full = EGF2021.rate_event(players, games)
+    for cls, w in CLASS_WEIGHTS.items():
+        got = EGF2021.rate_event(players, games, weight=w)
+        for p, s in got.items():
+            change = full[p].rating - players[p].rating
+            assert s.rating - players[p].rating == pytest.approx(w * change, abs=1e-9), cls
+            assert s.games == full[p].games
+        assert rate_event_textbook(
+            {p: s.rating for p, s in players.items()}, games, weight=w
+        ) == pytest.approx({p: s.rating for p, s in got.items()}, abs=1e-9)
+    assert CLASS_WEIGHTS == {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
+    assert round(0.75 * 7.793, 3) == 5.845  # the EGD's published pair, for the record
+
+
+def test_the_weighted_change_still_stops_at_the_floor() -> None:
+    got = EGF2021.rate_event(
+        {"a": PlayerState(-899.5), "b": PlayerState(-900)},
+        [GameOutcome("a", "b", 0.0)],
+        weight=0.25,
+    )
+    assert got["a"].rating == -900.0
+
+
+def test_a_game_past_the_pole_is_left_out_and_the_event_still_rated() -> None:
+    ratings = [2450.0, 0.0, 1500.0, 1400.0]
+    skipped: list[int] = []
+    counts = [0, 0, 0, 0]
+    played = rate_event_indexed(
+        ratings, [(0, 1, 1.0, 9), (2, 3, 1.0, 0)], counts=counts, skipped=skipped
+    )
+    assert skipped == [0] and played == [2, 3] and counts == [0, 0, 1, 1]
+    assert ratings[:2] == [2450.0, 0.0] and ratings[2] > 1500.0
 
 
 # -- properties ---------------------------------------------------------------------------

@@ -225,3 +225,31 @@ def test_a_broker_outage_leaves_the_job_pending_for_the_sweep(
     monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", sent.append)
     later = job.created_at + dt.timedelta(minutes=5)
     assert ratings_sweep(now=later) == 1 and sent == [job.pk]
+
+
+def test_a_game_with_more_than_nine_stones_is_reported_not_rated_and_the_rest_is() -> None:
+    a, b, c = players(-20, 5, 0)
+    t = event(D(2025, 1, 1), [(a, b, "B", 13), (c, b, "W", 0)])
+    run = recompute()
+    assert run.state == RatingRun.State.DONE and run.games == 1
+    big = t.games.get(handicap=13)
+    assert run.not_rated == [
+        {"game": big.pk, "reason": "13 handicap stones: the EGD rates at most 9"}
+    ]
+    rated = set(RatingHistory.objects.filter(tournament=t).values_list("player_id", flat=True))
+    assert rated == {b.pk, c.pk}  # a played only the 13-stone game
+
+
+def test_a_handicap_past_the_pole_leaves_that_game_out_instead_of_failing() -> None:
+    # A 6d (GoR 2600) receiving 9 stones plays at 3450, past β's pole at 3300.
+    strong, weak, x, y = players(5, -10, -2, -1)
+    t = event(D(2025, 1, 1), [(strong, weak, "W", 9), (x, y, "B", 0)])
+    later = event(D(2025, 2, 1), [(x, y, "W", 0)])
+    run = recompute()
+    assert run.state == RatingRun.State.DONE and run.games == 2
+    pole = t.games.get(handicap=9)
+    assert run.not_rated == [
+        {"game": pole.pk, "reason": "the handicap lifts Black to GoR 3300, the formula's pole"}
+    ]
+    assert RatingHistory.objects.filter(tournament=later).count() == 2
+    assert not RatingHistory.objects.filter(tournament=t, player=strong).exists()
