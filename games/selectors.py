@@ -27,9 +27,11 @@ from games.models import (
 
 
 def rated_games() -> QuerySet[Game]:
-    """The games the ratings count: locked, rated tournament, a rated reason, at most 9 stones."""
+    """The games the ratings count: locked, of a rated and closed tournament, a rated reason,
+    at most 9 stones.  An open event's games wait for its close."""
     return Game.objects.filter(
         tournament__rated=True,
+        tournament__closed_at__isnull=False,
         state__in=list(LOCKED_STATES),
         result_reason__in=RATED_REASONS,
         handicap__lte=MAX_RATED_HANDICAP,
@@ -37,9 +39,10 @@ def rated_games() -> QuerySet[Game]:
 
 
 def unrated_by_handicap() -> QuerySet[Game]:
-    """Locked games of rated tournaments left out of the ratings for their handicap."""
+    """Locked games of rated, closed tournaments left out of the ratings for their handicap."""
     return Game.objects.filter(
         tournament__rated=True,
+        tournament__closed_at__isnull=False,
         state__in=list(LOCKED_STATES),
         result_reason__in=RATED_REASONS,
         handicap__gt=MAX_RATED_HANDICAP,
