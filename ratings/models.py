@@ -110,6 +110,8 @@ class RatingHistory(models.Model):
     games = models.PositiveSmallIntegerField()
     wins = models.FloatField(help_text="Jigo counts ½.")
     total_games = models.PositiveIntegerField(help_text="Rated games up to and including this one.")
+    # The rating before an EGD entry-grade reset lifted it to ``rating_before``; null: no reset.
+    reset_from = models.FloatField(null=True, blank=True)
     algorithm = models.CharField(max_length=20)
     version = models.CharField(max_length=20)
     run = models.ForeignKey(

@@ -96,6 +96,23 @@ def gor_from_grade(rank: Rank) -> float:
     return float(rank.nominal_gor)
 
 
+RESET_GRADES = 2
+"""How many grades above his highest earlier entry grade a player must enter to be reset."""
+
+
+def entry_grade_reset(rating: float, entry: Rank, highest: Rank | None) -> float | None:
+    """The GoR an EGD entry-grade reset gives, or ``None`` when there is none.
+
+    A player who enters an event two or more grades above the highest grade
+    he entered any earlier event with starts it at the new grade's GoR.
+    goref resets upward only: a reset never lowers a rating.
+    """
+    if highest is None or entry.index < highest.index + RESET_GRADES:
+        return None
+    target = gor_from_grade(entry)
+    return target if target > rating else None
+
+
 def pro_gor(dan: int) -> float:
     """The pro scale: 1p = 2700, +30 per pro dan, up to 9p = 2940 (docs/ratings.md §3)."""
     if not 1 <= dan <= 9:

@@ -12,6 +12,7 @@ from ratings.systems.egf import (
     CLASS_WEIGHTS,
     bonus,
     con,
+    entry_grade_reset,
     expected_score,
     game_update,
     gor_from_grade,
@@ -323,3 +324,12 @@ def test_old_system_epsilon_takes_points_from_the_stronger_side() -> None:
     assert weak + strong == pytest.approx(1 - 0.016)
     assert weak < strong
     assert old_expected_scores(2000, 2000, config=RatingConfig()) == pytest.approx((0.492, 0.492))
+
+
+def test_entering_two_grades_above_the_highest_entry_grade_resets_upward_only() -> None:
+    k5, k4, k3, d1 = (Rank.parse(t) for t in ("5k", "4k", "3k", "1d"))
+    assert entry_grade_reset(1450.0, k3, k5) == 1800.0  # 3k's GoR
+    assert entry_grade_reset(1450.0, k4, k5) is None  # one grade up: no reset
+    assert entry_grade_reset(1850.0, k3, k5) is None  # already above 3k's GoR: never lowered
+    assert entry_grade_reset(1450.0, d1, None) is None  # a first event sets the grade
+    assert entry_grade_reset(1450.0, k5, k3) is None  # entering lower never resets
