@@ -14,6 +14,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.models import (
+    LOCKED_STATES,
+    MAX_RATED_HANDICAP,
+    RATED_REASONS,
     Game,
     GameState,
     Player,
@@ -22,6 +25,29 @@ from games.models import (
     Tournament,
     Winner,
 )
+
+
+def rated_games() -> QuerySet[Game]:
+    """The games the ratings count: locked, of a rated and closed tournament, a rated reason,
+    at most 9 stones.  An open event's games wait for its close."""
+    return Game.objects.filter(
+        tournament__rated=True,
+        tournament__closed_at__isnull=False,
+        state__in=list(LOCKED_STATES),
+        result_reason__in=RATED_REASONS,
+        handicap__lte=MAX_RATED_HANDICAP,
+    )
+
+
+def unrated_by_handicap() -> QuerySet[Game]:
+    """Locked games of rated, closed tournaments left out of the ratings for their handicap."""
+    return Game.objects.filter(
+        tournament__rated=True,
+        tournament__closed_at__isnull=False,
+        state__in=list(LOCKED_STATES),
+        result_reason__in=RATED_REASONS,
+        handicap__gt=MAX_RATED_HANDICAP,
+    )
 
 
 def player_list(

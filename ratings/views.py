@@ -175,6 +175,7 @@ def _list_rows() -> list[ListRow]:
                 last_code=tournament_code(last.end_date if last else None, r.last_tournament_id),
                 last_name=last.name if last else "",
                 last_date=last.end_date if last else None,
+                last_class=last.egf_class if last else "",
             )
         )
     return rows
