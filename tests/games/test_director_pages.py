@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from games.groups import director_grant_admin
 from games.models import Game, GameState
-from tests.factories import PlayerFactory
+from tests.factories import entered_player
 from tests.games.rescore_helpers import FINISHED, count
 
 pytestmark = pytest.mark.django_db
@@ -84,8 +84,8 @@ def test_the_result_sheet_refuses_a_margin_the_komi_cannot_give(
         actor=None,
         tournament=tournament,
         round_number=1,
-        black=PlayerFactory(),
-        white=PlayerFactory(),
+        black=entered_player(tournament),
+        white=entered_player(tournament),
         table=2,
         komi="7",
     )

@@ -11,7 +11,7 @@ from django.test import Client
 
 from games import services
 from ratings.selectors import head_to_head
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, enter
 
 pytestmark = pytest.mark.django_db
 
@@ -83,6 +83,7 @@ def test_the_handicap_and_what_if_forms_take_names(client: Client, alice: Any, b
 def test_head_to_head_counts_exactly_the_games_it_lists(
     tournament: Any, alice: Any, bob: Any, director: Any
 ) -> None:
+    enter(tournament, alice, bob)
     final = services.game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob
     )
