@@ -62,6 +62,11 @@ _RESULT_FIELDS = {
     "started_at": None,
     "finished_at": None,
     "duration_ms": None,
+    "dead_source": "",
+    "step": "",
+    "dead_stones": None,
+    "unsure": None,
+    "flipped": None,
 }
 
 
@@ -307,6 +312,8 @@ def _insert(runs: list[ScoringRun]) -> None:
         "computed_result": "",
         "submitted_result": "",
         "error": "",
+        "dead_source": "",
+        "step": "",
         "claimed_by": "",
         "claim_token": "",
         "attempts": 0,

@@ -25,7 +25,7 @@ from ops.models import Job, WorkerHeartbeat
 from referee.models import Dispute
 from tests.conftest import wait_for
 from tests.factories import GameFactory, TournamentFactory
-from tests.games.rescore_helpers import BROKEN, FINISHED, count, opposite
+from tests.games.rescore_helpers import BROKEN, FINISHED, MARKED, count, opposite
 
 pytestmark = pytest.mark.integration
 
@@ -71,7 +71,7 @@ def test_a_submitted_record_is_verified_by_a_worker(clean_queue, start_worker, g
 def test_a_wrong_result_opens_a_dispute(clean_queue, start_worker, game, alice):
     start_worker()
     wrong = opposite(count(FINISHED))
-    services.game_result_submit(actor=alice.user, game=game, result=wrong, sgf=FINISHED)
+    services.game_result_submit(actor=alice.user, game=game, result=wrong, sgf=MARKED)
     assert wait_for(lambda: _finished(game), timeout=30)
     run = _run(game)
     assert run.matches is False and run.dispute_id == Dispute.objects.get(game=game).pk
