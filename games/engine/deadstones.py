@@ -212,33 +212,34 @@ def _playout(
             cand[k], cand[n] = cand[n], i
             if i == ko:
                 continue
+            nb = neigh[i]
+            for q in nb:
+                if cells[q] != color:
+                    break
+            else:  # every neighbour is the mover's: fill it only if it is a false eye
+                bad = 1 if off[i] else 0
+                for q in diag[i]:
+                    if cells[q] == opp:
+                        bad += 1
+                if bad < 2:
+                    continue  # a true eye of the mover's: never fill it
             bit = bits[i]
-            eye = True
             lb = 0
             own: list[int] = []
             caps: list[int] = []
-            for q in neigh[i]:
+            for q in nb:
                 v = cells[q]
                 if not v:
                     lb |= bits[q]
-                    eye = False
                 elif v == color:
                     h = head[q]
                     lb |= libs[h]
                     if h not in own:
                         own.append(h)
                 else:
-                    eye = False
                     h = head[q]
                     if libs[h] == bit and h not in caps:
                         caps.append(h)
-            if eye:
-                bad = 0
-                for q in diag[i]:
-                    if cells[q] == opp:
-                        bad += 1
-                if bad + (1 if off[i] else 0) < 2:
-                    continue  # a true eye of the mover's: never fill it
             lb &= ~bit
             if not caps:
                 if not lb:
