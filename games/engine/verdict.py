@@ -26,7 +26,9 @@ class DeadSource(enum.StrEnum):
     MARKUP = "markup"  # the record's TB/TW
     ESTIMATED = "estimated"  # the engine's estimate
     FLIPPED = "flipped"  # the estimate with unsure chains flipped: the players must confirm
-    NONE = "none"  # every stone counts (no dead-stone removal under the rules)
+    # None needed: every stone counts under the rules, or the claim (a resignation, a
+    # win on time or by forfeit, none) says nothing a count can check.
+    NONE = "none"
 
 
 class Step(enum.StrEnum):
@@ -97,6 +99,10 @@ def check_claim(
             dead_from_markup(played.board, record.territory_black, record.territory_white)
         )
         return _known(claimed, score(played, dead=marked, komi=komi), DeadSource.MARKUP, marked)
+    if claimed is None or claimed.reason not in _COMPARABLE:
+        # A resignation, a win on time or by forfeit: no dead stones to look for (a void
+        # claim is still compared with a count that is void).
+        return _known(claimed, score(played, komi=komi), DeadSource.NONE, frozenset())
     if estimate is None:
         estimate = estimate_dead(played.board, rules)
     counted = score(played, dead=estimate.dead, komi=komi)

@@ -192,3 +192,15 @@ def test_the_players_dead_stones_come_first() -> None:
     assert (verdict.step, verdict.source) == (Step.VERIFIED, DeadSource.SUBMITTED)
     other = Result(Color.WHITE, claim.reason, Decimal("30.5"))
     assert check_claim(played, other, dead=given, komi=Decimal("7.5")).step is Step.MISMATCH
+
+
+def test_a_resignation_needs_no_dead_stones() -> None:
+    rec = record(FINISHED, "B pass W pass", komi=Decimal("8.5"))
+    played = replay(rec, CHINESE, strict=False)
+    verdict = check_claim(played, Result.parse("B+R"), komi=Decimal("8.5"))
+    assert (verdict.step, verdict.source, verdict.estimate) == (
+        Step.UNCHECKED,
+        DeadSource.NONE,
+        None,
+    )
+    assert verdict.matches is None
