@@ -29,7 +29,7 @@ from games.engine.rules import get_rules
 from games.engine.scoring import dead_from_markup
 from games.engine.types import Point
 from games.engine.verdict import DeadSource, Step, check_claim
-from games.models import Game, ScoringRun, ScoringState
+from games.models import Game, GameState, ScoringRun, ScoringState
 from games.services import deadstones, outbound, scoring
 from ops.models import Job
 from ops.services import TRANSIENT_DB_ERRORS
@@ -242,7 +242,8 @@ def store(
             _fill(run, outcome, game, now)
             if outcome.needs_referee:
                 run.dispute_id = _dispute(game, run)
-            elif outcome.needs_removal:
+            elif outcome.needs_removal and game.state == GameState.SUBMITTED:
+                # A confirmed, final or disputed result needs no marking from the players.
                 deadstones.review_open(game=game, run=run)
             kept.append(run)
             kind = "failed" if outcome.failed else "done"

@@ -187,3 +187,13 @@ def test_a_stranger_cannot_toggle(small, alice, broker, outsider):
     _removal(small, alice)
     with pytest.raises(PermissionDenied):
         deadstones.dead_stones_toggle(actor=outsider, game=small, point="C5")
+
+
+def test_no_stone_removal_for_a_result_already_confirmed(small, alice, bob, broker):
+    services.game_result_submit(actor=alice.user, game=small, result="W+30.5", sgf=POSITION)
+    services.game_result_confirm(actor=bob.user, game=small)
+    run = ScoringRun.objects.get(game=small)
+    tasks.rescore_game(run.pk)
+    run.refresh_from_db()
+    assert (run.step, run.matches) == ("removal", None)
+    assert not DeadStoneReview.objects.exists()

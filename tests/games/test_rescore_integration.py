@@ -129,11 +129,13 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
     slow_scoring, clean_queue, start_worker
 ):
     tournament = TournamentFactory()
+    # The record carries its territory markup: no dead-stone estimate, so each count
+    # takes the scoring delay and little more, as the timing below assumes.
     games = [
         GameFactory(
             tournament=tournament,
             table=i + 1,
-            sgf=FINISHED,
+            sgf=MARKED,
             result_winner="W",
             result_reason="score",
             result_margin=6.5,
