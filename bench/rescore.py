@@ -215,7 +215,7 @@ def main() -> None:
     from games.models import Game
 
     texts = list(Game.objects.order_by("pk").values_list("sgf", flat=True))
-    _engine_alone(texts[:100])  # warm up
+    _engine_alone(texts[:10])  # warm up
     engine_s = _engine_alone(texts)
 
     log_dir = ROOT / "var"
@@ -251,9 +251,9 @@ def main() -> None:
     n = len(texts)
     engine_rate, pipeline_rate = n / engine_s, n / pipeline_s
     print(f"games:                 {n} (19x19, 250 moves, {RULES} rules)")
-    print(f"engine alone, 1 proc:  {engine_rate:8.0f} games/s  ({engine_s:.2f} s)")
+    print(f"engine alone, 1 proc:  {engine_rate:8.1f} games/s  ({engine_s:.2f} s)")
     print(
-        f"pipeline, {args.workers} workers:   {pipeline_rate:8.0f} games/s  ({pipeline_s:.2f} s, "
+        f"pipeline, {args.workers} workers:   {pipeline_rate:8.1f} games/s  ({pipeline_s:.2f} s, "
         f"chunks of {args.chunk_size}, {verified} verified; {queued_s:.2f} s to create and "
         "queue the runs)"
     )

@@ -11,6 +11,7 @@ import random
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from .board import Board, tables
@@ -156,6 +157,7 @@ def pass_alive(board: Board) -> tuple[frozenset[Point], frozenset[Point]]:
 # --------------------------------------------------------------------------- playouts
 
 
+@cache
 def _diagonals(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     diag: list[tuple[int, ...]] = []
     off: list[int] = []
@@ -169,9 +171,6 @@ def _diagonals(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
         diag.append(tuple(d))
         off.append(4 - len(d))
     return tuple(diag), tuple(off)
-
-
-_DIAG: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
 
 
 def _playout(
@@ -194,7 +193,7 @@ def _playout(
     t = tables(size)
     neigh = t.neigh
     bits = t.bit
-    diag, off = _DIAG[size]
+    diag, off = _diagonals(size)
     random_ = rng.random
     color = first
     passes = 0
@@ -341,8 +340,6 @@ def estimate_dead(
     """
     size = position.size
     t = tables(size)
-    if size not in _DIAG:
-        _DIAG[size] = _diagonals(size)
     neigh, bits = t.neigh, t.bit
     cells0 = position.cells()
     n = len(cells0)
