@@ -69,6 +69,9 @@ _RESULT_FIELDS = {
     "dead_stones": None,
     "unsure": None,
     "flipped": None,
+    # A new input is a new piece of work: workers lost on the old one do not count
+    # against it (a run fails after MAX_ATTEMPTS losses of its own).
+    "attempts": 0,
 }
 
 

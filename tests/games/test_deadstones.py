@@ -57,11 +57,13 @@ def test_the_claims_differ_as_the_position_says() -> None:
     assert WHITE_STONE_ONLY not in (TRUTH, ALL_ALIVE)
 
 
-def test_a_right_claim_is_verified_with_the_estimated_dead_stones(small, alice, broker):
+def test_a_right_claim_is_verified_with_the_estimated_dead_stones(small, alice, broker, client):
     run = submit(small, alice, TRUTH)
     assert (run.matches, run.dead_source, run.step) == (True, "estimated", "verified")
     assert run.dead_stones == ["C5", "H5"] and run.computed_result == TRUTH
     assert not Dispute.objects.exists() and not DeadStoneReview.objects.exists()
+    page = client.get(f"/games/{small.pk}/").content.decode()
+    assert "matches the result. Dead stones: estimated by the engine." in page
 
 
 def test_a_wrong_claim_equal_to_the_all_alive_count_is_not_verified(small, alice, broker):
@@ -94,6 +96,7 @@ def test_the_opponent_sees_the_flipped_stones_on_the_game_page(small, alice, bob
     page = client.get(f"/games/{small.pk}/").content.decode()
     assert f"The engine counts <strong>{WHITE_STONE_ONLY}</strong> if these stones are dead" in page
     assert 'id="dead-stones-confirm"' in page and "Confirming the result agrees to them" in page
+    assert "it waits for the players&#x27; confirmation" in page
 
 
 def _removal(small: Game, alice: Any) -> DeadStoneReview:
@@ -179,6 +182,7 @@ def test_the_stone_removal_page_is_for_the_players(small, alice, bob, outsider, 
     client.force_login(bob.user)
     game_page = client.get(f"/games/{small.pk}/").content.decode()
     assert 'id="dead-stones-removal"' in game_page and url in game_page
+    assert "it waits for the players to mark them" in game_page
 
 
 def test_a_stranger_cannot_toggle(small, alice, broker, outsider):

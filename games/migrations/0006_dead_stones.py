@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_scoring_runs'),
+        ('games', '0005_entries_from_games'),
     ]
 
     operations = [
