@@ -16,14 +16,17 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
 from games.diagram import game_diagram
+from games.engine.coords import parse_point
 from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
-from games.services import LOCKED_MESSAGE, outbound, scoring
+from games.services import LOCKED_MESSAGE, deadstones, outbound, scoring
+from games.svg import board_svg
 from games.verification import verification
 from ops.forms import apply_service_errors
 
@@ -145,7 +148,34 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         ctx["submissions"] = list(selectors.submissions_of(game))
     ctx["verification"] = verification(game)
     ctx["disputes"] = outbound.disputes_for_page(game=game, user=user)
+    ctx["dead_stones_step"] = _dead_stones_step(game)
     return ctx
+
+
+def _dead_stones_step(game: Game) -> dict[str, Any] | None:
+    """The players' part in finding the dead stones, if one is waiting: a flipped estimate
+    to confirm (shown on a board), or the stone-removal page."""
+    if game.state != GameState.SUBMITTED:
+        return None
+    if deadstones.open_review(game) is not None:
+        return {"removal": True}
+    run = scoring.latest_run(game)
+    if run is None or run.step != "confirm" or not run.dead_stones:
+        return None
+    try:
+        size, stones = deadstones.final_stones(game)
+        dead = [parse_point(label, size) for label in run.dead_stones]
+        # board_svg builds its markup from numbers and fixed labels only.
+        svg = mark_safe(board_svg(size, stones, dead=[p for p in dead if p in stones]))
+    except ValueError:  # a record that no longer reads: the page shows its warnings
+        return None
+    return {
+        "confirm": True,
+        "svg": svg,
+        "computed": run.computed_result,
+        "dead": run.dead_stones,
+        "flipped": [" ".join(g) for g in run.flipped or []],
+    }
 
 
 @require_GET

@@ -139,6 +139,14 @@ class TournamentWriteSerializer(SettingsWriteSerializer):
 # --------------------------------------------------------------------------- re-scoring
 
 
+AWAITING = {
+    "confirm": "The count matches the submitted result only with the unsure stones marked "
+    "dead or alive as shown: it awaits the players' confirmation.",
+    "removal": "The engine could not tell which stones are dead: it awaits the players' "
+    "marking of the dead stones.",
+}
+
+
 class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
     """The latest scoring run of a game: what the engine made of its record."""
 
@@ -154,6 +162,25 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
     )
     # Plain text, not an enum: the OpenAPI schema has several "state" choice sets.
     state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
+    dead_source = serializers.CharField(
+        read_only=True,
+        help_text="How the dead stones counted were found: submitted, markup, estimated, "
+        "flipped (awaiting the players' confirmation) or none (every stone counts).",
+    )
+    step = serializers.CharField(
+        read_only=True,
+        help_text="verified, mismatch, unchecked, confirm (the opponent's confirmation agrees "
+        "to the flipped stones) or removal (the players mark the dead stones).",
+    )
+    dead_stones = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="Points counted dead."
+    )
+    unsure = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="The estimate's unsure chains, as point lists."
+    )
+    flipped = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="The unsure chains flipped to match the claim."
+    )
     queued = serializers.SerializerMethodField()
     message = serializers.SerializerMethodField()
 
@@ -169,6 +196,11 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
             "first_illegal",
             "breakdown",
             "error",
+            "dead_source",
+            "step",
+            "dead_stones",
+            "unsure",
+            "flipped",
             "queued",
             "message",
             "requested_at",
@@ -181,7 +213,9 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
         return not obj.waiting_for_queue
 
     def get_message(self, obj: ScoringRun) -> str | None:
-        return WAITING_MESSAGE if obj.waiting_for_queue else None
+        if obj.waiting_for_queue:
+            return WAITING_MESSAGE
+        return AWAITING.get(obj.step)
 
 
 def verification_of(game: Any) -> dict[str, Any] | None:

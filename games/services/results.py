@@ -20,9 +20,9 @@ from games import permissions
 from games.engine.result import Result
 from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
-from games.services import outbound, records
+from games.services import deadstones, outbound, records
 from games.services.common import COMMITTEE_FINAL_MESSAGE, LOCKED_MESSAGE, GameLockedError
-from games.services.scoring import scoring_run_request
+from games.services.scoring import latest_run, scoring_run_request
 from ops.audit import audit_record
 from ops.services import Actor, StateConflict, as_user, validate_and_save
 
@@ -324,7 +324,12 @@ def game_result_confirm(*, actor: Actor, game: Game) -> Game:
         game = game_lock(game)
         player = _participant(actor, game)
         _check_opponents_claim(game, player, "confirm")
+        # A count that matched only with unsure chains flipped: confirming agrees to them.
+        agreed = deadstones.flip_accept(game=game, run=latest_run(game), actor=actor)
+        deadstones.review_close(game=game)
         _lock_result(game, GameState.CONFIRMED, SubmissionKind.CONFIRM, actor=actor, player=player)
+        if agreed:
+            result_changed(game)
     return game
 
 

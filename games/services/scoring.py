@@ -40,7 +40,9 @@ def claim_expires() -> timedelta:
 
 
 JOB_KIND = "rescore"
-CHUNK_SIZE = 100  # about 0.1 s of counting: progress moves often, overhead stays small
+# About 2 s of work: a record without dead stones marked costs a dead-stone estimate
+# (~0.1 s on 19x19), so progress moves often and the overhead stays small.
+CHUNK_SIZE = 20
 # A pending run younger than this may still be on its way to the broker (its
 # on_commit publish has not run yet): the sweep leaves it alone.
 SWEEP_GRACE = timedelta(seconds=5)
@@ -62,6 +64,11 @@ _RESULT_FIELDS = {
     "started_at": None,
     "finished_at": None,
     "duration_ms": None,
+    "dead_source": "",
+    "step": "",
+    "dead_stones": None,
+    "unsure": None,
+    "flipped": None,
     # A new input is a new piece of work: workers lost on the old one do not count
     # against it (a run fails after MAX_ATTEMPTS losses of its own).
     "attempts": 0,
@@ -310,6 +317,8 @@ def _insert(runs: list[ScoringRun]) -> None:
         "computed_result": "",
         "submitted_result": "",
         "error": "",
+        "dead_source": "",
+        "step": "",
         "claimed_by": "",
         "claim_token": "",
         "attempts": 0,

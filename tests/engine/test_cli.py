@@ -212,3 +212,25 @@ def test_reader_warnings_go_to_stderr(tmp_path: Path) -> None:
     done = run("check", str(fox), "--rules", "chinese")
     assert done.returncode == 0
     assert "warning: Fox record" in done.stderr
+
+
+MARKED_GAME = str(ROOT / "tests" / "data" / "sgf" / "marked" / "ogs-easy-6516313.sgf")
+
+
+def test_dead_prints_the_estimated_dead_stones_and_unsure_groups_as_json() -> None:
+    data = run_json("dead", MARKED_GAME, "--rules", "japanese")
+    assert set(data) == {"dead", "unsure"}
+    assert len(data["dead"]) == 16  # the players marked these 16 stones
+    assert all(isinstance(p, str) and p[0].isalpha() and p[1:].isdigit() for p in data["dead"])
+    assert all(isinstance(group, list) for group in data["unsure"])
+
+
+def test_score_can_count_with_the_estimate() -> None:
+    marked = run_json("score", MARKED_GAME, "--rules", "japanese")
+    estimated = run_json("score", MARKED_GAME, "--rules", "japanese", "--estimate-dead")
+    assert estimated == marked
+
+
+def test_score_refuses_dead_stones_and_the_estimate_together() -> None:
+    done = run("score", GNUGO, "--rules", "chinese", "--dead", "G7", "--estimate-dead")
+    assert_one_line_error(done, 2, "not allowed with argument")

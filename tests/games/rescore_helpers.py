@@ -16,6 +16,9 @@ from games.engine.scoring import score
 FINISHED = (
     "(;GM[1]FF[4]SZ[19]KM[6.5];B[jd];W[kd];B[jj];W[kj];B[jp];W[kp];B[je];W[ke];B[jq];W[kq];B[];W[])"
 )
+# The same game with the players' territory markup (TB/TW) on a last node: the dead
+# stones (none) are known, so a count that differs from the claim is a mismatch.
+MARKED = FINISHED[:-1] + ";TB[aa]TW[ss])"
 # Move 2 plays on an occupied point.
 ILLEGAL = "(;GM[1]FF[4]SZ[19]KM[6.5];B[pd];W[pd];B[dp];W[];B[])"
 # Readable when submitted, but this one was stored behind the services' back.

@@ -16,7 +16,7 @@ from games.services import scoring, scoring_worker
 from ops.models import Job, JobState, WorkerHeartbeat
 from referee.models import Dispute
 from tests.factories import GameFactory
-from tests.games.rescore_helpers import BROKEN, FINISHED, ILLEGAL, Broker, count, opposite
+from tests.games.rescore_helpers import BROKEN, FINISHED, ILLEGAL, MARKED, Broker, count, opposite
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def test_a_matching_result_is_verified(game, alice, broker):
 
 
 def test_a_different_result_opens_a_dispute_with_the_evidence(game, alice, broker):
-    run = submit(game, alice, opposite(count(FINISHED)))
+    run = submit(game, alice, opposite(count(FINISHED)), sgf=MARKED)
     tasks.rescore_game(run.pk)
     run.refresh_from_db()
     assert (run.state, run.matches) == ("done", False)
@@ -126,7 +126,7 @@ def test_a_different_result_opens_a_dispute_with_the_evidence(game, alice, broke
 def test_a_dispute_the_referee_app_refuses_is_noted_on_the_stored_run(
     game, alice, broker, monkeypatch
 ):
-    run = submit(game, alice, opposite(count(FINISHED)))
+    run = submit(game, alice, opposite(count(FINISHED)), sgf=MARKED)
 
     def refuse(**kwargs: Any) -> int:
         raise ValueError("no referee today")
@@ -141,7 +141,7 @@ def test_a_dispute_the_referee_app_refuses_is_noted_on_the_stored_run(
 def test_a_database_gone_while_opening_the_dispute_is_retried_not_swallowed(
     game, alice, broker, monkeypatch
 ):
-    run = submit(game, alice, opposite(count(FINISHED)))
+    run = submit(game, alice, opposite(count(FINISHED)), sgf=MARKED)
 
     def gone(**kwargs: Any) -> int:
         raise OperationalError("server closed the connection unexpectedly")

@@ -25,7 +25,7 @@ from ops.models import Job, WorkerHeartbeat
 from referee.models import Dispute
 from tests.conftest import wait_for
 from tests.factories import GameFactory, TournamentFactory
-from tests.games.rescore_helpers import BROKEN, FINISHED, count, opposite
+from tests.games.rescore_helpers import BROKEN, FINISHED, MARKED, count, opposite
 
 pytestmark = pytest.mark.integration
 
@@ -71,7 +71,7 @@ def test_a_submitted_record_is_verified_by_a_worker(clean_queue, start_worker, g
 def test_a_wrong_result_opens_a_dispute(clean_queue, start_worker, game, alice):
     start_worker()
     wrong = opposite(count(FINISHED))
-    services.game_result_submit(actor=alice.user, game=game, result=wrong, sgf=FINISHED)
+    services.game_result_submit(actor=alice.user, game=game, result=wrong, sgf=MARKED)
     assert wait_for(lambda: _finished(game), timeout=30)
     run = _run(game)
     assert run.matches is False and run.dispute_id == Dispute.objects.get(game=game).pk
@@ -129,11 +129,13 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
     slow_scoring, clean_queue, start_worker
 ):
     tournament = TournamentFactory()
+    # The record carries its territory markup: no dead-stone estimate, so each count
+    # takes the scoring delay and little more, as the timing below assumes.
     games = [
         GameFactory(
             tournament=tournament,
             table=i + 1,
-            sgf=FINISHED,
+            sgf=MARKED,
             result_winner="W",
             result_reason="score",
             result_margin=6.5,
