@@ -8,6 +8,9 @@ from config.health import healthz
 from config.jobs import JobView
 from config.schema import SchemaView
 
+# A database error raised outside a view (a middleware) is a 503 too.
+handler500 = "ops.unavailable.server_error"
+
 admin.site.site_header = "goref — tournament administration"
 admin.site.site_title = "goref admin"
 admin.site.index_title = "Tournaments, players and results"

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Final, Literal, TypeAlias, cast
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import InterfaceError, OperationalError, models
 
+from ops import cache
+
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
     from django.contrib.auth.models import AnonymousUser, User
@@ -54,6 +56,7 @@ def validate_and_save(
         obj.save()
     else:
         obj.save(update_fields=update_fields)
+    cache.changed(obj)  # cached reads that show this row miss after commit
 
 
 def is_authenticated(user: object) -> bool:

@@ -30,6 +30,19 @@ def _fast_password_hasher(settings) -> None:  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_process_state() -> Iterator[None]:
+    """No test inherits another's cached reads or its "broker down" moment."""
+    from django.core.cache import cache
+
+    from ops.tasks_common import mark_broker
+
+    cache.clear()
+    mark_broker(up=True)
+    yield
+    mark_broker(up=True)
+
+
 def _missing(reason: str) -> None:
     if REQUIRE_INTEGRATION:
         pytest.fail(f"integration service missing in CI: {reason}")

@@ -22,6 +22,7 @@ from games import services, tasks
 from games.models import Game, GameState, ScoringRun
 from games.services import scoring
 from ops.models import Job, WorkerHeartbeat
+from ops.worker import WORKER_GONE_AFTER
 from referee.models import Dispute
 from tests.conftest import wait_for
 from tests.factories import GameFactory, TournamentFactory
@@ -160,8 +161,8 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
 
     # Its heartbeat stops; once it is stale, the runs it held are fair game.
     def gone() -> bool:
-        beat = WorkerHeartbeat.objects.get(hostname=dead_host)
-        return beat.last_seen < timezone.now() - scoring.WORKER_GONE_AFTER
+        beat = WorkerHeartbeat.objects.get(hostname=dead_host.split("/")[0])
+        return beat.last_seen < timezone.now() - WORKER_GONE_AFTER
 
     assert wait_for(gone, timeout=60, interval=0.5)
     # sweeps as it connects: held runs are queued again
