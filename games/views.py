@@ -7,7 +7,8 @@ on the game (docs/games.md, "Pages").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -16,14 +17,17 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import cache as page_cache
 from games import selectors, services
 from games.diagram import game_diagram
 from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, outbound, scoring
+from ops import cache
 from ops.forms import apply_service_errors
 
 RECENT_TOURNAMENTS = 10
@@ -47,23 +51,41 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tournament_list.html", {"tournaments": tournaments})
 
 
+def _lazy(compute: Callable[[], dict[str, Any]], keys: Iterable[str]) -> dict[str, Any]:
+    """Context values computed on first use, all from one call of ``compute``: a page
+    whose cached fragment is still good never runs its queries."""
+    once = functools.cache(compute)
+    return {key: SimpleLazyObject(functools.partial(lambda k: once()[k], key)) for key in keys}
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    rounds = list(tournament.rounds.order_by("number"))
-    games = list(selectors.tournament_games(tournament))
-    by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
-    for g in games:
-        by_round.setdefault(g.round_id, []).append(g)
-    numbers = [r.number for r in rounds]
+
+    def body() -> dict[str, Any]:
+        rounds = list(tournament.rounds.order_by("number"))
+        games = list(selectors.tournament_games(tournament))
+        by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
+        for g in games:
+            by_round.setdefault(g.round_id, []).append(g)
+        numbers = [r.number for r in rounds]
+        return {
+            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
+            "round_numbers": numbers,
+            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+        }
+
     return render(
         request,
         "games/tournament_detail.html",
         {
             "tournament": tournament,
-            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
-            "round_numbers": numbers,
-            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+            # The crosstable and rounds are a cached fragment (the template's
+            # {% cache %}) until one of these versions is bumped.
+            "versions": cache.versions(
+                [page_cache.tournament(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS]
+            ),
+            **_lazy(body, ["rounds", "round_numbers", "crosstable"]),
             "is_director": is_director(request.user, tournament),
         },
     )
@@ -86,8 +108,18 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The player page: his rating, rank and their history (from ratings), and his games."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    ctx = {"player": player, "games": selectors.player_games(player)}
-    ctx.update(outbound.player_rating_page(player))
+
+    def body() -> dict[str, Any]:
+        return {"games": selectors.player_games(player), **outbound.player_rating_page(player)}
+
+    ctx = {
+        "player": player,
+        # Everything below the name is a cached fragment (the template's {% cache %}).
+        "versions": cache.versions(
+            [page_cache.player(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS, page_cache.RATINGS]
+        ),
+        **_lazy(body, ["games", "strength", "history", "chart", "ranks"]),
+    }
     return render(request, "games/player_detail.html", ctx)
 
 

@@ -151,7 +151,11 @@ def touch(*names: str) -> None:
     """Bump the named versions after the current transaction commits (at once outside one)."""
     wanted = sorted(set(names))
     if wanted:
-        transaction.on_commit(lambda: _bump(wanted))
+        after_commit(lambda: _bump(wanted))
+
+
+# Tests that never commit (each runs in one rolled-back transaction) bump at once.
+after_commit: Callable[[Callable[[], object]], None] = transaction.on_commit
 
 
 def _bump(names: list[str]) -> None:

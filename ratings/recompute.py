@@ -19,7 +19,9 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from games.cache import RATINGS
 from games.models import LOCKED_STATES, Game, Player, ResultReason, Tournament
+from ops import cache
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.scales import Scale, scale_for
 from ratings.systems import DEFAULT_SYSTEM, GameOutcome, PlayerState, rate_event_indexed
@@ -368,5 +370,6 @@ def _execute(
         run.save(
             update_fields=["state", "finished_at", "events", "games", "history_rows", "players"]
         )
+        cache.touch(RATINGS)  # every cached rating, history and handicap, after commit
     if progress is not None:
         progress(total, total)

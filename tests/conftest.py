@@ -31,13 +31,20 @@ def _fast_password_hasher(settings) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
-def _fresh_process_state() -> Iterator[None]:
-    """No test inherits another's cached reads or its "broker down" moment."""
+def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No test inherits another's cached reads or its "broker down" moment.
+
+    A test runs in one transaction that never commits, so cached reads are
+    invalidated at the write instead of after commit: every page test that
+    writes and reads again checks that the write bumps what the page shows.
+    """
     from django.core.cache import cache
 
+    from ops import cache as versioned
     from ops.tasks_common import mark_broker
 
     cache.clear()
+    monkeypatch.setattr(versioned, "after_commit", lambda callback: callback())
     mark_broker(up=True)
     yield
     mark_broker(up=True)

@@ -146,19 +146,18 @@ def publish(
     *,
     job_id: int | None = None,
     chunk_size: int = 0,
-    sweeping: bool = False,
 ) -> int:
     """Hand runs to the broker (after commit); returns how many were published.
 
     Never raises: a broker that is down leaves the runs pending with
     ``queued_at`` null, and ``sweep_pending`` publishes them when it is back.
-    A request does not even try while a publish from this process failed a
-    moment ago (``ops.tasks_common.broker_down``); the sweep always tries.
+    Nothing is tried while a publish from this process failed a moment ago
+    (``ops.tasks_common.broker_down``); each sweep starts by trying again.
     """
     ids = list(run_ids)
     if not ids:
         return 0
-    if broker_down() and not sweeping:
+    if broker_down():
         log.warning("broker down: %d re-scoring run(s) left for the sweep", len(ids))
         return 0
     size = chunk_size or CHUNK_SIZE
@@ -437,6 +436,7 @@ def sweep_pending() -> int:
     message in the broker's queue names it (a queue lost with Redis, a worker
     that died holding it); under a stale claim.  Returns how many."""
     now = timezone.now()
+    mark_broker(up=True)  # a sweep always tries the broker again
     pending = Q(state=ScoringState.PENDING, requested_at__lt=now - SWEEP_GRACE)
     never = pending & Q(queued_at__isnull=True)
     overdue = pending & Q(queued_at__lt=now - timedelta(seconds=settings.GOREF_REQUEUE_AFTER))
@@ -462,7 +462,7 @@ def sweep_pending() -> int:
         by_job.setdefault(owner, []).append(pk)
     total = 0
     for job, ids in by_job.items():
-        total += publish(ids, job_id=job, sweeping=True)
+        total += publish(ids, job_id=job)
     if rows:
         log.info("sweep: %d run(s) found, %d queued", len(rows), total)
     return total
