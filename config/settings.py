@@ -151,6 +151,12 @@ else:
         "store_processed": False,
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Entries keyed by the versions of what they show, kept in each process too (ops.cache).
+CACHES["versioned"] = {
+    "BACKEND": "ops.cache.VersionedEntries",
+    "TIMEOUT": 300,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -169,6 +175,8 @@ GOREF_BROKER_DOWN_SECONDS = env_int("GOREF_BROKER_DOWN_SECONDS", 5, minimum=0)
 # The sweep (every GOREF_SWEEP_SECONDS) publishes again a pending run queued
 # longer ago than GOREF_REQUEUE_AFTER whose message the broker no longer holds
 # (games.services.scoring.sweep_pending; docs/operations.md, "Re-scoring runs").
+# bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
+GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
 GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)
 GOREF_REQUEUE_AFTER = env_int("GOREF_REQUEUE_AFTER", 60, minimum=1)
 

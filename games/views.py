@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -58,8 +59,41 @@ def _lazy(compute: Callable[[], dict[str, Any]], keys: Iterable[str]) -> dict[st
     return {key: SimpleLazyObject(functools.partial(lambda k: once()[k], key)) for key in keys}
 
 
+class _NotCached(Exception):
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
+def _public(
+    request: HttpRequest, key: str, names: list[str], page: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """The whole page from the cache for a visitor with no session (nothing on it is his),
+    until one of ``names`` is bumped; anyone else gets ``page()``, itself built around
+    a cached fragment."""
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+        return page()
+
+    def html() -> str:
+        response = page()
+        if response.status_code != 200:
+            raise _NotCached(response)
+        return response.content.decode(response.charset or "utf-8")
+
+    try:
+        return HttpResponse(cache.cached(key, names, html))
+    except _NotCached as refused:
+        return refused.response
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    names = [page_cache.tournament(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS]
+    return _public(
+        request, f"page.tournament.{pk}", names, lambda: _tournament_page(request, pk, names)
+    )
+
+
+def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
 
     def body() -> dict[str, Any]:
@@ -82,9 +116,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             # The crosstable and rounds are a cached fragment (the template's
             # {% cache %}) until one of these versions is bumped.
-            "versions": cache.versions(
-                [page_cache.tournament(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS]
-            ),
+            "versions": cache.versions(names),
             **_lazy(body, ["rounds", "round_numbers", "crosstable"]),
             "is_director": is_director(request.user, tournament),
         },
@@ -107,6 +139,16 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The player page: his rating, rank and their history (from ratings), and his games."""
+    names = [
+        page_cache.player(pk),
+        page_cache.PLAYERS,
+        page_cache.TOURNAMENTS,
+        page_cache.RATINGS,
+    ]
+    return _public(request, f"page.player.{pk}", names, lambda: _player_page(request, pk, names))
+
+
+def _player_page(request: HttpRequest, pk: int, names: list[str]) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
 
     def body() -> dict[str, Any]:
@@ -115,9 +157,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ctx = {
         "player": player,
         # Everything below the name is a cached fragment (the template's {% cache %}).
-        "versions": cache.versions(
-            [page_cache.player(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS, page_cache.RATINGS]
-        ),
+        "versions": cache.versions(names),
         **_lazy(body, ["games", "strength", "history", "chart", "ranks"]),
     }
     return render(request, "games/player_detail.html", ctx)

@@ -19,7 +19,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import models, transaction
 
@@ -29,6 +31,13 @@ T = TypeVar("T")
 # Seconds this process stops asking a Redis that just failed (reads only).
 DOWN_SECONDS = 5.0
 _VERSION_PREFIX = "v:"
+
+
+class _Miss:
+    pass
+
+
+_MISS: Any = _Miss()
 _registry: dict[type[models.Model], Callable[[Any], Iterable[str]]] = {}
 
 
@@ -132,6 +141,32 @@ class ForgivingRedisCache(RedisCache):
             self._failed("clear")
 
 
+class VersionedEntries(LocMemCache):
+    """The ``versioned`` cache: this process's memory in front of the shared cache.
+
+    Only for entries whose key carries the versions of what they show (those of
+    ``cached`` and the pages' ``{% cache ... using="versioned" %}``): such a key
+    never names stale content, so a copy kept in this process is as good as
+    the shared one, and a hit costs no round trip (the versions still cost one).
+    """
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        value = super().get(key, _MISS, version)
+        if value is not _MISS:
+            return value
+        value = caches["default"].get(key, _MISS, version)
+        if value is _MISS:
+            return default
+        super().set(key, value, version=version)
+        return value
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> None:
+        super().set(key, value, timeout, version)
+        caches["default"].set(key, value, timeout, version)
+
+
 # --------------------------------------------------------------------------- versions
 
 
@@ -184,19 +219,13 @@ def cached(
 ) -> T:
     """``compute()``, kept under ``key`` until one of ``depends_on`` is bumped."""
     full = f"{key}@{versions(depends_on)}"
-    hit = cache.get(full, _MISS)
+    entries = caches["versioned"]
+    hit = entries.get(full, _MISS)
     if hit is not _MISS:
         return hit
     value = compute()
     if timeout is None:
-        cache.set(full, value)
+        entries.set(full, value)
     else:
-        cache.set(full, value, timeout)
+        entries.set(full, value, timeout)
     return value
-
-
-class _Miss:
-    pass
-
-
-_MISS: Any = _Miss()

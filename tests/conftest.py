@@ -38,12 +38,13 @@ def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     invalidated at the write instead of after commit: every page test that
     writes and reads again checks that the write bumps what the page shows.
     """
-    from django.core.cache import cache
+    from django.core.cache import caches
 
     from ops import cache as versioned
     from ops.tasks_common import mark_broker
 
-    cache.clear()
+    for alias in ("default", "versioned"):
+        caches[alias].clear()
     monkeypatch.setattr(versioned, "after_commit", lambda callback: callback())
     mark_broker(up=True)
     yield

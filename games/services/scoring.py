@@ -104,19 +104,23 @@ def scoring_run_request(*, game: Game) -> ScoringRun | None:
         return None
     digest = input_hash(game)
     now = timezone.now()
-    with transaction.atomic():
-        run, created = ScoringRun.objects.select_for_update().get_or_create(
-            game=game,
-            rules=game.rules,
-            engine_version=ENGINE_VERSION,
-            defaults={"input_hash": digest, "requested_at": now},
-        )
-        if not created:
+    # The caller holds the game's row lock (results.game_lock), so no one else
+    # creates this run meanwhile: no get_or_create, and no savepoints of its own.
+    with transaction.atomic(savepoint=False):
+        key = {"game": game, "rules": game.rules, "engine_version": ENGINE_VERSION}
+        run = ScoringRun.objects.select_for_update().filter(**key).first()
+        # ``queued_at`` is written now, with the run: a publish on commit that
+        # fails clears it (one more query then, none when the broker answers).
+        if run is None:
+            run = ScoringRun.objects.create(
+                **key, input_hash=digest, requested_at=now, queued_at=now
+            )
+        else:
             if run.input_hash == digest:
                 return run  # already scored, or already on its way
-            _reset(run, digest=digest, now=now, job=_keep_job(run))
+            _reset(run, digest=digest, now=now, job=_keep_job(run), queued=True)
         run_id = run.pk
-        transaction.on_commit(lambda: publish([run_id]))
+        transaction.on_commit(lambda: publish([run_id], recorded=True))
     return run
 
 
@@ -126,9 +130,12 @@ def _keep_job(run: ScoringRun) -> Job | None:
     return None if run.state in FINISHED_STATES else run.job
 
 
-def _reset(run: ScoringRun, *, digest: str, now: Any, job: Job | None) -> None:
+def _reset(
+    run: ScoringRun, *, digest: str, now: Any, job: Job | None, queued: bool = False
+) -> None:
     for name, value in _RESULT_FIELDS.items():
         setattr(run, name, value)
+    run.queued_at = now if queued else None
     run.state = ScoringState.PENDING
     run.input_hash = digest
     run.requested_at = now
@@ -146,8 +153,12 @@ def publish(
     *,
     job_id: int | None = None,
     chunk_size: int = 0,
+    recorded: bool = False,
 ) -> int:
     """Hand runs to the broker (after commit); returns how many were published.
+
+    ``recorded``: the runs' ``queued_at`` was written with them, so only a
+    failure costs a write (clearing it).
 
     Never raises: a broker that is down leaves the runs pending with
     ``queued_at`` null, and ``sweep_pending`` publishes them when it is back.
@@ -159,6 +170,7 @@ def publish(
         return 0
     if broker_down():
         log.warning("broker down: %d re-scoring run(s) left for the sweep", len(ids))
+        _not_queued(ids, recorded)
         return 0
     size = chunk_size or CHUNK_SIZE
     published: list[int] = []
@@ -179,8 +191,10 @@ def publish(
             len(ids) - len(published),
             exc_info=True,
         )
+    _not_queued([i for i in ids if i not in set(published)], recorded)
     if published:
         mark_broker(up=True)
+    if published and not recorded:
         try:
             ScoringRun.objects.filter(pk__in=published).exclude(state__in=FINISHED_STATES).update(
                 queued_at=timezone.now()
@@ -188,6 +202,17 @@ def publish(
         except Exception:  # a duplicate message later is harmless; the work is queued
             log.warning("queued_at not recorded", exc_info=True)
     return len(published)
+
+
+def _not_queued(ids: list[int], recorded: bool) -> None:
+    """Runs written as queued whose publish failed: queued_at cleared (the form and the
+    API say the check waits for the queue; the sweep sees them as never queued)."""
+    if not (ids and recorded):
+        return
+    try:
+        ScoringRun.objects.filter(pk__in=ids, state=ScoringState.PENDING).update(queued_at=None)
+    except Exception:  # the sweep still finds them: queued long ago, not in the broker
+        log.warning("queued_at not cleared", exc_info=True)
 
 
 # --------------------------------------------------------------------------- batches

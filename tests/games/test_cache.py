@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -45,27 +46,37 @@ def test_the_handicap_lookup_is_cached_until_a_player_or_the_ratings_change(
     assert bad.status_code == 400 and bad.json()["extra"]["fields"]["white"]
 
 
-def test_the_player_page_reads_only_the_player_until_one_of_his_games_changes(
-    client: Any, game: Game, alice: Any, django_assert_num_queries: Any
+def test_the_player_page_is_served_from_the_cache_until_one_of_his_games_changes(
+    client: Any, game: Game, alice: Any, bob: Any, django_assert_num_queries: Any
 ) -> None:
     url = reverse("games:player", args=[alice.pk])
     assert "B+R" not in client.get(url).content.decode()
-    with django_assert_num_queries(1):  # the player and his club, for the heading
+    with django_assert_num_queries(0):  # a visitor: the whole page
         client.get(url)
+    signed_in = Client()
+    signed_in.force_login(bob.user)
+    signed_in.get(url)
+    # his session, user and player (the header), the page's player (the heading):
+    # the rest is a cached fragment
+    with django_assert_num_queries(4):
+        page = signed_in.get(url).content.decode()
+    assert "Log out" in page and "B+R" not in page
     services.game_result_submit(actor=alice.user, game=game, result="B+R")
     assert "B+R" in client.get(url).content.decode()
+    assert "B+R" in signed_in.get(url).content.decode()
 
 
-def test_the_tournament_page_reads_only_the_tournament_until_a_game_changes(
+def test_the_tournament_page_is_served_from_the_cache_until_a_game_changes(
     client: Any, game: Game, alice: Any, django_assert_num_queries: Any
 ) -> None:
     url = reverse("games:tournament", args=[game.tournament_id])
     client.get(url)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         cached = client.get(url).content.decode()
-    assert "B+R" not in cached
+    assert "B+R" not in cached and "Log out" not in cached
     services.game_result_submit(actor=alice.user, game=game, result="B+R", sgf=sgf_samples.SIMPLE)
     assert "B+R" in client.get(url).content.decode()
+    assert client.get(reverse("games:tournament", args=[999999])).status_code == 404
 
 
 def test_a_version_is_bumped_only_once_the_write_commits(
@@ -91,7 +102,8 @@ def redis_down(settings: Any) -> None:
             "BACKEND": "ops.cache.ForgivingRedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
-        }
+        },
+        "versioned": {"BACKEND": "ops.cache.VersionedEntries"},
     }
 
 
