@@ -95,9 +95,17 @@ class Worker:
     """A real ``celery worker`` process bound to the test database and broker."""
 
     def __init__(
-        self, env: dict[str, str], concurrency: int, log: Path, scoring_delay: float = 0.0
+        self,
+        env: dict[str, str],
+        concurrency: int,
+        log: Path,
+        scoring_delay: float = 0.0,
+        hostname: str = "",
+        beat_schedule: Path | None = None,
     ) -> None:
         self.log = log
+        self.hostname = hostname or f"test-{os.getpid()}-{time.monotonic_ns()}@%h"
+        beat = ["-B", "-s", str(beat_schedule)] if beat_schedule else []
         self._fh = log.open("wb")
         # A delay: celery started through tests/games/slow_worker.py, slowed per game.
         command = ["tests.games.slow_worker", str(scoring_delay)] if scoring_delay else ["celery"]
@@ -114,7 +122,8 @@ class Worker:
                 "--without-mingle",
                 "--without-gossip",
                 "--pool=prefork",
-                f"--hostname=test-{os.getpid()}-{time.monotonic_ns()}@%h",
+                f"--hostname={self.hostname}",
+                *beat,
             ],
             cwd=ROOT,
             env=env,
@@ -164,13 +173,22 @@ def start_worker(
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
     def start(
-        *, concurrency: int = 1, broker_url: str | None = None, scoring_delay: float = 0.0
+        *,
+        concurrency: int = 1,
+        broker_url: str | None = None,
+        scoring_delay: float = 0.0,
+        hostname: str = "",
+        beat: bool = False,
+        env_extra: dict[str, str] | None = None,
     ) -> Worker:
-        worker_env = dict(env)
+        """``beat``: with the sweeps on their schedule (``-B``); ``hostname``: a fixed node
+        name (a restart under the same name); ``env_extra``: settings, e.g. shorter intervals."""
+        worker_env = {**env, **(env_extra or {})}
         if broker_url:
             worker_env["REDIS_URL"] = broker_url
         log = tmp_path / f"worker-{len(workers)}.log"
-        worker = Worker(worker_env, concurrency, log, scoring_delay)
+        schedule = tmp_path / f"beat-{len(workers)}" if beat else None
+        worker = Worker(worker_env, concurrency, log, scoring_delay, hostname, schedule)
         workers.append(worker)
         worker.wait_ready()
         return worker
