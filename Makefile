@@ -81,11 +81,13 @@ pytest: venv
 test: lint typecheck pytest
 
 # Benchmarks print figures against a peer measured in the same run.  The
-# re-scoring and database ratings benchmarks need PostgreSQL and Redis.
+# re-scoring, web and database ratings benchmarks need PostgreSQL and Redis
+# (the web one uses wrk when it is installed).
 bench: venv
 	$(BIN)/python -m bench.engine
 	$(BIN)/python bench/ratings.py --quick
 	$(BIN)/python -m bench.rescore
+	$(BIN)/python -m bench.web
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache
