@@ -50,7 +50,7 @@ worker: venv
 # var/secret-key if none is given), static files collected (the start-up
 # check refuses to run without them), migrations, then a Celery worker with
 # beat in the background and gunicorn (config/gunicorn.py) in the foreground
-# on $(HOST):$(PORT).  Ctrl-C or SIGTERM stops both.
+# on $(HOST):$(PORT).  Ctrl-C stops both (a supervisor stops the process group).
 serve: venv
 	@mkdir -p var
 	@test -n "$$SECRET_KEY" -o -s var/secret-key || \
