@@ -175,6 +175,9 @@ GOREF_BROKER_DOWN_SECONDS = env_int("GOREF_BROKER_DOWN_SECONDS", 5, minimum=0)
 # The sweep (every GOREF_SWEEP_SECONDS) publishes again a pending run queued
 # longer ago than GOREF_REQUEUE_AFTER whose message the broker no longer holds
 # (games.services.scoring.sweep_pending; docs/operations.md, "Re-scoring runs").
+# A visitor (no session, no token) may see a write this many seconds late: each
+# process trusts the cache versions it read that recently (ops.cache.versions).
+GOREF_VISITOR_STALE_SECONDS = env_int("GOREF_VISITOR_STALE_SECONDS", 1, minimum=0)
 # bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
 GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
 GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)

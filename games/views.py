@@ -80,7 +80,9 @@ def _public(
         return response.content.decode(response.charset or "utf-8")
 
     try:
-        return HttpResponse(cache.cached(key, names, html))
+        return HttpResponse(
+            cache.cached(key, names, html, max_age=settings.GOREF_VISITOR_STALE_SECONDS)
+        )
     except _NotCached as refused:
         return refused.response
 

@@ -197,28 +197,67 @@ def _bump(names: list[str]) -> None:
     # A fresh value rather than incr(): a version that expired or was lost
     # with Redis's memory must not restart at a value old entries still carry.
     stamp = time.time_ns()
+    for n in names:  # this process sees its own writes at once, whatever max_age
+        _seen.pop(n, None)
     try:
         cache.set_many({_VERSION_PREFIX + n: stamp for n in names}, timeout=None)
     except Exception:  # any backend: a lost bump is bounded by the entries' timeout
         log.warning("cache versions %s not bumped", names, exc_info=True)
 
 
-def versions(names: Iterable[str]) -> str:
-    """The current versions of ``names`` as one key fragment (missing ones are started)."""
+# name -> (version, monotonic time it was read): versions this process read lately.
+_seen: dict[str, tuple[Any, float]] = {}
+
+
+def versions(names: Iterable[str], max_age: float = 0.0) -> str:
+    """The current versions of ``names`` as one key fragment (missing ones are started).
+
+    ``max_age`` > 0: versions this process read less than that many seconds ago
+    are used without asking the cache: a read may then miss a write made in
+    another process that long ago.  For visitors only (the views pass it for
+    requests with no session or token); whoever signs in and writes reads
+    exact versions.
+    """
+    names = list(names)
+    now = time.monotonic()
+    if max_age > 0:
+        memo = [_seen.get(n) for n in names]
+        if all(m is not None and now - m[1] < max_age for m in memo):
+            return ".".join(str(m[0]) for m in memo if m is not None)
     keys = [_VERSION_PREFIX + n for n in names]
     found = cache.get_many(keys)
     missing = {k: time.time_ns() for k in keys if k not in found}
     if missing:
         cache.set_many(missing, timeout=None)
         found.update(missing)
+    if len(_seen) > 10_000:
+        _seen.clear()
+    for n, k in zip(names, keys, strict=True):
+        _seen[n] = (found[k], now)
     return ".".join(str(found[k]) for k in keys)
 
 
+def visitor_max_age(request: Any) -> float:
+    """``GOREF_VISITOR_STALE_SECONDS`` for a request with no signed-in user, else 0."""
+    from django.conf import settings
+
+    from ops.services import is_authenticated
+
+    if is_authenticated(getattr(request, "user", None)):
+        return 0.0
+    return float(settings.GOREF_VISITOR_STALE_SECONDS)
+
+
 def cached(
-    key: str, depends_on: Iterable[str], compute: Callable[[], T], timeout: int | None = None
+    key: str,
+    depends_on: Iterable[str],
+    compute: Callable[[], T],
+    timeout: int | None = None,
+    max_age: float = 0.0,
 ) -> T:
-    """``compute()``, kept under ``key`` until one of ``depends_on`` is bumped."""
-    full = f"{key}@{versions(depends_on)}"
+    """``compute()``, kept under ``key`` until one of ``depends_on`` is bumped
+    (``max_age``: as for ``versions``)."""
+    full = f"{key}@{versions(depends_on, max_age)}"
     entries = caches["versioned"]
     hit = entries.get(full, _MISS)
     if hit is not _MISS:

@@ -32,6 +32,7 @@ from games.services.scoring import tournament_rescore
 from games.services.tournaments import TOURNAMENT_FIELDS
 from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
+from ops.cache import visitor_max_age
 
 # --------------------------------------------------------------------------- auth
 
@@ -103,6 +104,7 @@ class PlayerViewSet(
             f"api.player.{int(pk or 0)}",
             versions,
             lambda: dict(s.PlayerSerializer(self.get_object()).data),
+            max_age=visitor_max_age(request),
         )
         return Response(data)
 

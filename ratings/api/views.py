@@ -24,6 +24,7 @@ from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament
 from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
+from ops.cache import visitor_max_age
 from ratings import selectors, services
 from ratings.api import serializers as s
 from ratings.strength import current_strength, pairing_advice, policy_for, what_if
@@ -79,7 +80,8 @@ class HandicapView(APIView):
             tournament = tournament_field(data, "tournament")
             return dict(s.HandicapSerializer(handicap_payload(tournament, a, b)).data)
 
-        return Response(cache.cached(f"api.handicap.{black}.{white}.{tid}", versions, answer))
+        key = f"api.handicap.{black}.{white}.{tid}"
+        return Response(cache.cached(key, versions, answer, max_age=visitor_max_age(request)))
 
 
 def handicap_payload(tournament: Tournament | None, a: Player, b: Player) -> dict[str, Any]:

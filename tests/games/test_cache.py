@@ -117,3 +117,25 @@ def test_with_the_cache_down_a_write_succeeds_and_reads_are_misses(
     assert cache.get("anything", "missed") == "missed"
     cache.set("anything", 1)  # no error
     assert time.monotonic() - started < 3
+
+
+def test_a_visitor_may_see_a_write_in_another_process_a_moment_late_a_signed_in_user_never(
+    api: Any, alice: Any, settings: Any
+) -> None:
+    from rest_framework.test import APIClient
+
+    settings.GOREF_VISITOR_STALE_SECONDS = 60
+    url = f"/api/v1/players/{alice.pk}/"
+    signed_in = APIClient()
+    signed_in.force_authenticate(alice.user)
+    assert api.get(url).json()["family_name"] == "Liddell"
+    assert signed_in.get(url).json()["family_name"] == "Liddell"
+    # Another process renames him: the shared versions move, this process's memo does not.
+    from games.models import Player
+
+    Player.objects.filter(pk=alice.pk).update(family_name="Pleasance")
+    cache.set(f"v:player:{alice.pk}", time.time_ns(), timeout=None)
+    assert api.get(url).json()["family_name"] == "Liddell"  # within the visitor's minute
+    assert signed_in.get(url).json()["family_name"] == "Pleasance"
+    settings.GOREF_VISITOR_STALE_SECONDS = 0
+    assert api.get(url).json()["family_name"] == "Pleasance"
