@@ -73,18 +73,24 @@ def _public(
     if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
         return page()
 
-    def html() -> str:
+    def html() -> tuple[str, str]:
         response = page()
         if response.status_code != 200:
             raise _NotCached(response)
-        return response.content.decode(response.charset or "utf-8")
+        return response.content.decode(response.charset or "utf-8"), _nonce(request)
 
     try:
-        return HttpResponse(
-            cache.cached(key, names, html, max_age=settings.GOREF_VISITOR_STALE_SECONDS)
-        )
+        text, nonce = cache.cached(key, names, html, max_age=settings.GOREF_VISITOR_STALE_SECONDS)
     except _NotCached as refused:
         return refused.response
+    if nonce:  # a Content-Security-Policy nonce is per request: this one's, not the first's
+        text = text.replace(nonce, _nonce(request))
+    return HttpResponse(text)
+
+
+def _nonce(request: HttpRequest) -> str:
+    """The request's CSP nonce when a CSP middleware gives it one (else empty)."""
+    return str(getattr(request, "csp_nonce", "") or "")
 
 
 @require_GET

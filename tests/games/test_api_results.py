@@ -216,18 +216,19 @@ def test_garbage_bodies_are_client_errors_never_500(
 def test_a_submission_with_a_record_costs_at_most_12_queries_in_all(
     game, alice, monkeypatch, django_assert_max_num_queries
 ):
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
     from games import tasks
     from games.models import ScoringRun
+    from tests.factories import PASSWORD
     from tests.games.rescore_helpers import FINISHED, count
 
     sent: list[object] = []
     monkeypatch.setattr(tasks.rescore_game, "apply_async", lambda args, **kw: sent.append(args))
-    token = Token.objects.create(user=alice.user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    login = {"username": alice.user.username, "password": PASSWORD}
+    token = client.post("/api/v1/auth/token/", login, format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     # token and user, game, player; the locked game, its update, the submission,
     # the run (read, insert); the answer's disputes and run; BEGIN and COMMIT on SQLite
     with django_assert_max_num_queries(12):
