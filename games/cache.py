@@ -28,7 +28,7 @@ def tournament(pk: Any) -> str:
 
 def register() -> None:
     """Called by ``GamesConfig.ready``."""
-    from games.models import Club, Game, Player, Round, Tournament
+    from games.models import Club, Game, Player, Round, Tournament, TournamentEntry
 
     cache.register(
         Game, lambda g: [player(g.black_id), player(g.white_id), tournament(g.tournament_id)]
@@ -37,3 +37,4 @@ def register() -> None:
     cache.register(Club, lambda c: [PLAYERS])
     cache.register(Tournament, lambda t: [tournament(t.pk), TOURNAMENTS])
     cache.register(Round, lambda r: [tournament(r.tournament_id)])
+    cache.register(TournamentEntry, lambda e: [tournament(e.tournament_id), player(e.player_id)])
