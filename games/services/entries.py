@@ -14,8 +14,8 @@ from django.db.models import Q
 from games import permissions
 from games.models import Game, Player, Presence, Tournament, TournamentEntry
 from games.services import outbound
-from ops.audit import audit_record
 from ops import cache
+from ops.audit import audit_record
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 from ratings.ranks import Rank, RankError
 
