@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost: a view's database error becomes a 503 before anything else sees it.
+    "ops.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -85,7 +87,14 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     check_url("DATABASE_URL", DATABASE_URL, ("postgres", "postgresql", "sqlite"))
     try:
-        _db = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+        # Keep a connection for a minute: opening one per request cost more than
+        # the lookups themselves; the health check replaces a connection the
+        # server closed (a restart) before the request uses it.
+        _db = dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
+        )
     except ValueError as exc:
         raise ConfigError(f"DATABASE_URL is malformed: {exc}") from None
 else:
@@ -117,11 +126,19 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        # A publish tries to connect once: a refused port fails in a millisecond
+        # instead of sleeping out the connection timeout between two attempts.
+        # The worker's own connection retries on its own terms (below).
+        "max_retries": 0,
     }
+    # The cache shares the broker's Redis; it must never slow or fail a write
+    # while that Redis is down: short socket timeouts, errors read as misses.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "ops.cache.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
+            "TIMEOUT": 300,
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
     }
 else:
@@ -139,6 +156,12 @@ else:
         "store_processed": False,
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Entries keyed by the versions of what they show, kept in each process too (ops.cache).
+CACHES["versioned"] = {
+    "BACKEND": "ops.cache.VersionedEntries",
+    "TIMEOUT": 300,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -151,6 +174,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A submission must not hang on a dead broker: fail fast, the sweep re-queues.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
+# After a failed publish, this process skips the broker for this many seconds
+# (ops.tasks_common.broker_down): requests do not each wait on a dead broker.
+GOREF_BROKER_DOWN_SECONDS = env_int("GOREF_BROKER_DOWN_SECONDS", 5, minimum=0)
+# The sweep (every GOREF_SWEEP_SECONDS) publishes again a pending run queued
+# longer ago than GOREF_REQUEUE_AFTER whose message the broker no longer holds
+# (games.services.scoring.sweep_pending; docs/operations.md, "Re-scoring runs").
+# A visitor (no session, no token) may see a write this many seconds late: each
+# process trusts the cache versions it read that recently (ops.cache.versions).
+GOREF_VISITOR_STALE_SECONDS = env_int("GOREF_VISITOR_STALE_SECONDS", 1, minimum=0)
+# bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
+GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
+GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)
+GOREF_REQUEUE_AFTER = env_int("GOREF_REQUEUE_AFTER", 60, minimum=1)
 
 # --- Auth, REST framework ---------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -199,7 +235,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (make serve runs it); whitenoise serves it with DEBUG=0.
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

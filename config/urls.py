@@ -1,5 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, JsonResponse
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
@@ -8,6 +10,9 @@ from config.favicon import favicon
 from config.health import healthz
 from config.jobs import JobView
 from config.schema import SchemaView
+
+# A database error raised outside a view (a middleware) is a 503 too.
+handler500 = "ops.unavailable.server_error"
 
 admin.site.site_header = "goref — tournament administration"
 admin.site.site_title = "goref admin"
@@ -35,3 +40,11 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("", include("games.urls")),
 ]
+
+if settings.GOREF_BENCH_VIEWS:
+
+    def bare(request: HttpRequest) -> JsonResponse:
+        """The least a Django view can do, through the same middleware (bench/web.py)."""
+        return JsonResponse({"ok": True})
+
+    urlpatterns.insert(0, path("bench/bare/", bare))

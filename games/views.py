@@ -7,18 +7,22 @@ on the game (docs/games.md, "Pages").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import cache as page_cache
 from games import selectors, services
 from games.diagram import game_diagram
 from games.engine.coords import parse_point
@@ -28,6 +32,7 @@ from games.permissions import can_see_submissions, is_director, is_participant, 
 from games.services import LOCKED_MESSAGE, deadstones, outbound, scoring
 from games.svg import board_svg
 from games.verification import verification
+from ops import cache
 from ops.forms import apply_service_errors
 
 RECENT_TOURNAMENTS = 10
@@ -51,23 +56,80 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tournament_list.html", {"tournaments": tournaments})
 
 
+def _lazy(compute: Callable[[], dict[str, Any]], keys: Iterable[str]) -> dict[str, Any]:
+    """Context values computed on first use, all from one call of ``compute``: a page
+    whose cached fragment is still good never runs its queries."""
+    once = functools.cache(compute)
+    return {key: SimpleLazyObject(functools.partial(lambda k: once()[k], key)) for key in keys}
+
+
+class _NotCached(Exception):
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
+def _public(
+    request: HttpRequest, key: str, names: list[str], page: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """The whole page from the cache for a visitor with no session (nothing on it is his),
+    until one of ``names`` is bumped; anyone else gets ``page()``, itself built around
+    a cached fragment."""
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+        return page()
+
+    def html() -> tuple[str, str]:
+        response = page()
+        if response.status_code != 200:
+            raise _NotCached(response)
+        return response.content.decode(response.charset or "utf-8"), _nonce(request)
+
+    try:
+        text, nonce = cache.cached(key, names, html, max_age=settings.GOREF_VISITOR_STALE_SECONDS)
+    except _NotCached as refused:
+        return refused.response
+    if nonce:  # a Content-Security-Policy nonce is per request: this one's, not the first's
+        text = text.replace(nonce, _nonce(request))
+    return HttpResponse(text)
+
+
+def _nonce(request: HttpRequest) -> str:
+    """The request's CSP nonce when a CSP middleware gives it one (else empty)."""
+    return str(getattr(request, "csp_nonce", "") or "")
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    names = [page_cache.tournament(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS]
+    return _public(
+        request, f"page.tournament.{pk}", names, lambda: _tournament_page(request, pk, names)
+    )
+
+
+def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    rounds = list(tournament.rounds.order_by("number"))
-    games = list(selectors.tournament_games(tournament))
-    by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
-    for g in games:
-        by_round.setdefault(g.round_id, []).append(g)
-    numbers = [r.number for r in rounds]
+
+    def body() -> dict[str, Any]:
+        rounds = list(tournament.rounds.order_by("number"))
+        games = list(selectors.tournament_games(tournament))
+        by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
+        for g in games:
+            by_round.setdefault(g.round_id, []).append(g)
+        numbers = [r.number for r in rounds]
+        return {
+            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
+            "round_numbers": numbers,
+            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+        }
+
     return render(
         request,
         "games/tournament_detail.html",
         {
             "tournament": tournament,
-            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
-            "round_numbers": numbers,
-            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+            # The crosstable and rounds are a cached fragment (the template's
+            # {% cache %}) until one of these versions is bumped.
+            "versions": cache.versions(names),
+            **_lazy(body, ["rounds", "round_numbers", "crosstable"]),
             "is_director": is_director(request.user, tournament),
         },
     )
@@ -89,9 +151,27 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The player page: his rating, rank and their history (from ratings), and his games."""
+    names = [
+        page_cache.player(pk),
+        page_cache.PLAYERS,
+        page_cache.TOURNAMENTS,
+        page_cache.RATINGS,
+    ]
+    return _public(request, f"page.player.{pk}", names, lambda: _player_page(request, pk, names))
+
+
+def _player_page(request: HttpRequest, pk: int, names: list[str]) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    ctx = {"player": player, "games": selectors.player_games(player)}
-    ctx.update(outbound.player_rating_page(player))
+
+    def body() -> dict[str, Any]:
+        return {"games": selectors.player_games(player), **outbound.player_rating_page(player)}
+
+    ctx = {
+        "player": player,
+        # Everything below the name is a cached fragment (the template's {% cache %}).
+        "versions": cache.versions(names),
+        **_lazy(body, ["games", "strength", "history", "chart", "ranks"]),
+    }
     return render(request, "games/player_detail.html", ctx)
 
 

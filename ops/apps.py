@@ -12,3 +12,6 @@ class OpsConfig(AppConfig):
         ("job", ("view",)),
         ("workerheartbeat", ("view",)),
     )
+
+    def ready(self) -> None:
+        from ops import checks  # noqa: F401  (registers the static manifest check)

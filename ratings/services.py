@@ -24,7 +24,7 @@ from games.services import game_even_set
 from ops.audit import audit_record
 from ops.models import Job, JobState
 from ops.services import TRANSIENT_DB_ERRORS, Actor, as_user, validate_and_save
-from ops.tasks_common import publish_or_log
+from ops.tasks_common import mark_broker, publish_or_log
 from ratings.handicap import HandicapAdvice
 from ratings.models import HonoraryTitle, RankChangeKind
 from ratings.promotion.evaluation import promotions_queue
@@ -97,6 +97,7 @@ def ratings_sweep(*, now: Any = None) -> int:
     """Publish again the ratings jobs the broker never got (pending past a grace period)
     or whose worker died (running longer than the hard time limit).  Returns how many."""
     now = now or timezone.now()
+    mark_broker(up=True)  # a sweep always tries the broker again
     stale_running = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
     ids = list(
         Job.objects.filter(kind=JOB_KIND)

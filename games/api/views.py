@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import cache as page_cache
 from games import permissions, selectors, services
 from games.api import serializers as s
 from games.api.event import TournamentEventActions
@@ -31,7 +32,9 @@ from games.models import Game, GameState, Player, Tournament
 from games.services.players import PLAYER_FIELDS
 from games.services.scoring import tournament_rescore
 from games.services.tournaments import TOURNAMENT_FIELDS
+from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
+from ops.cache import visitor_max_age
 
 # --------------------------------------------------------------------------- auth
 
@@ -92,6 +95,20 @@ class PlayerViewSet(
             return selectors.player_list().select_related("rating", "honorary_title")
         params = valid(s.PlayerFilterSerializer, self.request.query_params.dict())
         return selectors.player_list(**params).select_related("rating", "honorary_title")
+
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """One player with his rating: the public lookup, cached until he, any player's
+        club or the ratings change (``games.cache``)."""
+        if not (pk or "").isdigit() or len(pk or "") > 18:
+            return super().retrieve(request, pk=pk)  # the usual 404
+        versions = [page_cache.player(pk), page_cache.PLAYERS, page_cache.RATINGS]
+        data = cache.cached(
+            f"api.player.{int(pk or 0)}",
+            versions,
+            lambda: dict(s.PlayerSerializer(self.get_object()).data),
+            max_age=visitor_max_age(request),
+        )
+        return Response(data)
 
     def create(self, request: Request) -> Response:
         data = valid(s.PlayerWriteSerializer, request.data)

@@ -190,7 +190,8 @@ def result_store(
     if state is not None:
         game.state = state
         fields = [*RESULT_FIELDS, "state"]
-    validate_and_save(game, update_fields=fields)
+    # ``by`` was read from the database a moment ago: no query to prove it exists.
+    validate_and_save(game, update_fields=fields, exclude=["result_submitted_by"])
 
 
 def _store(game: Game, evidence: Evidence, *, by: Player | None) -> None:
@@ -224,7 +225,8 @@ def _submission(
         dead_stones=evidence.dead_stones if evidence else [],
         comment=comment or "",
     )
-    validate_and_save(sub, exclude=["submitted_by"])
+    # The game is locked and the player was just read: their rows exist.
+    validate_and_save(sub, exclude=["submitted_by", "game", "player"])
     return sub
 
 

@@ -210,3 +210,32 @@ def test_garbage_bodies_are_client_errors_never_500(
         api_as(alice).generic("POST", "/api/v1/auth/token/", b"{", content_type="application/json"),
         400,
     )
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: the on-commit publish is counted too
+def test_a_submission_with_a_record_costs_at_most_12_queries_in_all(
+    game, alice, monkeypatch, django_assert_max_num_queries
+):
+    from rest_framework.test import APIClient
+
+    from games import tasks
+    from games.models import ScoringRun
+    from tests.factories import PASSWORD
+    from tests.games.rescore_helpers import FINISHED, count
+
+    sent: list[object] = []
+    monkeypatch.setattr(tasks.rescore_game, "apply_async", lambda args, **kw: sent.append(args))
+    client = APIClient()
+    login = {"username": alice.user.username, "password": PASSWORD}
+    token = client.post("/api/v1/auth/token/", login, format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    # token and user, game, player; the locked game, its update, the submission,
+    # the run (read, insert); the answer's disputes and run; BEGIN and COMMIT on SQLite
+    with django_assert_max_num_queries(12):
+        response = client.post(
+            url(game, "result"), {"result": count(FINISHED), "sgf": FINISHED}, format="json"
+        )
+    assert response.status_code == 200, response.content
+    run = ScoringRun.objects.get(game=game)
+    assert sent == [(run.pk,)] and run.queued_at is not None
+    assert response.json()["verification"]["queued"] is True

@@ -276,6 +276,7 @@ def test_a_referee_is_not_a_director(referee: Any, game: Game) -> None:
     assert c.get(submit_url(game)).status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # commits as in production: the publish runs first
 def test_a_record_submitted_while_the_job_queue_is_down_is_kept_and_the_player_told(
     as_alice: Client, game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
