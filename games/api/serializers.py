@@ -28,7 +28,10 @@ class TokenRequestSerializer(serializers.Serializer[Any]):
 
 
 class TokenSerializer(serializers.Serializer[Any]):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+    expiry = serializers.DateTimeField(
+        allow_null=True, help_text="When the token stops working (log in again for a new one)."
+    )
 
 
 # --------------------------------------------------------------------------- players

@@ -67,6 +67,9 @@ def read_record(
     max_bytes = int(getattr(settings, "GOREF_SGF_MAX_BYTES", sgf_syntax.MAX_BYTES))
     try:
         text = sgf_syntax.decode(data, max_bytes=max_bytes) if isinstance(data, bytes) else data
+        if "\x00" in text:
+            # Not text, and PostgreSQL cannot store it: refused before it reaches a row.
+            raise ValidationError({"sgf": "The SGF record contains a NUL byte: it is not text."})
         record = parse_record(text, max_bytes=max_bytes)
     except SgfError as e:
         raise ValidationError({"sgf": f"The SGF record cannot be read: {e}."}) from None
