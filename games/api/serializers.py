@@ -15,6 +15,7 @@ from games.api.fields import points_field, sgf_field
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.models import Game as GameModel
 from games.services import outbound
+from games.services.results import current_claim
 from games.services.scoring import WAITING_MESSAGE, latest_run
 from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.fields import IdField
@@ -249,10 +250,15 @@ class GameSerializer(GameListSerializer):
     disputes = serializers.SerializerMethodField(
         help_text="Closed disputes and their rulings (public with the game; referee app)."
     )
+    claim = serializers.SerializerMethodField(
+        help_text="The id of the claim awaiting the opponent's answer (send it to confirm or "
+        "contest); null when none is."
+    )
 
     class Meta(GameListSerializer.Meta):
         fields = [
             *GameListSerializer.Meta.fields,
+            "claim",
             "sgf",
             "sgf_warnings",
             "dead_stones",
@@ -260,6 +266,9 @@ class GameSerializer(GameListSerializer):
             "verification",
         ]
         read_only_fields = fields
+
+    def get_claim(self, obj: GameModel) -> int | None:
+        return current_claim(obj)
 
     @extend_schema_field(VerificationSerializer(allow_null=True))
     def get_verification(self, obj: GameModel) -> Any:
@@ -323,7 +332,23 @@ class ResultRequestSerializer(serializers.Serializer[Any]):
     comment = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 
+CLAIM_HELP = (
+    "The id of the claim being answered (the game's `claim`): if the submitter has "
+    "changed it since, the answer is refused with 409 and nothing changes."
+)
+
+
+class ConfirmRequestSerializer(serializers.Serializer[Any]):
+    # Required: a missing claim is a 400, once the caller may answer at all (403/409 first).
+    claim = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text=f"Required. {CLAIM_HELP}"
+    )
+
+
 class ContestRequestSerializer(serializers.Serializer[Any]):
+    claim = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text=f"Required. {CLAIM_HELP}"
+    )
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 

@@ -290,12 +290,17 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 game = services.game_result_enter(**kwargs)
         return self._out(game)
 
-    @extend_schema(request=None, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS})
+    @extend_schema(
+        request=s.ConfirmRequestSerializer, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS}
+    )
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         game = self._game()
+        data = valid(s.ConfirmRequestSerializer, request.data)
         with service_errors():
-            game = services.game_result_confirm(actor=request.user, game=game)
+            game = services.game_result_confirm(
+                actor=request.user, game=game, claim=data.get("claim")
+            )
         return self._out(game)
 
     @extend_schema(
@@ -307,7 +312,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = valid(s.ContestRequestSerializer, request.data)
         with service_errors():
             game = services.game_result_contest(
-                actor=request.user, game=game, reason=data.get("reason", "")
+                actor=request.user,
+                game=game,
+                reason=data.get("reason", ""),
+                claim=data.get("claim"),
             )
         return self._out(game)
 
