@@ -103,21 +103,29 @@ def _refuse_while_heard(
     officials: TournamentOfficials, *, chief_referee: Any, members: list[Any]
 ) -> None:
     """Seats are frozen while an appeal is before them: the committee while a level-3
-    appeal is open, the chief referee while a level-2 one is (WMSG 2008 rules, Appendix 1:
-    an appeal is heard by the body named before it)."""
-    heard = Dispute.objects.filter(
-        game__tournament_id=officials.tournament_id, state=DisputeState.APPEALED
-    )
-    new_committee = sorted(m.pk for m in members)
-    if (
-        new_committee != sorted(officials.committee_ids)
-        and heard.filter(level=Level.COMMITTEE).exists()
-    ):
-        raise StateConflict(
-            "The arbitration committee is hearing an appeal: its members cannot change until it rules."
-        )
+    appeal is open, the chief referee while a level-2 one is (an appeal is heard by the
+    officials named when it was made).  One query, and only when a seat changes."""
+    levels = []
+    if sorted(m.pk for m in members) != sorted(officials.committee_ids):
+        levels.append(Level.COMMITTEE)
     new_chief = chief_referee.pk if chief_referee is not None else None
-    if new_chief != officials.chief_referee_id and heard.filter(level=Level.CHIEF).exists():
+    if new_chief != officials.chief_referee_id:
+        levels.append(Level.CHIEF)
+    if not levels:
+        return
+    heard = set(
+        Dispute.objects.filter(
+            game__tournament_id=officials.tournament_id,
+            state=DisputeState.APPEALED,
+            level__in=levels,
+        ).values_list("level", flat=True)
+    )
+    if Level.COMMITTEE in heard:
+        raise StateConflict(
+            "The arbitration committee is hearing an appeal: "
+            "its members cannot change until it rules."
+        )
+    if Level.CHIEF in heard:
         raise StateConflict(
             "The chief referee is hearing an appeal: he cannot be replaced until he rules."
         )

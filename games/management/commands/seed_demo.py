@@ -125,8 +125,9 @@ class Command(BaseCommand):
         for i, (family, given, rank, club, country) in enumerate(PLAYERS):
             existing = Player.objects.filter(family_name=family, given_name=given).first()
             if existing is None:
+                # The operator (actor=None) links the demo accounts: a director may not.
                 existing = services.player_create(
-                    actor=director,
+                    actor=None,
                     family_name=family,
                     given_name=given,
                     rank=rank,
