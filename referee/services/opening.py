@@ -159,10 +159,19 @@ def _gather_evidence(
     sgf: str | None,
     stones: list[str] | None,
 ) -> tuple[int | None, dict[str, Any]]:
-    """Check the claim against the record and gather what the officials will see."""
-    text = sgf if sgf and sgf.strip() else game.sgf
+    """Check the claim against the record and gather what the officials will see.
+
+    The ruling acts on the game's stored record.  A record attached to the claim is the
+    record only when the game has none yet (a claim raised at the board); otherwise it
+    is evidence, kept with the differences from the stored one, and never replaces it."""
+    attached = sgf if sgf and sgf.strip() else ""
+    text = game.sgf or attached
     evidence: dict[str, Any] = {"game": {**game_snapshot(game), "state": str(game.state)}}
     evidence["game"]["result_submitted_by"] = game.result_submitted_by_id
+    if attached and game.sgf and attached != game.sgf:
+        other = _read(game, attached)
+        evidence["attached_record"] = attached
+        evidence["attached_diff"] = remedies.record_diff(_read(game, game.sgf), other)
     if not text:
         if kind in RECORD_KINDS:
             raise ValidationError(
