@@ -13,13 +13,23 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
+from django.utils import timezone
 from knox.models import AuthToken
+from knox.settings import knox_settings
 
 from ops.audit import audit_record
 
 
 def token_create(*, user: Any) -> tuple[str, dt.datetime | None]:
-    """A new token for ``user`` (a login): its key, shown once, and when it expires."""
+    """A new token for ``user`` (a login): its key, shown once, and when it expires.
+    Expired tokens are dropped, and past ``TOKEN_LIMIT_PER_USER`` the oldest go."""
+    AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
+    limit = knox_settings.TOKEN_LIMIT_PER_USER
+    if limit:
+        keep = AuthToken.objects.filter(user=user).order_by("-created")[: limit - 1]
+        AuthToken.objects.filter(user=user).exclude(
+            pk__in=list(keep.values_list("pk", flat=True))
+        ).delete()
     instance, key = AuthToken.objects.create(user=user)
     return key, instance.expiry
 

@@ -118,3 +118,11 @@ def test_tokens_are_stored_as_digests(api, alice, password):
     token = _token(api, password)
     stored = AuthToken.objects.get(user=alice.user)
     assert token not in (stored.digest, stored.token_key)
+
+
+def test_a_user_keeps_at_most_twenty_tokens_the_oldest_go(api, alice, password):
+    first = _token(api, password)
+    for _ in range(20):
+        _token(api, password)
+    assert AuthToken.objects.filter(user=alice.user).count() == 20
+    assert _get_me(api, first) == 401
