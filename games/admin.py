@@ -492,7 +492,8 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
         # Only a superuser links an account directly; a director invites the player.
         if can_link_account(request.user):
             return self.fields
-        return tuple(f for f in self.fields if f != "user")
+        fields = tuple(f for f in self.fields if f != "user")
+        return (*fields, "account") if obj is not None else fields
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
         if obj is not None and not can_link_account(request.user):

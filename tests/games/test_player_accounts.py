@@ -86,6 +86,7 @@ def test_the_admin_form_has_no_account_field_for_a_director(
     page = _as(director).get(reverse("admin:games_player_change", args=[alice.pk]))
     assert page.status_code == 200
     assert b'name="user"' not in page.content
+    assert b"linked to an account" in page.content
     # A forged POST with user= is ignored: the field is not on the form.
     data = {"family_name": "Liddell", "given_name": "Alice", "rank": "3k", "user": director.pk}
     _as(director).post(reverse("admin:games_player_change", args=[alice.pk]), data)
@@ -253,7 +254,9 @@ def test_a_bad_address_is_refused(director: Any, carol: Any) -> None:
 
 def test_the_director_invites_from_the_admin(director: Any, carol: Any) -> None:
     director_grant_admin(user=director)
+    change = _as(director).get(reverse("admin:games_player_change", args=[carol.pk]))
     url = reverse("admin:games_player_invite", args=[carol.pk])
+    assert url.encode() in change.content
     response = _as(director).post(url, {"email": "carol@example.org"})
     assert response.status_code == 302
     assert "/accounts/invitation/" in mail.outbox[-1].body

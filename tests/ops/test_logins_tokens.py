@@ -126,3 +126,14 @@ def test_a_user_keeps_at_most_twenty_tokens_the_oldest_go(api, alice, password):
         _token(api, password)
     assert AuthToken.objects.filter(user=alice.user).count() == 20
     assert _get_me(api, first) == 401
+
+
+def test_one_address_trying_many_usernames_is_locked_too(api, alice, password):
+    for k in range(10):
+        api.post(URL, {"username": f"guess{k}", "password": "wrong"}, format="json")
+    assert_error(_login(api, password), 429)
+    # Another address is not locked out of alice's account by those failures.
+    other = api.post(
+        URL, {"username": "alice", "password": password}, format="json", REMOTE_ADDR="10.9.8.7"
+    )
+    assert other.status_code == 200
