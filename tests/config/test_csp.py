@@ -10,7 +10,9 @@ import pytest
 from django.test import Client
 
 
-@pytest.mark.parametrize("url", ["/", "/accounts/login/", "/ratings/", "/tournaments/"])
+@pytest.mark.parametrize(
+    "url", ["/", "/accounts/login/", "/accounts/password_reset/", "/ratings/", "/tournaments/"]
+)
 def test_pages_send_a_strict_policy_and_their_inline_style_has_its_nonce(
     db: Any, client: Client, url: str
 ) -> None:
