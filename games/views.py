@@ -24,7 +24,12 @@ from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, outbound, scoring
-from games.services.results import CLAIM_CHANGED, CONFLICT_OF_INTEREST, current_claim
+from games.services.results import (
+    CLAIM_CHANGED,
+    CONFLICT_OF_INTEREST,
+    current_claim,
+    replaced_claims,
+)
 from ops.forms import apply_service_errors
 
 RECENT_TOURNAMENTS = 10
@@ -117,6 +122,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "submissions": None,
         "contest_form": ContestForm(),
         "claim": current_claim(game),
+        "replaced_claims": replaced_claims(game) if participant and pending else [],
     }
     if can_see_submissions(user, game):
         ctx["submissions"] = list(selectors.submissions_of(game))

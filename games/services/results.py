@@ -333,6 +333,23 @@ def current_claim(game: Game) -> int | None:
 CLAIM_CHANGED = "The claim changed: look again."
 
 
+def replaced_claims(game: Game) -> list[ResultSubmission]:
+    """The claimant's earlier claims that his current one replaced (newest first), for
+    the opponent to see before he answers; [] when the claim was never changed."""
+    current = current_claim(game)
+    if current is None:
+        return []
+    subs = list(ResultSubmission.objects.filter(game=game).order_by("-created_at", "-id")[:50])
+    earlier: list[ResultSubmission] = []
+    for sub in subs:
+        if sub.pk == current:
+            continue
+        if sub.kind != SubmissionKind.SUBMIT or sub.player_id != game.result_submitted_by_id:
+            break  # anything else (an answer, a ruling) starts the current claim's story
+        earlier.append(sub)
+    return earlier
+
+
 def _check_claim(game: Game, claim: int | Unset | None) -> None:
     """The web forms and the API always pass the claim the opponent saw (``None``: the
     client sent none); ``UNSET`` is a caller that shows no claim (the operator, a script)."""

@@ -336,3 +336,13 @@ def test_a_contest_is_bound_to_the_claim_too(as_bob: Client, submitted: Game, al
     assert response.status_code == 409
     submitted.refresh_from_db()
     assert submitted.state == GameState.SUBMITTED
+
+
+def test_the_opponent_sees_that_the_claim_was_changed(
+    as_bob: Client, submitted: Game, alice: Any
+) -> None:
+    page = as_bob.get(reverse("games:game", args=[submitted.pk])).content.decode()
+    assert 'id="claim-changed"' not in page
+    services.game_result_submit(actor=alice.user, game=submitted, result="W+R")
+    page = as_bob.get(reverse("games:game", args=[submitted.pk])).content.decode()
+    assert 'id="claim-changed"' in page and "before, B+R" in page
