@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
+from config.favicon import favicon
 from config.health import healthz
 from config.jobs import JobView
 from config.schema import SchemaView
@@ -33,6 +34,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("accounts/invitation/<str:token>/", invitation_accept, name="invitation-accept"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("referee.api.urls")),
     path("api/v1/", include("ratings.api.urls")),

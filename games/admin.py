@@ -102,7 +102,7 @@ class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     list_filter = ("rules", "rated")
     search_fields = ("name", "venue")
     date_hierarchy = "start_date"
-    fields = TOURNAMENT_FIELDS
+    fields = (*TOURNAMENT_FIELDS, "referees")
     inlines = [RoundInline, GameInline]
     actions = ["rescore"]
 
@@ -139,8 +139,12 @@ class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         data = {n: form.cleaned_data[n] for n in TOURNAMENT_FIELDS if n in form.cleaned_data}
+        if data.get("komi") is None:
+            data.pop("komi", None)  # the rules' own komi
         if change:
             changed = _changed(form, TOURNAMENT_FIELDS)
+            if changed.get("komi", "") is None:
+                changed.pop("komi")
             if changed:
                 # The form has already written its values onto ``obj``: the service
                 # compares against the stored row (a board size with records on it).
@@ -152,10 +156,26 @@ class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
             obj.pk = created.pk
             obj.refresh_from_db()
 
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        komi = form.base_fields.get("komi")
+        if komi is not None:  # empty: the rules' own komi (as the API does)
+            komi.required = False
+            komi.initial = None
+            komi.help_text = "Leave empty for the rules' komi (6.5 Japanese, 7 New Zealand, ...)."
+        return form
+
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        # The inlines are read-only and directors/referees are not on this form:
-        # nothing to save here, and nothing may bypass the services.
+        # The inlines are read-only; the referees are named through their service.
         _nothing_saved(formsets)
+        if "referees" in form.changed_data:
+            services.tournament_referees_set(
+                actor=request.user,
+                tournament=form.instance,
+                referees=list(form.cleaned_data["referees"]),
+            )
 
 
 # --------------------------------------------------------------------------- rounds

@@ -29,6 +29,7 @@ CSV_HEADER = [
     "honorary_9p",
     "last_tournament",
     "last_tournament_date",
+    "last_tournament_class",
 ]
 
 
@@ -51,6 +52,7 @@ class ListRow:
     last_code: str
     last_name: str
     last_date: dt.date | None
+    last_class: str = ""  # the EGD class (A-D) of the last event, "" when unknown
 
 
 # Unicode categories that are not visible text: controls (newline, tab, NUL), format
@@ -105,6 +107,7 @@ def rating_list_csv(rows: Iterable[ListRow]) -> str:
                 int(r.honorary),
                 inert_cell(r.last_name),
                 r.last_date.isoformat() if r.last_date else "",
+                r.last_class,
             ]
         )
     return out.getvalue()
@@ -120,11 +123,13 @@ def egd_line(r: ListRow) -> str:
     # Never a line break or a bidi override in a line: a name must not forge another line.
     name = printable(f"{r.family_name} {r.given_name}".strip())[:37]
     grade = r.grade.lower()
-    return (
+    line = (
         f" {pin}  {name:<37} {printable(r.country or 'XX')[:2]:<3} "
         f"{printable(r.club_code or 'xxxx')[:4]:>4}"
         f"  {grade:>4}   --  {round(r.rating):>5} {r.tournaments:>5}  {r.last_code}"
     )
+    # The class of the last event follows its code, as one more blank-separated field.
+    return f"{line}  {printable(r.last_class)}" if r.last_class else line
 
 
 def rating_list_egd(rows: Iterable[ListRow], *, on: dt.date, algorithm: str) -> str:

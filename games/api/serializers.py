@@ -11,6 +11,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.event_fields import SETTINGS_OUT_FIELDS, SettingsOutMixin, SettingsWriteSerializer
 from games.api.fields import points_field, sgf_field
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.models import Game as GameModel
@@ -112,14 +113,16 @@ class PlayerWriteSerializer(serializers.Serializer[Any]):
 # --------------------------------------------------------------------------- tournaments
 
 
-class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+class TournamentSerializer(SettingsOutMixin, serializers.ModelSerializer[Tournament]):
     class Meta:
         model = Tournament
-        fields = ["id", *TOURNAMENT_FIELDS]
+        fields = ["id", *TOURNAMENT_FIELDS, *SETTINGS_OUT_FIELDS]
         read_only_fields = fields
 
 
-class TournamentWriteSerializer(serializers.Serializer[Any]):
+class TournamentWriteSerializer(SettingsWriteSerializer):
+    """The tournament's fields and its event settings (docs/tournaments.md, "Settings")."""
+
     name = serializers.CharField(max_length=200)
     start_date = serializers.DateField()
     end_date = serializers.DateField()
@@ -254,11 +257,19 @@ class GameSerializer(GameListSerializer):
         help_text="The id of the claim awaiting the opponent's answer (send it to confirm or "
         "contest); null when none is."
     )
+    rated = serializers.SerializerMethodField(
+        help_text="Whether the result can reach the ratings once locked and its event closed."
+    )
+    not_rated_reason = serializers.SerializerMethodField(
+        help_text="Why the game is not rated (null when it is)."
+    )
 
     class Meta(GameListSerializer.Meta):
         fields = [
             *GameListSerializer.Meta.fields,
             "claim",
+            "rated",
+            "not_rated_reason",
             "sgf",
             "sgf_warnings",
             "dead_stones",
@@ -269,6 +280,12 @@ class GameSerializer(GameListSerializer):
 
     def get_claim(self, obj: GameModel) -> int | None:
         return current_claim(obj)
+
+    def get_rated(self, obj: GameModel) -> bool:
+        return not obj.not_rated_reason
+
+    def get_not_rated_reason(self, obj: GameModel) -> str | None:
+        return obj.not_rated_reason or None
 
     @extend_schema_field(VerificationSerializer(allow_null=True))
     def get_verification(self, obj: GameModel) -> Any:

@@ -43,6 +43,14 @@ def record_mismatch(*, game: Game, kind: str, claim: str, evidence: dict[str, An
     return None if dispute is None else int(dispute.pk)
 
 
+def result_contested(*, actor: Actor, game: Game, reason: str) -> None:
+    """The opponent contested the submitted result; the referee app opens a dispute of
+    kind "result" with his reason (``referee.services.dispute_open_on_contest``)."""
+    from referee.services import dispute_open_on_contest
+
+    dispute_open_on_contest(actor=actor, game=game, reason=reason)
+
+
 def player_strength(player: Player) -> Strength:
     """A player's rating and rank as the ratings app holds them
     (``ratings.strength.current_strength``), for the players API."""
@@ -60,13 +68,26 @@ def player_rating_page(player: Player) -> dict[str, Any]:
 
 
 def handicap_advice(
-    *, tournament: Tournament, a: Player, b: Player, rules: Rules
+    *,
+    tournament: Tournament,
+    a: Player,
+    b: Player,
+    rules: Rules,
+    entered: tuple[tuple[int, int | None], tuple[int, int | None]] | None = None,
 ) -> HandicapAdvice:
     """The handicap, komi and colours ratings advises for a pairing
-    (``ratings.strength.pairing_advice``)."""
+    (``ratings.strength.pairing_advice``), from the entries' (rank, rating) when given."""
     from ratings.strength import pairing_advice
 
-    return pairing_advice(tournament=tournament, a=a, b=b, rules=rules)
+    return pairing_advice(tournament=tournament, a=a, b=b, rules=rules, entered=entered)
+
+
+def tournament_closed(tournament: Tournament) -> None:
+    """A director closed the tournament; ratings (``ratings.services.ratings_on_tournament_closed``)
+    queues the update from it when it is rated."""
+    from ratings.services import ratings_on_tournament_closed
+
+    ratings_on_tournament_closed(tournament)
 
 
 def closed_disputes(game: Game) -> Any:
@@ -76,6 +97,14 @@ def closed_disputes(game: Game) -> Any:
     from referee.selectors import closed_disputes_of
 
     return PublicDisputeSerializer(closed_disputes_of(game), many=True).data
+
+
+def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
+    """The game's disputes ``user`` may see, newest first, for links on the game page
+    (``referee.selectors.dispute_list``: the public sees closed ones only)."""
+    from referee.selectors import dispute_list
+
+    return list(dispute_list(user=user, game=game.pk))
 
 
 def closed_disputes_schema() -> Any:

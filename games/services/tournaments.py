@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -11,6 +12,7 @@ from django.db import IntegrityError, transaction
 from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
+from games.services.event_settings import apply_settings, tournament_settings_update
 from ops.audit import audit_record
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
 from ops.text import check_visible_text
@@ -42,6 +44,27 @@ def tournament_audit_value(tournament: Tournament) -> dict[str, object]:
         "time_control": tournament.time_control,
         "rated": tournament.rated,
     }
+
+
+def tournament_referees_set(*, actor: Actor, tournament: Tournament, referees: list[Any]) -> None:
+    """A director names the tournament's referees (they rule on its disputes)."""
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament),
+            "Only its directors name a tournament's referees.",
+        )
+    with transaction.atomic():
+        old = sorted(tournament.referees.values_list("pk", flat=True))
+        tournament.referees.set(referees)
+        new = sorted(u.pk for u in referees)
+        if old != new:
+            audit_record(
+                actor=actor,
+                action="tournament.referees_set",
+                obj=tournament,
+                old={"referees": old},
+                new={"referees": new},
+            )
 
 
 def rules_named(name: object, *, field_name: str = "rules") -> Rules:
@@ -83,10 +106,12 @@ def tournament_create(
     venue: str = "",
     time_control: str = "",
     rated: bool = True,
+    settings: dict[str, Any] | None = None,
 ) -> Tournament:
     """Create a tournament; the actor becomes its first director.
 
-    Without ``komi`` the preset's even-game komi is used (docs/rules.md, "The presets").
+    Without ``komi`` the preset's even-game komi is used (docs/rules.md, "The presets");
+    ``settings`` are event settings (``games.services.event_settings``), the rest default.
     """
     if actor is not None:
         require(
@@ -106,6 +131,7 @@ def tournament_create(
         time_control=time_control,
         rated=rated,
     )
+    apply_settings(tournament, settings or {})
     validate_and_save(tournament)
     creator = as_user(actor)
     if creator is not None:
@@ -133,8 +159,11 @@ def tournament_update(
     venue: str | Unset = UNSET,
     time_control: str | Unset = UNSET,
     rated: bool | Unset = UNSET,
+    settings: dict[str, Any] | None = None,
 ) -> Tournament:
-    """Change the given fields.  Games keep the rules and komi they were paired with."""
+    """Change the given fields.  Games keep the rules and komi they were paired with.
+
+    ``settings`` go through ``tournament_settings_update`` (audited)."""
     if actor is not None:
         require(
             permissions.is_director(actor, tournament), "Only its directors can edit a tournament."
@@ -143,8 +172,14 @@ def tournament_update(
     old = tournament_audit_value(Tournament.objects.get(pk=tournament.pk))
     changed: list[str] = []
     if rules is not UNSET:
-        tournament.rules = rules_named(rules).name
+        old_preset = get_rules(tournament.rules)
+        preset = rules_named(rules)
+        tournament.rules = preset.name
         changed.append("rules")
+        # Komi follows the rules, as on creation, unless it was set apart from them
+        # (a komi that is not the old preset's own stays) or is given with them.
+        if komi is UNSET and Decimal(tournament.komi) == old_preset.komi_for(0):
+            komi = preset.komi_for(0)
     if board_size is not UNSET:
         if board_size != tournament.board_size and tournament.games.exclude(sgf="").exists():
             raise ValidationError(
@@ -178,6 +213,8 @@ def tournament_update(
                 old={k: old[k] for k in diff},
                 new={k: new[k] for k in diff},
             )
+    if settings:
+        tournament = tournament_settings_update(actor=actor, tournament=tournament, **settings)
     return tournament
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import services
 from games.models import Game
-from tests.factories import PlayerFactory, TournamentFactory
+from tests.factories import PlayerFactory, TournamentFactory, entered_player
 from tests.games.api_helpers import assert_error
 
 URL = "/api/v1/games/"
@@ -16,8 +16,8 @@ def _pair(tournament, round_number, n):  # type: ignore[no-untyped-def]
             actor=None,
             tournament=tournament,
             round_number=round_number,
-            black=PlayerFactory(),
-            white=PlayerFactory(),
+            black=entered_player(tournament),
+            white=entered_player(tournament),
         )
         for _ in range(n)
     ]
@@ -64,7 +64,7 @@ def test_bad_filters_are_named(api, db):
 
 
 def test_a_director_pairs_a_game_with_the_presets_handicap_komi(api_as, director, tournament):
-    black, white = PlayerFactory(), PlayerFactory()
+    black, white = entered_player(tournament), entered_player(tournament)
     response = api_as(director).post(
         URL,
         {
@@ -82,7 +82,7 @@ def test_a_director_pairs_a_game_with_the_presets_handicap_komi(api_as, director
 
 def test_pairing_errors_name_their_fields(api_as, director, tournament, game, alice):
     client = api_as(director)
-    other = PlayerFactory()
+    other = entered_player(tournament)
     base = {"tournament": tournament.pk, "round": 1, "black": other.pk}
     assert_error(client.post(URL, {**base, "white": other.pk}, format="json"), 400, "white")
     assert_error(client.post(URL, {**base, "white": alice.pk}, format="json"), 400, "white")
@@ -95,7 +95,9 @@ def test_pairing_errors_name_their_fields(api_as, director, tournament, game, al
     )
     assert_error(client.post(URL, {**base, "round": 0, "white": 1}, format="json"), 400, "round")
     assert_error(
-        client.post(URL, {**base, "white": PlayerFactory().pk, "komi": "6.3"}, format="json"),
+        client.post(
+            URL, {**base, "white": entered_player(tournament).pk, "komi": "6.3"}, format="json"
+        ),
         400,
         "komi",
     )
@@ -123,3 +125,15 @@ def test_a_director_changes_the_komi_of_a_game(api_as, director, game):
 
 def test_the_players_may_not_change_their_pairing(api_as, alice, game):
     assert_error(api_as(alice).patch(f"{URL}{game.pk}/", {"komi": "0.5"}, format="json"), 403)
+
+
+def test_a_game_says_whether_it_is_rated_and_why_not(api, game):
+    body = api.get(f"{URL}{game.pk}/").json()
+    assert (body["rated"], body["not_rated_reason"]) == (True, None)
+    Game.objects.filter(pk=game.pk).update(handicap=13)
+    body = api.get(f"{URL}{game.pk}/").json()
+    assert body["rated"] is False
+    assert body["not_rated_reason"] == "13 handicap stones: no game with more than 9 is rated"
+    game.tournament.rated = False
+    game.tournament.save(update_fields=["rated"])
+    assert api.get(f"{URL}{game.pk}/").json()["not_rated_reason"] == "the tournament is not rated"

@@ -8,13 +8,13 @@ import pytest
 
 from games import selectors, services
 from games.models import Game, GameState
-from tests.factories import PlayerFactory
+from tests.factories import entered_player
 
 
 def test_the_crosstable_counts_wins_losses_draws_and_points(
     tournament, game, alice, bob, director, django_assert_num_queries
 ):
-    carol = PlayerFactory(family_name="Carroll")
+    carol = entered_player(tournament, family_name="Carroll")
     services.game_result_submit(actor=alice.user, game=game, result="B+R")
     services.game_result_confirm(actor=bob.user, game=game)
     g2 = services.game_create(
@@ -27,7 +27,7 @@ def test_the_crosstable_counts_wins_losses_draws_and_points(
         tournament=tournament,
         round_number=2,
         black=alice,
-        white=PlayerFactory(family_name="Zed"),
+        white=entered_player(tournament, family_name="Zed"),
     )
     with django_assert_num_queries(1):
         rows = selectors.crosstable(tournament)
@@ -81,5 +81,20 @@ def test_game_list_filters(tournament, game, alice, bob):
 def test_outcome_for_reads_the_result_from_one_players_side(
     reason: str, winner: str, side: str, expected: str
 ) -> None:
-    game = Game(black_id=1, white_id=2, result_reason=reason, result_winner=winner)
+    game = Game(
+        black_id=1,
+        white_id=2,
+        result_reason=reason,
+        result_winner=winner,
+        state=GameState.FINAL,
+    )
     assert selectors.outcome_for(game, 1 if side == "B" else 2) == expected
+
+
+@pytest.mark.parametrize(
+    ("state", "expected"),
+    [(GameState.SUBMITTED, "not confirmed yet"), (GameState.DISPUTED, "disputed")],
+)
+def test_a_result_not_locked_is_no_win_or_loss(state: str, expected: str) -> None:
+    game = Game(black_id=1, white_id=2, result_reason="resignation", result_winner="B", state=state)
+    assert selectors.outcome_for(game, 1) == expected
