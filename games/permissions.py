@@ -59,17 +59,21 @@ def is_any_director(user: Any) -> bool:
 
 
 def can_edit_player(user: Any, player: Player) -> bool:
-    """A superuser; or a director, for a player who plays in a tournament he directs or
-    has played in none yet (entered before the pairing).  A player of other tournaments
-    only is theirs to edit."""
+    """A superuser; or a director, for a player entered or playing in a tournament he
+    directs, or in none at all yet.  A player of other tournaments only is theirs to edit."""
     if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
     if not is_any_director(user):
         return False
+    if player.entries.filter(tournament__directors=user).exists():
+        return True  # entered in one of his tournaments
     games = Game.objects.filter(Q(black=player) | Q(white=player))
-    return not games.exists() or games.filter(tournament__directors=user).exists()
+    if games.filter(tournament__directors=user).exists():
+        return True
+    # Nobody's yet: neither paired nor entered anywhere.
+    return not games.exists() and not player.entries.exists()
 
 
 def can_link_account(user: Any) -> bool:

@@ -23,7 +23,13 @@ from games.models import Player
 from games.services.invitations import player_invitation_accept, player_invite
 from ops.models import AuditEntry
 from ops.services import StateConflict
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import (
+    PlayerFactory,
+    TournamentFactory,
+    UserFactory,
+    enter,
+    entered_player,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +52,7 @@ def cup_b(rival: Any) -> Any:
 @pytest.fixture
 def b_game(cup_b: Any, alice: Any, bob: Any, director: Any) -> Any:
     cup_b.directors.add(director)
+    enter(cup_b, alice, bob)
     return services.game_create(
         actor=None, tournament=cup_b, round_number=1, black=alice, white=bob, table=1
     )
@@ -122,6 +129,16 @@ def test_a_player_with_no_games_yet_is_any_directors_to_edit(rival: Any) -> None
     assert Player.objects.get(pk=newcomer.pk).given_name == "Comer"
 
 
+def test_a_player_entered_in_another_tournament_only_is_not_his(rival: Any, cup_b: Any) -> None:
+    entrant = entered_player(cup_b, family_name="Entrant")
+    with pytest.raises(PermissionDenied):
+        services.player_update(actor=rival, player=entrant, given_name="Forged")
+    mine = TournamentFactory(name="Rival Open 2")
+    mine.directors.add(rival)
+    enter(mine, entrant)  # entered in one of his: now his to edit too
+    services.player_update(actor=rival, player=entrant, given_name="Fixed")
+
+
 def test_a_superuser_links_an_account_and_it_is_audited(
     superuser: Any, alice: Any, outsider: Any
 ) -> None:
@@ -179,7 +196,8 @@ def _invite(director: Any, player: Any, email: str = "carol@example.org") -> str
 @pytest.fixture
 def carol(tournament: Any, alice: Any) -> Any:
     """A player of the director's tournament without an account."""
-    player = PlayerFactory(family_name="Carroll", given_name="Carol", user=None)
+    player = entered_player(tournament, family_name="Carroll", given_name="Carol", user=None)
+    enter(tournament, alice)
     services.game_create(
         actor=None, tournament=tournament, round_number=2, black=player, white=alice, table=1
     )
