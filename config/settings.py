@@ -7,9 +7,11 @@ A malformed value stops start-up with a ``ConfigError`` (docs/operations.md §5)
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 
 from ratings.systems import DEFAULT_SYSTEM, SYSTEMS
 
@@ -41,7 +43,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
+    "csp",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
@@ -51,7 +55,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an oversized body is refused before anything reads it.
+    "ops.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,8 +66,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Innermost: a view's database error becomes a 503 before anything else sees it.
+    # A view's database error becomes a 503 (process_exception runs for any position).
     "ops.unavailable.DatabaseUnavailableMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login form with 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -195,14 +204,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a locked-out username or address before the
+    # password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
+    ],
+    # JSON with a nesting-depth limit and no NUL characters (ops.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "ops.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -280,3 +301,52 @@ if GOREF_RATING_SYSTEM not in SYSTEMS:
 GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
+
+
+# --- Request limits, logins, tokens, CSP (README, "Security") -----------------
+# The largest request body accepted, in bytes: above the SGF limit (a record in
+# JSON grows a little), the player CSV limit and a form's overhead.  Larger bodies
+# get 413 before anything reads them (ops.middleware).
+GOREF_MAX_REQUEST_BYTES = env_int("GOREF_MAX_REQUEST_BYTES", 4_000_000, minimum=1_500_000)
+if GOREF_MAX_REQUEST_BYTES > 30_000_000:
+    raise ConfigError("GOREF_MAX_REQUEST_BYTES is at most 30000000 (30 MB)")
+DATA_UPLOAD_MAX_MEMORY_SIZE = GOREF_MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = GOREF_MAX_REQUEST_BYTES
+# How deep a JSON body may nest (objects and arrays); none of goref's needs more than 4.
+GOREF_MAX_JSON_DEPTH = 32
+
+# django-axes: 10 failed logins for one username (or from one address) within 15
+# minutes lock it out for 15 minutes, the right password included.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = False  # a success does not wipe the failures an attacker piled up
+AXES_LOCKOUT_CALLABLE = "ops.logins.lockout_response"
+AXES_ENABLE_ADMIN = True
+AXES_VERBOSE = False
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    # Behind a proxy the client's address is in X-Forwarded-For (its last hop).
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# django-rest-knox: a new token per login, stored hashed, expiring.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env_int("GOREF_TOKEN_TTL_HOURS", 24 * 7, minimum=1)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+    "TOKEN_LIMIT_PER_USER": 20,
+}
+
+# django-csp: scripts and styles only from this site, or inline with the page's nonce
+# (``<style nonce="{{ request.csp_nonce }}">``); no inline event handlers or javascript: links.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}

@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,6 +30,12 @@ from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, deadstones, outbound, scoring
+from games.services.results import (
+    CLAIM_CHANGED,
+    CONFLICT_OF_INTEREST,
+    current_claim,
+    replaced_claims,
+)
 from games.svg import board_svg
 from games.verification import verification
 from ops import cache
@@ -223,6 +229,8 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "can_finalise": director and not locked and bool(game.result_reason),
         "submissions": None,
         "contest_form": ContestForm(),
+        "claim": current_claim(game),
+        "replaced_claims": replaced_claims(game) if participant and pending else [],
     }
     if can_see_submissions(user, game):
         ctx["submissions"] = list(selectors.submissions_of(game))
@@ -347,6 +355,8 @@ def game_enter(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if not is_director(request.user, game.tournament):
         raise Http404("No such game to enter a result for.")
+    if is_participant(request.user, game):
+        return _refused(request, game, [CONFLICT_OF_INTEREST])
     if request.method == "GET":
         initial = {"result": game.result_display, "dead_stones": " ".join(game.dead_stones or [])}
         return _result_form_page(request, game, director=True, form=ResultForm(initial=initial))
@@ -368,13 +378,17 @@ def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if not allowed:
         raise Http404("No such game.")
     try:
+        if action in ("confirm", "contest"):
+            # The answer names the claim shown on the page; a changed one is refused.
+            form = ContestForm(request.POST)
+            form.is_valid()
+            claim = form.cleaned_data.get("claim")  # None: the service says it is missing
         if action == "confirm":
-            services.game_result_confirm(actor=user, game=game)
+            services.game_result_confirm(actor=user, game=game, claim=claim)
             messages.success(request, "Result confirmed: it is now final.")
         elif action == "contest":
-            form = ContestForm(request.POST)
-            reason = form.cleaned_data["reason"] if form.is_valid() else ""
-            services.game_result_contest(actor=user, game=game, reason=reason)
+            reason = form.cleaned_data.get("reason") or ""
+            services.game_result_contest(actor=user, game=game, reason=reason, claim=claim)
             messages.success(
                 request, "Result contested: a referee will look at it on the referee desk."
             )
@@ -383,14 +397,24 @@ def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             messages.success(request, "Result finalised.")
     except ValidationError as exc:
         # The user may see the game but the service refuses him this step
-        # (his own claim, nothing to confirm, a locked result): 403, with why.
-        return render(
-            request,
-            "games/refused.html",
-            {"game": game, "tournament": game.tournament, "reasons": exc.messages},
-            status=403,
-        )
+        # (his own claim, nothing to confirm, a locked result): 403, with why;
+        # a claim changed since the page was loaded: 409.
+        changed = CLAIM_CHANGED in exc.messages
+        return _refused(request, game, exc.messages, status=409 if changed else 403)
+    except PermissionDenied as exc:  # a director finalising his own game
+        return _refused(request, game, [str(exc)])
     return HttpResponseRedirect(game_url(game))
+
+
+def _refused(
+    request: HttpRequest, game: Game, reasons: list[str], *, status: int = 403
+) -> HttpResponse:
+    return render(
+        request,
+        "games/refused.html",
+        {"game": game, "tournament": game.tournament, "reasons": reasons},
+        status=status,
+    )
 
 
 def game_url(game: Game) -> str:

@@ -244,8 +244,10 @@ def tournament_rescore(
         raise ValidationError({"rules": f"Unknown rules preset {rules!r}."})
     if actor is not None:
         if tournament is None:
-            if not (getattr(actor, "is_staff", False) or permissions.is_superuser(actor)):
-                raise PermissionDenied("Only staff can re-score every game under a preset.")
+            if not permissions.is_federation_official(actor):
+                raise PermissionDenied(
+                    "Only federation officials re-score every game under a preset."
+                )
         elif not permissions.is_director(actor, tournament):
             raise PermissionDenied("Only the tournament's directors can re-score it.")
 

@@ -32,14 +32,17 @@ def test_alice_submits_and_bob_confirms(api_as, game, alice, bob):
     )
     assert body["sgf"] == sgf_samples.SIMPLE and body["dead_stones"] == ["D4", "D3"]
     assert any("RE[B+R]" in w for w in body["sgf_warnings"])
-    response = api_as(bob).post(url(game, "confirm"))
+    response = api_as(bob).post(url(game, "confirm"), {"claim": body["claim"]}, format="json")
     assert response.status_code == 200
     assert response.json()["state"] == "confirmed" and response.json()["locked_at"]
 
 
 def test_bob_contests_with_a_reason(api_as, game, alice, bob):
     api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json")
-    response = api_as(bob).post(url(game, "contest"), {"reason": "I never resigned"}, format="json")
+    claim = api_as(bob).get(url(game)).json()["claim"]
+    response = api_as(bob).post(
+        url(game, "contest"), {"reason": "I never resigned", "claim": claim}, format="json"
+    )
     assert response.status_code == 200 and response.json()["state"] == "disputed"
 
 
@@ -169,8 +172,10 @@ def test_a_final_game_refuses_every_change_with_409(api_as, final_game, alice, b
 
 
 def test_players_and_officials_see_the_submissions(api_as, game, alice, bob, director, referee):
-    api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json")
-    api_as(bob).post(url(game, "contest"), {"reason": "no"}, format="json")
+    claim = (
+        api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json").json()["claim"]
+    )
+    api_as(bob).post(url(game, "contest"), {"reason": "no", "claim": claim}, format="json")
     for who in (alice, bob, director, referee):
         response = api_as(who).get(url(game, "submissions"))
         assert response.status_code == 200
@@ -239,3 +244,15 @@ def test_a_submission_with_a_record_costs_at_most_12_queries_in_all(
     run = ScoringRun.objects.get(game=game)
     assert sent == [(run.pk,)] and run.queued_at is not None
     assert response.json()["verification"]["queued"] is True
+
+
+def test_the_api_confirm_names_the_claim_and_a_stale_one_is_a_409(api_as, game, alice, bob):
+    seen = api_as(alice).post(url(game, "result"), {"result": "W+R"}, format="json").json()["claim"]
+    assert_error(api_as(bob).post(url(game, "confirm"), {}, format="json"), 400, "claim")
+    api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json")
+    body = assert_error(api_as(bob).post(url(game, "confirm"), {"claim": seen}, format="json"), 409)
+    assert body["message"] == "The claim changed: look again."
+    assert api_as(bob).get(url(game)).json()["state"] == "submitted"
+    fresh = api_as(bob).get(url(game)).json()["claim"]
+    done = api_as(bob).post(url(game, "confirm"), {"claim": fresh}, format="json")
+    assert done.status_code == 200 and done.json()["result"] == "B+R"
