@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import events, selectors, services
 from games.diagram import game_diagram
 from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
@@ -55,15 +55,17 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
     for g in games:
         by_round.setdefault(g.round_id, []).append(g)
-    numbers = [r.number for r in rounds]
+    # The standings replace the old points-then-wins crosstable (docs/tournaments.md).
+    table = events.standings_of(tournament)
     return render(
         request,
         "games/tournament_detail.html",
         {
             "tournament": tournament,
             "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
-            "round_numbers": numbers,
-            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+            "round_numbers": list(range(1, table.round + 1)),
+            "table": table,
+            "standings": list(zip(table.rows, table.rounds, strict=True)),
             "is_director": is_director(request.user, tournament),
         },
     )
