@@ -134,7 +134,7 @@ def _import_csv(request: HttpRequest, tournament: Tournament) -> int:
     already in goref with that name and rank is entered, else created.  One line wrong:
     nothing is entered (the line is named)."""
     upload = request.FILES.get("file")
-    if upload is None or upload.size > CSV_MAX_BYTES:
+    if upload is None or (upload.size or 0) > CSV_MAX_BYTES:
         raise ValidationError({"file": "Choose a CSV file (at most 1 MB)."})
     text = upload.read().decode("utf-8-sig", errors="replace")
     count = 0
