@@ -22,6 +22,7 @@ from games.services.event_settings import effective_criteria
 from games.tournament import egf, opengotha, spreadsheet
 from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence, Settings, System
 from games.tournament.standings import Row, Scoreboard
+from ratings.ranks import Rank
 
 PRESENCE = {"p": Presence.PLAY, "a": Presence.ABSENT, "b": Presence.BYE}
 NOMINAL_1D = 2100  # EGF: the middle of 1d on the GoR scale, 100 points a grade
@@ -127,6 +128,21 @@ def event_of(tournament: Tournament) -> EventData:
         players={e.player_id: e.player for e in entries},
         entries={e.player_id: e for e in entries},
     )
+
+
+def with_entry_ranks(tournament: Tournament, games: list[Game]) -> list[Game]:
+    """Set ``black_rank``/``white_rank`` on each game to the players' ranks at entry (one
+    query): a rank change during the event never rewrites what a round shows."""
+    ranks = {
+        pid: str(Rank(rank))
+        for pid, rank in TournamentEntry.objects.filter(tournament=tournament).values_list(
+            "player_id", "rank"
+        )
+    }
+    for g in games:
+        g.black_rank = ranks.get(g.black_id, "")  # type: ignore[attr-defined]
+        g.white_rank = ranks.get(g.white_id, "")  # type: ignore[attr-defined]
+    return games
 
 
 def last_round_played(event: Event) -> int:

@@ -51,7 +51,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     rounds = list(tournament.rounds.order_by("number"))
-    games = list(selectors.tournament_games(tournament))
+    games = events.with_entry_ranks(tournament, list(selectors.tournament_games(tournament)))
     by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
     for g in games:
         by_round.setdefault(g.round_id, []).append(g)
@@ -76,7 +76,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rnd = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=number
     )
-    games = rnd.games.select_related("black", "white").order_by("table", "id")
+    games = events.with_entry_ranks(
+        rnd.tournament, list(rnd.games.select_related("black", "white").order_by("table", "id"))
+    )
     return render(
         request,
         "games/round_detail.html",

@@ -158,11 +158,12 @@ def test_the_tournament_page_query_count_does_not_grow_with_games(
     client: Client, finished: Game, director: Any, django_assert_num_queries: Any
 ) -> None:
     url = reverse("games:tournament", args=[finished.tournament_id])
-    # tournament, rounds, games (with round and players); the standings' entries and games
-    with django_assert_num_queries(5):
+    # tournament, rounds, games (with round and players), entry ranks; the standings'
+    # entries and games
+    with django_assert_num_queries(6):
         client.get(url)
     _more_games(finished.tournament, director, rounds=3, per_round=4)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         response = client.get(url)
     assert response.content.decode().count("W+3.5") == 12
 
@@ -171,8 +172,8 @@ def test_the_round_page_query_count_is_pinned(
     client: Client, finished: Game, director: Any, django_assert_num_queries: Any
 ) -> None:
     _more_games(finished.tournament, director, rounds=1, per_round=5)
-    # round with tournament, games with players
-    with django_assert_num_queries(2):
+    # round with tournament, games with players, entry ranks
+    with django_assert_num_queries(3):
         client.get(reverse("games:round", args=[finished.tournament_id, 1]))
 
 

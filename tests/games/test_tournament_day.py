@@ -95,3 +95,11 @@ def test_the_close_button_waits_for_results(as_director, game):
     assert "no final result yet" in page
     game.tournament.refresh_from_db()
     assert game.tournament.closed_at is None
+
+
+def test_a_rank_change_during_the_event_does_not_rewrite_the_rounds(client, director, game):
+    from games import services
+
+    services.player_update(actor=director, player=game.black, rank="1d")
+    page = client.get(reverse("games:round", args=[game.tournament_id, 1])).content.decode()
+    assert '<span class="muted">3k</span>' in page and "1d" not in page
