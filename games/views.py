@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
-from games import selectors, services
+from games import events, selectors, services
 from games.diagram import game_diagram
 from games.engine.coords import parse_point
 from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
@@ -116,15 +116,17 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
 
     def body() -> dict[str, Any]:
         rounds = list(tournament.rounds.order_by("number"))
-        games = list(selectors.tournament_games(tournament))
+        games = events.with_entry_ranks(tournament, list(selectors.tournament_games(tournament)))
         by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
         for g in games:
             by_round.setdefault(g.round_id, []).append(g)
-        numbers = [r.number for r in rounds]
+        # The standings replace the old points-then-wins crosstable (docs/tournaments.md).
+        table = events.standings_of(tournament)
         return {
             "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
-            "round_numbers": numbers,
-            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+            "round_numbers": list(range(1, table.round + 1)),
+            "table": table,
+            "standings": list(zip(table.rows, table.rounds, strict=True)),
         }
 
     return render(
@@ -135,7 +137,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             # The crosstable and rounds are a cached fragment (the template's
             # {% cache %}) until one of these versions is bumped.
             "versions": cache.versions(names),
-            **_lazy(body, ["rounds", "round_numbers", "crosstable"]),
+            **_lazy(body, ["rounds", "round_numbers", "table", "standings"]),
             "is_director": is_director(request.user, tournament),
         },
     )
@@ -146,7 +148,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rnd = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=number
     )
-    games = rnd.games.select_related("black", "white").order_by("table", "id")
+    games = events.with_entry_ranks(
+        rnd.tournament, list(rnd.games.select_related("black", "white").order_by("table", "id"))
+    )
     return render(
         request,
         "games/round_detail.html",

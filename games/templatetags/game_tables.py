@@ -36,10 +36,10 @@ def _row(g: Any) -> tuple[Any, ...]:
         "" if g.table is None else g.table,
         url_for("games:player", g.black_id),
         g.black.full_name,
-        g.black.rank,
+        getattr(g, "black_rank", None) or g.black.rank,  # the rank at entry, when known
         url_for("games:player", g.white_id),
         g.white.full_name,
-        g.white.rank,
+        getattr(g, "white_rank", None) or g.white.rank,
         g.handicap or "",
         g.komi,
         g.result_display or "–",
