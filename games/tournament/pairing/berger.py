@@ -2,8 +2,7 @@
 
 The circle method: the last player stays put, the others turn one place a
 round; each of n players (n even, or n + 1 with a bye seat) meets every other
-once in n - 1 rounds.  Colours go to whoever has had White less often in the
-schedule so far, so nobody's balance drifts beyond one.
+once in n - 1 rounds, and ends with as many Whites as Blacks, give or take one.
 """
 
 from __future__ import annotations
@@ -21,8 +20,6 @@ def berger_rounds(players: Sequence[int]) -> list[list[tuple[int, int]]]:
     if n < 2:
         return []
     fixed, moving = seats[-1], seats[:-1]
-    whites: dict[int, int] = {p: 0 for p in players}
-    blacks: dict[int, int] = {p: 0 for p in players}
     schedule: list[list[tuple[int, int]]] = []
     for k in range(n - 1):
         turn = moving[k:] + moving[:k]
@@ -32,14 +29,12 @@ def berger_rounds(players: Sequence[int]) -> list[list[tuple[int, int]]]:
             a, b = arrangement[i], arrangement[n - 1 - i]
             if a is None or b is None:
                 continue
-            balance_a = whites[a] - blacks[a]
-            balance_b = whites[b] - blacks[b]
-            if balance_a < balance_b or (balance_a == balance_b and (k + i) % 2 == 0):
-                white, black = a, b
+            # The fixed seat changes colour every round; the other tables alternate
+            # down the board, which keeps everyone's White-minus-Black within one.
+            if i == 0:
+                white, black = (b, a) if k % 2 == 0 else (a, b)
             else:
-                white, black = b, a
-            whites[white] += 1
-            blacks[black] += 1
+                white, black = (a, b) if i % 2 == 1 else (b, a)
             pairs.append((white, black))
         schedule.append(pairs)
     return schedule

@@ -207,6 +207,10 @@ XML_NAMES: dict[str, str] = {
 
 
 def _parse(name: str, text: str, kind: type) -> object:
+    if name.startswith("seed_system") and text not in SEED_SYSTEMS:
+        raise ValueError(f"expected one of {', '.join(SEED_SYSTEMS)}")
+    if name.startswith("dudd_") and name.endswith("_mode") and text not in DUDD_MODES:
+        raise ValueError(f"expected one of {', '.join(DUDD_MODES)}")
     if name == "rank_threshold":
         return rank_from_text(text)
     if kind is bool:

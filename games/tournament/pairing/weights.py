@@ -61,17 +61,21 @@ def concave(weight: int, x: float, k: float) -> int:
     return int(weight * (1.0 - x) * (1.0 + k * x))
 
 
-def opengotha_handicap(settings: Settings) -> HandicapRule:
+class OpenGothaHandicap:
     """OpenGotha's handicap from ranks or McMahon scores (``gameBetween``)."""
 
-    def rule(a: PlayerState, b: PlayerState) -> int:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def __call__(self, a: PlayerState, b: PlayerState) -> int:
+        s = self.settings
         return handicap_between(
-            pseudo_rank(a.entrant.rank, a.mms2, settings),
-            pseudo_rank(b.entrant.rank, b.mms2, settings),
-            settings,
+            pseudo_rank(a.entrant.rank, a.mms2, s), pseudo_rank(b.entrant.rank, b.mms2, s), s
         )
 
-    return rule
+
+def opengotha_handicap(settings: Settings) -> HandicapRule:
+    return OpenGothaHandicap(settings)
 
 
 def _dudd_side(mode: str, weight: int, inner: int, size: int) -> int:
@@ -133,7 +137,7 @@ def costs(st: RoundState, a: PlayerState, b: PlayerState, handicap: HandicapRule
         sec_range = s.mm_bar - s.mm_floor + 3 + st.round
     hd_cost = concave(p.minimize_handicap, abs(a.pseudo_mms - b.pseudo_mms) / sec_range, k)
 
-    geo = _geo(p, a, b, n_groups, sec_case)
+    geo = _geo(p, a.country != b.country, a.club != b.club, n_groups, sec_case)
 
     total = 1 + duplicate + random + balance + category + score + dudd + seed + hd_cost + geo
     return Costs(duplicate, random, balance, category, score, dudd, seed, hd_cost, geo, total)
@@ -184,7 +188,9 @@ def _seed(st: RoundState, a: PlayerState, b: PlayerState) -> int:
     return top - tdiv(tdiv(top * x, n) * x, n)
 
 
-def _geo(p: PairingParams, a: PlayerState, b: PlayerState, n_groups: int, sec_case: int) -> int:
+def _geo(
+    p: PairingParams, countries_differ: bool, clubs_differ: bool, n_groups: int, sec_case: int
+) -> int:
     """A bonus for players of different countries and clubs, worth a score gap of
     up to ``prefer_mms_diff_rather_than_same_*`` groups."""
     top = p.avoid_same_geo
@@ -194,11 +200,11 @@ def _geo(p: PairingParams, a: PlayerState, b: PlayerState, n_groups: int, sec_ca
     country_factor = p.prefer_mms_diff_rather_than_same_country
     club_factor = p.prefer_mms_diff_rather_than_same_club
     country_ratio = 0.0
-    if a.country != b.country and country_factor != 0:
+    if countries_differ and country_factor != 0:
         country_ratio = min(country_factor / n_groups, 1.0)
     club_ratio = 0.0
     # goref has no clubs groups: two different clubs are never in one group.
-    if a.club != b.club and club_factor != 0:
+    if clubs_differ and club_factor != 0:
         club_ratio = min(club_factor * 1.2 / n_groups, 1.0)
     ratio = max(country_ratio, club_ratio) + min(country_ratio, club_ratio) / 2.0
     if ratio > 0.0:
@@ -213,9 +219,130 @@ def _geo(p: PairingParams, a: PlayerState, b: PlayerState, n_groups: int, sec_ca
 
 def weight_rows(st: RoundState, part: list[int], handicap: HandicapRule) -> list[list[int]]:
     """Total costs of every pair of ``part`` (in pairing-list order): row i holds
-    the pairs (i, j) for j > i."""
-    players = [st.players[p] for p in part]
+    the pairs (i, j) for j > i.
+
+    The same sums as ``costs`` (a test holds them equal), with what depends on one
+    player or on a gap computed once: a 760-player round weighs 288,420 pairs.
+    """
+    p = st.params
+    k = p.nx1_factor
+    n_groups = st.number_of_groups
+    n_cat = st.number_of_categories
+    players = [st.players[pid] for pid in part]
+    n = len(players)
+    ids = [pl.entrant.id for pl in players]
+    group = [pl.group for pl in players]
+    cat = [pl.category for pl in players]
+    inner = [pl.inner for pl in players]
+    size = [pl.group_size for pl in players]
+    wb = [pl.wb for pl in players]
+    exempt = [int(pl.exempt) for pl in players]
+    pmms = [pl.pseudo_mms for pl in players]
+    club = [pl.club for pl in players]
+    country = [pl.country for pl in players]
+    played = [pl.played for pl in players]
+    names = [pl.det_name for pl in players]
+    dudd_w = p.dudd_weight // 5
+    up_side = [_dudd_side(p.dudd_upper_mode, dudd_w, inner[i], size[i]) for i in range(n)]
+    low_side = [_dudd_side(p.dudd_lower_mode, dudd_w, inner[i], size[i]) for i in range(n)]
+    up_bad = [pl.nb_dd > 0 for pl in players]  # drawn down before: bad as the upper one
+    low_bad = [pl.nb_du > 0 for pl in players]
+    up_good = [pl.nb_du > 0 and pl.nb_dd < pl.nb_du for pl in players]
+    low_good = [pl.nb_dd > 0 and pl.nb_du < pl.nb_dd for pl in players]
+    scenario_cost = [0, dudd_w, 2 * dudd_w, 3 * dudd_w, 4 * dudd_w]
+    if not p.compensate_dudd:
+        scenario_cost[3] = scenario_cost[4] = 2 * dudd_w
+    score_cost = [
+        concave(p.minimize_score_difference, g / n_groups, k) for g in range(n_groups + 1)
+    ]
+    cat_cost = [concave(p.avoid_mixing_categories, c / n_cat, k) for c in range(n_cat + 1)]
+    sec_range = n_groups if st.mcmahon else st.settings.mm_bar - st.settings.mm_floor + 3 + st.round
+    hd_cache: dict[int, int] = {}
+    geo_cache: dict[tuple[bool, bool, int], int] = {}
+    seed_system = p.seed_system(st.round)
+    top_seed = p.maximize_seeding
+    rand_range = int(top_seed * 0.2)
+    random_on = p.deterministic and p.random > 0
+    dupl = p.avoid_dupl_game
+    balance_wb = p.balance_wb
+    # OpenGotha's own handicap rule is read from per-player pseudo ranks.
+    s = st.settings
+    fast_hd = isinstance(handicap, OpenGothaHandicap)
+    thr = s.hd_no_hd_rank_threshold
+    pseudo = [min(pseudo_rank(pl.entrant.rank, pl.mms2, s), thr) for pl in players]
+    corr, ceiling = s.hd_correction, s.hd_ceiling
     rows: list[list[int]] = []
-    for i, a in enumerate(players):
-        rows.append([costs(st, a, b, handicap).total for b in players[i + 1 :]])
+    for i in range(n):
+        gi, ci, wbi, ei, pi = group[i], cat[i], wb[i], exempt[i], pmms[i]
+        clubi, countryi, playedi, namei, psi = club[i], country[i], played[i], names[i], pseudo[i]
+        row: list[int] = []
+        append = row.append
+        for j in range(i + 1, n):
+            total = 1
+            if ids[j] not in playedi:
+                total += dupl
+            if random_on:
+                total += det_random(p.random, namei, names[j])
+            if fast_hd:
+                d = psi - pseudo[j]
+                if d > 0:
+                    d = max(d - corr, 0)
+                elif d < 0:
+                    d = min(d + corr, 0)
+                even = ceiling == 0 or d == 0
+            else:
+                even = handicap(players[i], players[j]) == 0
+            if even:
+                wbj = wb[j]
+                if wbi * wbj < 0:
+                    total += balance_wb
+                elif (wbi == 0 and abs(wbj) >= 2) or (wbj == 0 and abs(wbi) >= 2):
+                    total += balance_wb // 2
+            cj = cat[j]
+            gj = group[j]
+            cat_gap = ci - cj if ci > cj else cj - ci
+            if n_cat > 1:
+                total += cat_cost[cat_gap]
+            if cat_gap == 0:
+                total += score_cost[gi - gj if gi > gj else gj - gi]
+            if gi != gj:
+                u, lo = (i, j) if gi < gj else (j, i)
+                scenario = 2 - up_bad[u] - low_bad[lo]
+                if scenario:
+                    scenario += up_good[u] + low_good[lo]
+                dudd = up_side[u] + low_side[lo] + scenario_cost[scenario]
+                if cat_gap:
+                    dudd //= (cat_gap + 1) ** 4
+                total += dudd
+            else:
+                total += _seed_pair(
+                    seed_system, top_seed, rand_range, size[i], inner[i], inner[j], namei, names[j]
+                )
+            if p.minimize_handicap:
+                gap = abs(pi - pmms[j])
+                hd_cost = hd_cache.get(gap)
+                if hd_cost is None:
+                    hd_cost = hd_cache[gap] = concave(p.minimize_handicap, gap / sec_range, k)
+                total += hd_cost
+            key = (countryi != country[j], clubi != club[j], ei + exempt[j])
+            geo = geo_cache.get(key)
+            if geo is None:
+                geo = geo_cache[key] = _geo(p, key[0], key[1], n_groups, key[2])
+            total += geo
+            append(total)
+        rows.append(row)
     return rows
+
+
+def _seed_pair(
+    system: str, top: int, rand_range: int, n: int, c1: int, c2: int, name1: str, name2: str
+) -> int:
+    if system == "SPLITANDRANDOM":
+        if (2 * c1 < n <= 2 * c2) or (2 * c2 < n <= 2 * c1):
+            return top - det_random(rand_range, name1, name2)
+        return 0
+    if system == "SPLITANDFOLD":
+        x = c1 + c2 - (n - 1)
+        return top - tdiv(tdiv(top * x, n - 1) * x, n - 1)
+    x = 2 * abs(c1 - c2) - n
+    return top - tdiv(tdiv(top * x, n) * x, n)

@@ -17,7 +17,7 @@ import pytest
 from games.tournament.model import Presence
 from games.tournament.pairing import COST_NAMES, PairingParams, pair_round
 from games.tournament.pairing.state import round_state
-from games.tournament.pairing.weights import costs, opengotha_handicap
+from games.tournament.pairing.weights import costs, opengotha_handicap, weight_rows
 from tests.tournament.pairing.ogfiles import Tournament, dump, dumped_rounds, load
 
 FILES = [
@@ -134,3 +134,17 @@ def test_the_bye_rule_picks_opengothas_bye(name: str, round_number: int) -> None
     result = pair_round(event, round_number)
     assert result.bye == bye
     assert len(BYE_CASES) >= 10
+
+
+@pytest.mark.parametrize(("name", "round_number"), CASES)
+def test_the_fast_weight_matrix_sums_the_same_components(name: str, round_number: int) -> None:
+    t = _event_for(load(name), name, round_number)
+    event = t.before(round_number)
+    params = PairingParams.from_opengotha(event.pairing, event.settings.system)
+    st = round_state(event, round_number, params)
+    rule = opengotha_handicap(event.settings)
+    part = [p for p in st.order if event.entrants[p - 1].presence_in(round_number) is Presence.PLAY]
+    rows = weight_rows(st, part, rule)
+    for i, a in enumerate(part):
+        for j, b in enumerate(part[i + 1 :]):
+            assert rows[i][j] == costs(st, st.players[a], st.players[b], rule).total
