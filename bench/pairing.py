@@ -45,7 +45,7 @@ def synthetic_event(players: int, played: int, seed: int = 1) -> Event:
                 presence=tuple(Presence.PLAY for _ in range(rounds)),
             )
         )
-    settings = Settings(system=System.MCMAHON, rounds=rounds, mm_bar=3, mm_floor=-20)
+    settings = Settings.defaults(System.MCMAHON, rounds)
     score = {e.id: min(max(e.rank, -20), 3) + 30 for e in entrants}
     ranks = {e.id: e.rank for e in entrants}
     met: set[frozenset[int]] = set()

@@ -1,4 +1,6 @@
-"""A tournament as plain values: entrants, games, settings; standings and pairing.
+"""A tournament as plain values: entrants, rounds, games, settings; its standings and its files.
 
-Standard library only (``tests/test_pure_isolation.py`` checks it).
+Pure package (standard library only): the database converts into ``model.Event``, and the
+standings, pairing and file modules work on that.  The definitions follow OpenGotha 3.5x
+(docs/tournaments.md).
 """

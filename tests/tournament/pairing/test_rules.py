@@ -15,7 +15,7 @@ from games.tournament.pairing.params import rank_from_text
 from games.tournament.pairing.state import round_state
 from games.tournament.pairing.weights import costs, opengotha_handicap
 
-MM = Settings(system=System.MCMAHON, rounds=5, mm_bar=3, mm_floor=-20)
+MM = Settings.defaults(System.MCMAHON, 5)
 
 
 def _e(i: int, rank: int, club: str = "", country: str = "FR", **kw: object) -> Entrant:
@@ -30,6 +30,12 @@ def _e(i: int, rank: int, club: str = "", country: str = "FR", **kw: object) -> 
         presence=(Presence.PLAY,) * 5,
         **kw,  # type: ignore[arg-type]
     )
+
+
+def _ev(
+    settings: Settings, entrants: tuple[Entrant, ...], games: tuple[GameRec, ...] = ()
+) -> Event:
+    return Event(settings, entrants, games)
 
 
 def _costs(event: Event, r: int, a: int, b: int):  # type: ignore[no-untyped-def]
@@ -76,7 +82,7 @@ def test_score_difference_and_draw_up_follow_the_groups() -> None:
 
 def test_same_club_costs_the_geography_bonus() -> None:
     # Kyu players: a dan player (at the rank threshold) is exempt from geography.
-    ev = Event(MM, (_e(1, -5, club="Par"), _e(2, -5, club="par"), _e(3, -5, club="Lyon")))
+    ev = _ev(MM, (_e(1, -5, club="Par"), _e(2, -5, club="par"), _e(3, -5, club="Lyon")))
     assert _costs(ev, 1, 1, 2).geo < _costs(ev, 1, 1, 3).geo
     result = pair_round(ev, 1, players=[1, 2], explain=True)
     assert "same club (Par)" in result.games[0].reasons
@@ -102,7 +108,7 @@ def test_handicap_from_mcmahon_score_with_correction_ceiling_and_threshold() -> 
     assert handicap_between(-20, -2, s) == -9 + 0 or handicap_between(-20, -2, s) == -9
     assert handicap_between(-1, -2, s) == 0
     assert handicap_between(-2, -5, replace(s, hd_ceiling=1)) == 1
-    ev = Event(MM, (_e(1, 0), _e(2, -6)))
+    ev = _ev(MM, (_e(1, 0), _e(2, -6)))
     game = pair_round(ev, 1).games[0]
     assert (game.white, game.black, game.handicap) == (1, 2, 5)
     # A goref policy replaces OpenGotha's rule.
@@ -116,7 +122,7 @@ def test_the_deterministic_random_is_antisymmetric() -> None:
 
 
 def test_an_odd_field_gets_a_bye_and_the_lowest_takes_it() -> None:
-    ev = Event(MM, (_e(1, 2), _e(2, 0), _e(3, -10)))
+    ev = _ev(MM, (_e(1, 2), _e(2, 0), _e(3, -10)))
     result = pair_round(ev, 1)
     assert result.bye == 3 and len(result.games) == 1
     # An earlier bye costs 1000: player 3 does not sit out twice.
@@ -125,13 +131,13 @@ def test_an_odd_field_gets_a_bye_and_the_lowest_takes_it() -> None:
         _e(2, 0),
         replace(_e(3, -10), presence=(Presence.BYE,) + (Presence.PLAY,) * 4),
     )
-    assert pair_round(Event(MM, ents), 2).bye == 2
-    assert pair_round(Event(MM, ents), 1).bye == 3  # recorded for round 1
+    assert pair_round(_ev(MM, ents), 2).bye == 2
+    assert pair_round(_ev(MM, ents), 1).bye == 3  # recorded for round 1
     assert pair_round(ev, 1, bye=1).bye == 1
 
 
 def test_refusals_name_the_problem() -> None:
-    ev = Event(MM, (_e(1, 0), _e(2, 0), _e(3, 0)))
+    ev = _ev(MM, (_e(1, 0), _e(2, 0), _e(3, 0)))
     with pytest.raises(PairingError, match="not entered"):
         pair_round(ev, 1, players=[1, 99])
     with pytest.raises(PairingError, match="odd number"):
@@ -141,7 +147,7 @@ def test_refusals_name_the_problem() -> None:
 
 
 def test_explain_all_lists_every_pair_in_pairing_list_order() -> None:
-    ev = Event(MM, (_e(1, 0), _e(2, 3), _e(3, -5), _e(4, 1)))
+    ev = _ev(MM, (_e(1, 0), _e(2, 3), _e(3, -5), _e(4, 1)))
     result = pair_round(ev, 1, explain="all")
     assert len(result.pairs) == 6
     assert result.pairs[0].a == 2  # strongest first: the standings before round 1
@@ -163,7 +169,7 @@ def test_berger_tables_meet_everyone_once_with_balanced_colours() -> None:
 
 def test_a_round_robin_round_is_the_berger_round() -> None:
     rr = replace(MM, system=System.ROUND_ROBIN, rounds=3, hd_ceiling=0)
-    ev = Event(rr, (_e(1, 0), _e(2, 1), _e(3, 2), _e(4, 3)))
+    ev = _ev(rr, (_e(1, 0), _e(2, 1), _e(3, 2), _e(4, 3)))
     seen = set()
     for r in (1, 2, 3):
         games = pair_round(ev, r).games

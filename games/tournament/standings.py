@@ -1,0 +1,600 @@
+"""Standings after any round, with OpenGotha 3.5x's placement criteria and their exact values.
+
+``Scoreboard(event)`` works out every player's scores for every round once (as OpenGotha's
+``Tournament.fillBaseScoringInfo`` does) and orders the players after any round on demand;
+``standings(event, after_round)`` is the one-shot form.  Values are held doubled (SODOS
+quadrupled) as whole numbers, as OpenGotha stores them, and handed out as true numbers.
+The definitions, quirks included, are written out in docs/tournaments.md ("Standings").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence
+
+# Each criterion and the factor its stored value carries (OpenGotha's criterion "coef").
+SCALE: dict[str, int] = {
+    "CAT": 1,
+    "RANK": 1,
+    "RATING": 1,
+    "NBW": 2,
+    "MMS": 2,
+    "CPS": 2,
+    "STS": 2,
+    "SOSW": 2,
+    "SOSW-1": 2,
+    "SOSW-2": 2,
+    "SODOSW": 4,
+    "SOSOSW": 2,
+    "CUSSW": 2,
+    "SOSM": 2,
+    "SOSM-1": 2,
+    "SOSM-2": 2,
+    "SODOSM": 4,
+    "SOSOSM": 2,
+    "CUSSM": 2,
+    "SOSTS": 2,
+    "EXT": 2,
+    "EXR": 2,
+    "DC": 1,
+    "SDC": 1,
+}
+CRITERIA: tuple[str, ...] = tuple(SCALE)
+DIRECT = ("DC", "SDC")
+
+
+class Participation(StrEnum):
+    """What a player did in one round, as OpenGotha's ScoredPlayer records it."""
+
+    ABSENT = "absent"  # declared not participating (and not in a game)
+    NOT_ASSIGNED = "not_assigned"  # participating, but neither in a game nor the bye
+    BYE = "bye"
+    PAIRED = "paired"  # in a game, whatever its result
+
+
+def criterion(name: str) -> str:
+    """The canonical name of a placement criterion (OpenGotha's long name, upper case)."""
+    key = name.strip().upper()
+    if key not in SCALE:
+        known = ", ".join(CRITERIA)
+        raise ValueError(f"unknown placement criterion {name!r} (known: {known})")
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the standings; ``place`` is None for a player listed after the ranked ones
+    (no game and no bye so far)."""
+
+    place: int | None
+    entrant_id: int
+    values: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """A player's main scores after a round: wins and McMahon score (true values)."""
+
+    nbw: float
+    mms: float
+    smms: int
+
+
+def _round_down2(acc2: int, round_down: bool) -> int:
+    return (acc2 // 2) * 2 if round_down else acc2
+
+
+class Scoreboard:
+    """Every player's scores for every round of one event."""
+
+    def __init__(self, event: Event) -> None:
+        s = event.settings
+        self.event = event
+        self.entrants: tuple[Entrant, ...] = event.entrants
+        n = len(self.entrants)
+        self._index = {e.id: i for i, e in enumerate(self.entrants)}
+        if len(self._index) != n:
+            raise ValueError("two entrants share one id")
+        last_game = max((g.round for g in event.games), default=0)
+        last_bye = max(
+            (r for e in self.entrants for r, p in enumerate(e.presence, 1) if p is Presence.BYE),
+            default=0,
+        )
+        nr = self.rounds = max(s.rounds, last_game, last_bye)
+        self.smms = [s.smms(e) for e in self.entrants]
+
+        part = [[Participation.NOT_ASSIGNED] * nr for _ in range(n)]
+        for i, e in enumerate(self.entrants):
+            for r in range(min(nr, len(e.presence))):
+                if e.presence[r] is Presence.ABSENT:
+                    part[i][r] = Participation.ABSENT
+        self.game: list[list[GameRec | None]] = [[None] * nr for _ in range(n)]
+        self.opp = [[-1] * nr for _ in range(n)]
+        for g in event.games:
+            if g.round < 1:
+                raise ValueError(f"a game between {g.black} and {g.white} has round {g.round}")
+            try:
+                b, w = self._index[g.black], self._index[g.white]
+            except KeyError as exc:
+                raise ValueError(
+                    f"round {g.round}: a game names entrant {exc.args[0]}, who is not entered"
+                ) from None
+            if b == w:
+                raise ValueError(f"round {g.round}: entrant {g.black} plays himself")
+            r = g.round - 1
+            for me, other in ((b, w), (w, b)):
+                if self.game[me][r] is not None:
+                    who = self.entrants[me].id
+                    raise ValueError(f"round {g.round}: entrant {who} has two games")
+                self.game[me][r] = g
+                self.opp[me][r] = other
+                part[me][r] = Participation.PAIRED
+        # The declared bye wins over a game, as in OpenGotha (its bye list is applied last).
+        for i, e in enumerate(self.entrants):
+            for r in range(min(nr, len(e.presence))):
+                if e.presence[r] is Presence.BYE:
+                    part[i][r] = Participation.BYE
+        self.part = part
+
+        # Game points (x2), the handicap term of SOSM (+h as White, -h as Black), and
+        # whether the game was really played (for countNotPlayedGamesAsHalfPoint).
+        self.wx2 = [[0] * nr for _ in range(n)]
+        self.hd = [[0] * nr for _ in range(n)]
+        played = [[False] * nr for _ in range(n)]
+        for i, e in enumerate(self.entrants):
+            for r in range(nr):
+                mine = self.game[i][r]
+                if mine is None:
+                    continue
+                self.wx2[i][r] = mine.points2(e.id)
+                self.hd[i][r] = mine.handicap if mine.white == e.id else -mine.handicap
+                played[i][r] = not mine.by_default and mine.outcome is not Outcome.UNKNOWN
+
+        self.nbw2 = [[0] * nr for _ in range(n)]
+        self.mms2 = [[0] * nr for _ in range(n)]
+        self.cps2 = [[0] * nr for _ in range(n)]
+        self.nbwv2 = [[0] * nr for _ in range(n)]
+        self.mmsv2 = [[0] * nr for _ in range(n)]
+        for i in range(n):
+            games2 = cps_games2 = virtual2 = acc_nbw2 = acc_mms2 = 0
+            for r in range(nr):
+                pts = self.wx2[i][r]
+                games2 += pts
+                cps_games2 = 2 * cps_games2 + pts
+                if played[i][r]:
+                    virtual2 += pts
+                else:
+                    virtual2 += 1  # half a point for a game not really played
+                p = part[i][r]
+                if p is Participation.ABSENT:
+                    acc_nbw2 += s.nbw2_absent
+                    acc_mms2 += s.mms2_absent
+                elif p is Participation.BYE:
+                    acc_nbw2 += s.nbw2_bye
+                    acc_mms2 += s.mms2_bye
+                extra_nbw2 = _round_down2(acc_nbw2, s.round_down)
+                self.nbw2[i][r] = games2 + extra_nbw2
+                self.cps2[i][r] = cps_games2 + extra_nbw2
+                self.mms2[i][r] = 2 * self.smms[i] + games2 + _round_down2(acc_mms2, s.round_down)
+                self.nbwv2[i][r] = virtual2
+                self.mmsv2[i][r] = 2 * self.smms[i] + virtual2
+        self._columns: dict[str, list[list[int]]] = {}
+        self._terms_cache: dict[str, list[list[list[int]]]] = {}
+
+    # ---- per-criterion tables, [player][round], filled on first use -----------------------
+
+    def _table(self, name: str) -> list[list[int]]:
+        table = self._columns.get(name)
+        if table is None:
+            table = self._columns[name] = self._BUILDERS[name](self)
+        return table
+
+    def _sts(self) -> list[list[int]]:
+        # Strasbourg score: MMS, plus 2 for each of the quarter- and semi-final wins of a
+        # top-group player who won every game, recognised by his MMS (OpenGotha's test).
+        s = self.event.settings
+        nr = s.rounds
+        sts = [row[:] for row in self.mms2]
+        if nr < 3:
+            return sts
+        for row, mms in zip(sts, self.mms2, strict=True):
+            if mms[nr - 3] == 2 * (30 + s.mm_bar + nr - 2):
+                for r in (nr - 3, nr - 2, nr - 1):
+                    row[r] += 4
+            if mms[nr - 2] == 2 * (30 + s.mm_bar + nr - 1):
+                for r in (nr - 2, nr - 1):
+                    row[r] += 4
+        return sts
+
+    def _cumulative(self, base: list[list[int]]) -> list[list[int]]:
+        out = []
+        for row in base:
+            acc, cum = 0, []
+            for v in row:
+                acc += v
+                cum.append(acc)
+            out.append(cum)
+        return out
+
+    def _terms(self, kind: str) -> list[list[list[int]]]:
+        """terms[i][r][rr]: the opponent's score (after round r) that player i's SOS adds for
+        round rr <= r; ``kind`` is W (wins), M (McMahon, handicap-corrected) or T (STS)."""
+        s = self.event.settings
+        virtual = s.count_not_played_as_half
+        if kind == "W":
+            score = self.nbwv2 if virtual else self.nbw2
+        elif kind == "M":
+            score = self.mmsv2 if virtual else self.mms2
+        else:  # OpenGotha never fills a virtual STS, so it counts 0 there
+            score = [[0] * self.rounds for _ in self.entrants] if virtual else self._table("STS")
+        out = []
+        for i in range(len(self.entrants)):
+            opp, part, hd = self.opp[i], self.part[i], self.hd[i]
+            own = 0 if kind == "W" else 2 * self.smms[i]
+            per_round = []
+            for r in range(self.rounds):
+                terms = []
+                for rr in range(r + 1):
+                    if part[rr] is not Participation.PAIRED:
+                        terms.append(own)
+                    elif kind == "W":
+                        terms.append(score[opp[rr]][r])
+                    else:
+                        terms.append(score[opp[rr]][r] + 2 * hd[rr])
+                per_round.append(terms)
+            out.append(per_round)
+        return out
+
+    def _sos(self, kind: str) -> list[list[int]]:
+        return [[sum(t) for t in per_round] for per_round in self._terms_of(kind)]
+
+    def _terms_of(self, kind: str) -> list[list[list[int]]]:
+        cached = self._terms_cache.get(kind)
+        if cached is None:
+            cached = self._terms_cache[kind] = self._terms(kind)
+        return cached
+
+    def _sos_minus(self, kind: str, drop: int) -> list[list[int]]:
+        out = []
+        for per_round in self._terms_of(kind):
+            row = []
+            for r, terms in enumerate(per_round):
+                if kind == "M" and r < 2:
+                    # OpenGotha computes SOSM-1/-2 after rounds 1 and 2 but never stores them.
+                    row.append(0)
+                    continue
+                k = min(drop, len(terms))
+                row.append(sum(terms) - sum(sorted(terms)[:k]))
+            out.append(row)
+        return out
+
+    def _sodos(self, kind: str) -> list[list[int]]:
+        out = []
+        for i, per_round in enumerate(self._terms_of(kind)):
+            wx2, part = self.wx2[i], self.part[i]
+            row = []
+            for terms in per_round:
+                row.append(
+                    sum(
+                        t * wx2[rr]
+                        for rr, t in enumerate(terms)
+                        if part[rr] is Participation.PAIRED
+                    )
+                )
+            out.append(row)
+        return out
+
+    def _sosos(self, kind: str) -> list[list[int]]:
+        sos = self._table("SOSW" if kind == "W" else "SOSM")
+        out = []
+        for i in range(len(self.entrants)):
+            opp, part = self.opp[i], self.part[i]
+            own = 0 if kind == "W" else 2 * self.smms[i]
+            row = []
+            for r in range(self.rounds):
+                total = 0
+                for rr in range(r + 1):
+                    if part[rr] is Participation.PAIRED:
+                        total += sos[opp[rr]][r]
+                    else:
+                        total += own * (r + 1)
+                row.append(total)
+            out.append(row)
+        return out
+
+    def _exploits(self, won_only: bool) -> list[list[int]]:
+        out = []
+        for i, e in enumerate(self.entrants):
+            opp, part, hd, wx2 = self.opp[i], self.part[i], self.hd[i], self.wx2[i]
+            row = []
+            for r in range(self.rounds):
+                total = 0
+                for rr in range(r + 1):
+                    if part[rr] is not Participation.PAIRED:
+                        continue
+                    o = opp[rr]
+                    if won_only and wx2[rr] != 2:
+                        continue
+                    d = hd[rr] - (e.rank - self.entrants[o].rank)
+                    coef = 0 if d < 0 else 1 if d == 0 else 2 if d == 1 else 3
+                    total += self.nbw2[o][r] * coef
+                row.append(total)
+            out.append(row)
+        return out
+
+    def _constant(self, value: Callable[[int, Entrant], int]) -> list[list[int]]:
+        return [[value(i, e)] * self.rounds for i, e in enumerate(self.entrants)]
+
+    _BUILDERS: dict[str, Callable[[Scoreboard], list[list[int]]]] = {
+        "NBW": lambda sb: sb.nbw2,
+        "MMS": lambda sb: sb.mms2,
+        "CPS": lambda sb: sb.cps2,
+        "STS": lambda sb: sb._sts(),
+        "CUSSW": lambda sb: sb._cumulative(sb.nbw2),
+        "CUSSM": lambda sb: sb._cumulative(sb.mms2),
+        "SOSW": lambda sb: sb._sos("W"),
+        "SOSW-1": lambda sb: sb._sos_minus("W", 1),
+        "SOSW-2": lambda sb: sb._sos_minus("W", 2),
+        "SODOSW": lambda sb: sb._sodos("W"),
+        "SOSOSW": lambda sb: sb._sosos("W"),
+        "SOSM": lambda sb: sb._sos("M"),
+        "SOSM-1": lambda sb: sb._sos_minus("M", 1),
+        "SOSM-2": lambda sb: sb._sos_minus("M", 2),
+        "SODOSM": lambda sb: sb._sodos("M"),
+        "SOSOSM": lambda sb: sb._sosos("M"),
+        "SOSTS": lambda sb: sb._sos("T"),
+        "EXT": lambda sb: sb._exploits(False),
+        "EXR": lambda sb: sb._exploits(True),
+        "RANK": lambda sb: sb._constant(lambda i, e: e.rank),
+        "RATING": lambda sb: sb._constant(lambda i, e: e.rating),
+        "CAT": lambda sb: sb._constant(lambda i, e: -sb.event.settings.category(e.rank)),
+    }
+
+    # ---- public reads ----------------------------------------------------------------------
+
+    def index(self, entrant_id: int) -> int:
+        return self._index[entrant_id]
+
+    def participation(self, entrant_id: int, round: int) -> Participation:
+        """What the player did in round ``round`` (1-based)."""
+        i = self._index[entrant_id]
+        if not 1 <= round <= self.rounds:
+            raise ValueError(f"round {round} is outside 1..{self.rounds}")
+        return self.part[i][round - 1]
+
+    def value2(self, name: str, after_round: int) -> list[int]:
+        """The scaled value (x2, x4 for SODOS) of criterion ``name`` for every player, in
+        entrant order, after round ``after_round`` (0: before the first round)."""
+        name = criterion(name)
+        if name in DIRECT:
+            raise ValueError(f"{name} depends on the order; ask standings() for it")
+        r = self._check_round(after_round) - 1
+        if r < 0:
+            # Before the first round OpenGotha gives the start score for MMS and STS,
+            # the player's own attributes for CAT, RANK and RATING, and 0 otherwise.
+            if name in ("MMS", "STS"):
+                return [2 * x for x in self.smms]
+            if name == "RANK":
+                return [e.rank for e in self.entrants]
+            if name == "RATING":
+                return [e.rating for e in self.entrants]
+            if name == "CAT":
+                return [-self.event.settings.category(e.rank) for e in self.entrants]
+            return [0] * len(self.entrants)
+        return [row[r] for row in self._table(name)]
+
+    def score_after(self, entrant_id: int, after_round: int) -> RoundScore:
+        i = self._index[entrant_id]
+        r = self._check_round(after_round) - 1
+        if r < 0:
+            return RoundScore(0.0, float(self.smms[i]), self.smms[i])
+        return RoundScore(self.nbw2[i][r] / 2, self.mms2[i][r] / 2, self.smms[i])
+
+    def implied(self, after_round: int) -> list[bool]:
+        """Per player: did he play a game or have the bye in rounds 1..after_round?"""
+        r = self._check_round(after_round)
+        listed = (Participation.PAIRED, Participation.BYE)
+        return [any(p in listed for p in part[:r]) for part in self.part]
+
+    def _check_round(self, after_round: int) -> int:
+        if not 0 <= after_round <= self.rounds:
+            raise ValueError(f"after_round {after_round} is outside 0..{self.rounds}")
+        return after_round
+
+    def standings(self, after_round: int, criteria: Sequence[str] | None = None) -> list[Row]:
+        """The ordered standings after ``after_round`` on ``criteria`` (default: the event's).
+
+        Players equal on every criterion share a place (1, 2, 2, 4); those without a game or
+        a bye so far follow, unplaced.  Equal players are shown in name order.
+        """
+        names = [
+            criterion(c) for c in (self.event.settings.criteria if criteria is None else criteria)
+        ]
+        n = len(self.entrants)
+        values: dict[str, list[int]] = {
+            c: self.value2(c, after_round) for c in names if c not in DIRECT
+        }
+        cut = next((k for k, c in enumerate(names) if c in DIRECT), len(names))
+        name_key = [(e.family_name, e.given_name, e.id) for e in self.entrants]
+        if cut < len(names):
+            primary = names[:cut]
+            order = sorted(
+                range(n), key=lambda i: (tuple(-values[c][i] for c in primary), name_key[i])
+            )
+            dc, sdc = self._direct(order, primary, names[cut + 1 :], values, after_round)
+            values["DC"], values["SDC"] = dc, sdc
+        order = sorted(range(n), key=lambda i: (tuple(-values[c][i] for c in names), name_key[i]))
+        implied = self.implied(after_round)
+        rows: list[Row] = []
+        previous: tuple[int, ...] | None = None
+        place = 0
+        ranked = [i for i in order if implied[i]]
+        for pos, i in enumerate(ranked):
+            key = tuple(values[c][i] for c in names)
+            if key != previous:
+                place = pos + 1
+                previous = key
+            rows.append(Row(place, self.entrants[i].id, self._true(names, values, i)))
+        for i in order:
+            if not implied[i]:
+                rows.append(Row(None, self.entrants[i].id, self._true(names, values, i)))
+        return rows
+
+    def _true(self, names: list[str], values: dict[str, list[int]], i: int) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for c in names:
+            v = values[c][i]
+            out[c] = float(1 - v) if c == "CAT" else v / SCALE[c]
+        return out
+
+    # ---- direct confrontation --------------------------------------------------------------
+
+    def _direct(
+        self,
+        order: list[int],
+        primary: list[str],
+        after: list[str],
+        values: dict[str, list[int]],
+        after_round: int,
+    ) -> tuple[list[int], list[int]]:
+        """DC and SDC inside each group tied on every criterion before them (OpenGotha 3.5x,
+        ``defineDirForExAequoGroup`` and Matthieu Walraet's Confrontation sort)."""
+        n = len(self.entrants)
+        dc, sdc = [0] * n, [0] * n
+        start = 0
+        while start < n:
+            key = tuple(values[c][order[start]] for c in primary)
+            end = start + 1
+            while end < n and tuple(values[c][order[end]] for c in primary) == key:
+                end += 1
+            group = order[start:end]
+            start = end
+            if len(group) < 2:
+                continue
+            net = self._net_wins(group, after_round)
+            m = len(group)
+            # SDC: only when every pair of the group has a non-zero net result.
+            if all(net[a][b] != 0 for a in range(m) for b in range(m) if a != b):
+                for a in range(m):
+                    sdc[group[a]] = sum(1 for b in range(m) if net[a][b] > 0)
+            # DC: "sc" ranks the group on the criteria after DC (higher = better).
+            later = [c for c in after if c not in DIRECT]
+            keys = [tuple(values[c][p] for c in later) for p in group]
+            sorted_keys = sorted(keys, reverse=True)
+            sc = [m - sorted_keys.index(k) for k in keys]
+            # Edges winner <- loser, only for a net result of exactly one win (OpenGotha's
+            # second pair matrix is not clamped to +-1 before the test ``== 1``).
+            beats = [[net[a][b] == 1 for b in range(m)] for a in range(m)]
+            for a, rank in enumerate(_confrontation_ranks(sc, beats)):
+                dc[group[a]] = rank
+        return dc, sdc
+
+    def _net_wins(self, group: list[int], after_round: int) -> list[list[int]]:
+        pos = {p: k for k, p in enumerate(group)}
+        m = len(group)
+        net = [[0] * m for _ in range(m)]
+        for a, p in enumerate(group):
+            e = self.entrants[p]
+            for r in range(after_round):
+                g = self.game[p][r]
+                b = pos.get(self.opp[p][r])
+                if g is None or b is None or g.by_default:
+                    continue
+                # Only plain wins count, each game seen from both sides.
+                if (g.outcome is Outcome.WHITE and g.white == e.id) or (
+                    g.outcome is Outcome.BLACK and g.black == e.id
+                ):
+                    net[a][b] += 1
+                    net[b][a] -= 1
+        return net
+
+
+def _confrontation_ranks(sc: list[int], beats: list[list[bool]]) -> list[int]:
+    """DC values of a tied group: players that beat no one left are ranked last, lowest
+    ``sc`` first; a cycle of wins acts as one node.  Returns max rank - rank (higher is
+    better)."""
+    m = len(sc)
+    comp = _strong_components(beats)
+    # Within a cycle the games are ignored; each member takes every edge into and out of
+    # the cycle (OpenGotha's "preserve transitivity").
+    incoming: list[set[int]] = [set() for _ in range(m)]
+    for a in range(m):
+        for b in range(m):
+            if beats[a][b] and comp[a] != comp[b]:
+                incoming[a].add(b)  # a beat b: a has an edge coming from b
+    members: dict[int, list[int]] = {}
+    for a in range(m):
+        members.setdefault(comp[a], []).append(a)
+    for group in members.values():
+        if len(group) > 1:
+            union = set().union(*(incoming[a] for a in group))
+            for a in group:
+                incoming[a] = set(union)
+    remaining = set(range(m))
+    rank = [0] * m
+    while remaining:
+        free = [a for a in remaining if not (incoming[a] & remaining)]
+        if not free:  # cannot happen once cycles are merged; guard against a loop
+            free = list(remaining)
+        low = min(sc[a] for a in free)
+        chosen = [a for a in free if sc[a] == low]
+        current = 1 + len(remaining) - len(chosen)
+        for a in chosen:
+            rank[a] = current
+            remaining.discard(a)
+    top = max(rank)
+    return [top - r for r in rank]
+
+
+def _strong_components(beats: list[list[bool]]) -> list[int]:
+    """Component number of each node of the win graph (Tarjan's algorithm)."""
+    m = len(beats)
+    index = [-1] * m
+    low = [0] * m
+    on_stack = [False] * m
+    stack: list[int] = []
+    comp = [-1] * m
+    counter = 0
+    ncomp = 0
+
+    def visit(v: int) -> None:
+        nonlocal counter, ncomp
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack[v] = True
+        for w in range(m):
+            if not beats[v][w]:
+                continue
+            if index[w] < 0:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif on_stack[w]:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            while True:
+                w = stack.pop()
+                on_stack[w] = False
+                comp[w] = ncomp
+                if w == v:
+                    break
+            ncomp += 1
+
+    for v in range(m):
+        if index[v] < 0:
+            visit(v)
+    return comp
+
+
+def standings(event: Event, after_round: int, criteria: Sequence[str] | None = None) -> list[Row]:
+    """The standings after ``after_round`` (see ``Scoreboard.standings``)."""
+    return Scoreboard(event).standings(after_round, criteria)
+
+
+def scores_before(event: Event, round: int) -> dict[int, RoundScore]:
+    """Each entrant's NBW and MMS before round ``round`` (after round - 1), by entrant id."""
+    board = Scoreboard(event)
+    return {e.id: board.score_after(e.id, round - 1) for e in event.entrants}
