@@ -59,6 +59,7 @@ bench: venv
 	$(BIN)/python -m bench.engine
 	$(BIN)/python bench/ratings.py --quick
 	$(BIN)/python -m bench.rescore
+	$(BIN)/python -m bench.pairing
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache
