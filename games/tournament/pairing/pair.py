@@ -165,12 +165,12 @@ def pair_round(
 def _match(st: RoundState, to_pair: list[int], rule: HandicapRule) -> list[tuple[int, int]]:
     """OpenGotha's pairing: slices of a large field, each matched on its own."""
     result: list[tuple[int, int]] = []
-    for part in _slices(st, to_pair):
+    for part in opengotha_slices(st, to_pair):
         result.extend(_match_slice(st, part, rule))
     return result
 
 
-def _slices(st: RoundState, to_pair: list[int]) -> list[list[int]]:
+def opengotha_slices(st: RoundState, to_pair: list[int]) -> list[list[int]]:
     """Split a field of more than 600 as OpenGotha 3.52 does (``makeAutomaticPairing``):
     from the top score down, gather players until a slice holds at least 200 and an
     even number (600 at most), while more than 600 remain."""

@@ -11,6 +11,7 @@ from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence, S
 from games.tournament.pairing import PairingError, PairingParams, pair_round
 from games.tournament.pairing.berger import berger_rounds
 from games.tournament.pairing.colours import det_random, handicap_between
+from games.tournament.pairing.pair import opengotha_slices
 from games.tournament.pairing.params import rank_from_text
 from games.tournament.pairing.state import round_state
 from games.tournament.pairing.weights import costs, opengotha_handicap
@@ -188,3 +189,22 @@ def test_parameters_round_trip_through_opengotha_attributes() -> None:
     with pytest.raises(ValueError, match="paiSeRankThreshold"):
         PairingParams.from_opengotha({"paiSeRankThreshold": "12P"})
     assert rank_from_text("1D") == 0 and rank_from_text("30k") == -30
+
+
+def test_a_field_over_600_is_paired_in_slices_from_the_top_score_down() -> None:
+    entrants = tuple(_e(i, -20 + i % 27) for i in range(1, 702))
+    results = tuple(
+        GameRec(1, black=i, white=i + 1, outcome=Outcome.WHITE if i % 4 == 1 else Outcome.BLACK)
+        for i in range(1, 700, 2)
+    )
+    ev = Event(MM, entrants, results)
+    st = round_state(ev, 2, PairingParams())
+    field = [p for p in st.order if p != 701]
+    parts = opengotha_slices(st, field)
+    assert len(parts) == 2
+    first, rest = parts
+    assert len(first) >= 200 and len(first) % 2 == 0 and len(rest) <= 600
+    assert sorted(first + rest) == sorted(field)
+    # Whole score groups, top down (no emergency stop was needed here).
+    assert min(st.players[p].main for p in first) > max(st.players[p].main for p in rest)
+    assert opengotha_slices(st, field[:600]) == [field[:600]]
