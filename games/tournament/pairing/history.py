@@ -2,13 +2,13 @@
 
 All scores are kept doubled, as OpenGotha keeps them (a jigo is 1, a win 2), so
 the arithmetic stays in integers.  These are OpenGotha's definitions of NBW, MMS
-and the SOS family (OpenGotha 3.52, ``ScoredPlayer``); they serve the pairing
-only (main scores, groups and the order inside a group).
+(OpenGotha 3.52, ``ScoredPlayer``), round by round, with each player's opponent,
+colour and handicap in each round: what the draw-ups, colour balance and repeat
+games are counted from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from games.tournament.model import Event, GameRec, Outcome, Presence
@@ -105,60 +105,3 @@ def build_history(event: Event, last: int) -> History:
             record.nbw2.append(points2[pid] + extra_nbw)
             record.mms2.append(2 * record.smms + points2[pid] + extra_mms)
     return History(last=last, records=records)
-
-
-def criteria_values(
-    history: History, criteria: Iterable[str], ratings: dict[int, int], ranks: dict[int, int]
-) -> dict[int, tuple[int, ...]]:
-    """Each player's values of the placement criteria after ``history.last`` rounds.
-
-    NBW, MMS, SOSW, SOSM, SOSOSW, SOSOSM, Rating and Rank as OpenGotha defines them
-    (doubled); any other criterion counts as equal for everyone here.
-    """
-    last = history.last
-    recs = history.records
-    wanted = [c.upper() for c in criteria]
-    need_sos = {c for c in wanted if c.startswith("SOS")}
-    sosw: dict[int, int] = {}
-    sosm: dict[int, int] = {}
-    if need_sos:
-        for pid, rec in recs.items():
-            w = m = 0
-            for r in range(1, last + 1):
-                played = rec.games[r]
-                if played is None:
-                    m += 2 * rec.smms
-                    continue
-                opp, signed_hd, _ = played
-                w += recs[opp].nbw2[last]
-                m += recs[opp].mms2[last] + 2 * signed_hd
-            sosw[pid], sosm[pid] = w, m
-    sososw: dict[int, int] = {}
-    sososm: dict[int, int] = {}
-    if "SOSOSW" in need_sos or "SOSOSM" in need_sos:
-        for pid, rec in recs.items():
-            w = m = 0
-            for r in range(1, last + 1):
-                played = rec.games[r]
-                if played is None:
-                    m += 2 * rec.smms * last
-                    continue
-                w += sosw[played[0]]
-                m += sosm[played[0]]
-            sososw[pid], sososm[pid] = w, m
-    table: dict[str, Callable[[int], int]] = {
-        "NBW": lambda p: recs[p].nbw2[last],
-        "MMS": lambda p: recs[p].mms2[last],
-        "SOSW": lambda p: sosw[p],
-        "SOSM": lambda p: sosm[p],
-        "SOSOSW": lambda p: sososw[p],
-        "SOSOSM": lambda p: sososm[p],
-        "RATING": lambda p: ratings[p],
-        "RANK": lambda p: ranks[p],
-    }
-    getters = [table.get(c, _zero) for c in wanted]
-    return {pid: tuple(g(pid) for g in getters) for pid in recs}
-
-
-def _zero(player: int) -> int:
-    return 0

@@ -17,7 +17,6 @@ from games.tournament.pairing.berger import berger_rounds
 from games.tournament.pairing.bye import choose_bye
 from games.tournament.pairing.colours import colours
 from games.tournament.pairing.explain import reasons
-from games.tournament.pairing.history import criteria_values
 from games.tournament.pairing.matching import NoPerfectMatching, max_weight_perfect_matching
 from games.tournament.pairing.params import PairingParams
 from games.tournament.pairing.state import PlayerState, RoundState, round_state
@@ -93,7 +92,13 @@ def pair_round(
         params = PairingParams.from_opengotha(event.pairing, s.system)
     known = {e.id: e for e in event.entrants}
     if players is None:
-        chosen = [e.id for e in event.entrants if e.presence_in(round_number) is Presence.PLAY]
+        # Everyone checked in to play, less those the director already paired by hand.
+        busy = {p for g in event.games if g.round == round_number for p in (g.black, g.white)}
+        chosen = [
+            e.id
+            for e in event.entrants
+            if e.presence_in(round_number) is Presence.PLAY and e.id not in busy
+        ]
     else:
         chosen = list(dict.fromkeys(players))
         strangers = [p for p in chosen if p not in known]
@@ -247,10 +252,8 @@ def _round_robin(
 def number_tables(st: RoundState, games: list[PairedGame]) -> list[PairedGame]:
     """Table 1 for the game of the best player: by the standings before the round,
     then by rating (OpenGotha's "best score then rating")."""
-    s = st.settings
     ratings = {pid: p.entrant.rating for pid, p in st.players.items()}
-    ranks = {pid: p.entrant.rank for pid, p in st.players.items()}
-    values = criteria_values(st.history, s.criteria, ratings, ranks)
+    values = st.standing
 
     def strength(pid: int) -> tuple[tuple[int, ...], int]:
         return values.get(pid, ()), ratings.get(pid, 0)

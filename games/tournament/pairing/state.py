@@ -9,8 +9,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.tournament.model import Entrant, Event, Presence, Settings
-from games.tournament.pairing.history import MIN_RANK, History, build_history, criteria_values
+from games.tournament.pairing.history import MIN_RANK, History, build_history
 from games.tournament.pairing.params import PairingParams
+from games.tournament.standings import DIRECT, Scoreboard, criterion
 
 # OpenGotha's McMahon score range: a start-score correction lies in -1..+2.
 SMMS_CORR_MIN = -1
@@ -53,6 +54,7 @@ class RoundState:
     rounds: int
     players: dict[int, PlayerState]  # every player checked in for the round
     order: list[int]  # pairing-list order: standings before the round
+    standing: dict[int, tuple[int, ...]]  # placement-criteria values before the round
     history: History
 
 
@@ -92,8 +94,6 @@ def round_state(
         for e in event.entrants
         if e.presence_in(round_number) in (Presence.PLAY, Presence.BYE) or e.id in extra_ids
     ]
-    ratings = {e.id: e.rating for e in event.entrants}
-    ranks = {e.id: e.rank for e in event.entrants}
     n_cat = len(s.category_limits) + 1 if s.category_limits else 1
     if mcmahon:
         score_min = s.mm_floor + SMMS_CORR_MIN - MIN_RANK
@@ -107,8 +107,8 @@ def round_state(
     # then name and given name (ScoredPlayerComparator).
     add = params.additional_criterion(round_number)
     crit = [*s.criteria, {"Rating": "RATING", "Rank": "RANK"}.get(add, "NULL")]
-    values = criteria_values(history, crit, ratings, ranks)
-    standings_values = criteria_values(history, s.criteria, ratings, ranks)
+    values = placement_values(event, last, crit)
+    standings_values = placement_values(event, last, s.criteria)
 
     def group_key(e: Entrant) -> tuple[object, ...]:
         return (tuple(-v for v in values[e.id]), e.family_name, e.given_name)
@@ -196,5 +196,21 @@ def round_state(
         rounds=s.rounds,
         players=players,
         order=[e.id for e in order],
+        standing=standings_values,
         history=history,
     )
+
+
+def placement_values(
+    event: Event, last: int, criteria: Sequence[str]
+) -> dict[int, tuple[int, ...]]:
+    """Each player's placement-criteria values after round ``last`` (the standings
+    module's, doubled as OpenGotha keeps them); "NULL" and the criteria that depend on
+    the final order (DC, SDC) count as equal for everyone, as in OpenGotha's pairing."""
+    board = Scoreboard(event)
+    columns: list[list[int]] = []
+    for name in criteria:
+        if name.upper() == "NULL" or criterion(name) in DIRECT:
+            continue
+        columns.append(board.value2(name, last))
+    return {e.id: tuple(column[i] for column in columns) for i, e in enumerate(event.entrants)}

@@ -208,3 +208,33 @@ def test_a_field_over_600_is_paired_in_slices_from_the_top_score_down() -> None:
     # Whole score groups, top down (no emergency stop was needed here).
     assert min(st.players[p].main for p in first) > max(st.players[p].main for p in rest)
     assert opengotha_slices(st, field[:600]) == [field[:600]]
+
+
+def test_players_paired_by_hand_are_left_out_of_the_automatic_pairing() -> None:
+    ev = _ev(MM, (_e(1, 0), _e(2, 0), _e(3, 0), _e(4, 0)), (GameRec(1, 1, 4),))
+    result = pair_round(ev, 1)
+    assert [frozenset((g.black, g.white)) for g in result.games] == [frozenset((2, 3))]
+
+
+def test_categories_random_split_and_random_and_minimised_handicap() -> None:
+    sc = replace(
+        Settings.defaults(System.SWISS_CAT, 5), category_limits=(0, -10), criteria=("NBW",)
+    )
+    ev = _ev(sc, (_e(1, 2), _e(2, 1), _e(3, -5), _e(4, -15)))
+    st = round_state(ev, 1, PairingParams.for_system(System.SWISS_CAT))
+    p = st.players
+    rule = opengotha_handicap(sc)
+    # Three categories: dan, 10k-1k, below; a gap of one costs a third of f's range.
+    same_cat, one_gap = costs(st, p[1], p[2], rule), costs(st, p[1], p[3], rule)
+    assert same_cat.category == 20_000_000_000_000
+    assert one_gap.category == int(20_000_000_000_000 * (1 - 1 / 3) * (1 + 0.5 / 3))
+    # No score-difference bonus across categories, and the draw-up cost shrinks by 2^4.
+    assert one_gap.score == 0 and 0 < one_gap.dudd <= 4 * (100_000_000 // 5) // 16
+    # Swiss with categories minimises handicaps between non-exempt players.
+    assert costs(st, p[3], p[4], rule).handicap > 0
+    # The random criterion is taken from the names and depends on the order of the pair.
+    params = replace(PairingParams.for_system(System.SWISS_CAT), random=1000)
+    st = round_state(ev, 1, params)
+    forward = costs(st, st.players[1], st.players[2], rule).random
+    backward = costs(st, st.players[2], st.players[1], rule).random
+    assert forward + backward == 1000
