@@ -8,32 +8,14 @@ exactly the parameters its director set there.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from games.tournament.model import System
+from games.tournament.opengotha import rank_from_text, rank_text
 
 SEED_SYSTEMS = ("SPLITANDRANDOM", "SPLITANDFOLD", "SPLITANDSLIP")
 DUDD_MODES = ("TOP", "MID", "BOT")
-
-_RANK = re.compile(r"^\s*(\d{1,2})\s*([kKdD])\s*$")
-
-
-def rank_from_text(text: str) -> int:
-    """OpenGotha's rank text ("1D", "30K") as an integer, 1d = 0, 1k = -1."""
-    found = _RANK.match(text)
-    if found is None:
-        raise ValueError(f"{text!r} is not a rank such as 1D or 20K")
-    number, kind = int(found.group(1)), found.group(2).upper()
-    value = number - 1 if kind == "D" else -number
-    if not -30 <= value <= 8:
-        raise ValueError(f"{text!r} is outside 30K-9D")
-    return value
-
-
-def rank_to_text(rank: int) -> str:
-    return f"{rank + 1}D" if rank >= 0 else f"{-rank}K"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +129,7 @@ class PairingParams:
         for name, xml in XML_NAMES.items():
             value = getattr(self, name)
             if name == "rank_threshold":
-                out[xml] = rank_to_text(value)
+                out[xml] = rank_text(value)
             elif isinstance(value, bool):
                 out[xml] = "true" if value else "false"
             else:

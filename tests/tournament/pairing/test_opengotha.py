@@ -35,14 +35,21 @@ CASES = [(name, r) for name in FILES for r in dumped_rounds(name)]
 def _event_for(t: Tournament, name: str, round_number: int) -> Tournament:
     if name != "bosp2024":
         return t
-    # The file lists a second section's players as taking part in every round, though
-    # they never played; the director paired round 3 without them.
+    # This hand-edited file nests its ByePlayer elements inside a stray <ByePlayer>, where
+    # the reader does not look: the two byes are put back here.  It also lists a second
+    # section's players as taking part in every round, though they never played; the
+    # director paired round 3 without them.
+    byes = {"GUNEYMETE": 1, "RUZGAREGE_TUNA": 2}
     played = {p for g in t.event.games for p in (g.black, g.white)}
-    entrants = tuple(
-        e if e.id in played else replace(e, presence=tuple(Presence.ABSENT for _ in e.presence))
-        for e in t.event.entrants
-    )
-    return replace(t, event=replace(t.event, entrants=entrants))
+    entrants = []
+    for e in t.event.entrants:
+        presence = list(e.presence) + [Presence.PLAY] * (5 - len(e.presence))
+        if e.key in byes:
+            presence[byes[e.key] - 1] = Presence.BYE
+        elif e.id not in played:
+            presence = [Presence.ABSENT] * 5
+        entrants.append(replace(e, presence=tuple(presence)))
+    return replace(t, event=replace(t.event, entrants=tuple(entrants)))
 
 
 @pytest.mark.parametrize(("name", "round_number"), CASES)

@@ -8,11 +8,11 @@ from dataclasses import replace
 import pytest
 
 from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence, Settings, System
+from games.tournament.opengotha import rank_from_text
 from games.tournament.pairing import PairingError, PairingParams, pair_round
 from games.tournament.pairing.berger import berger_rounds
 from games.tournament.pairing.colours import det_random, handicap_between
 from games.tournament.pairing.pair import opengotha_slices
-from games.tournament.pairing.params import rank_from_text
 from games.tournament.pairing.state import round_state
 from games.tournament.pairing.weights import costs, opengotha_handicap
 
@@ -187,7 +187,7 @@ def test_parameters_round_trip_through_opengotha_attributes() -> None:
     with pytest.raises(ValueError, match="paiMaSeedSystem1"):
         PairingParams.from_opengotha({"paiMaSeedSystem1": "NONE"})
     with pytest.raises(ValueError, match="paiSeRankThreshold"):
-        PairingParams.from_opengotha({"paiSeRankThreshold": "12P"})
+        PairingParams.from_opengotha({"paiSeRankThreshold": "strong"})
     assert rank_from_text("1D") == 0 and rank_from_text("30k") == -30
 
 
