@@ -57,3 +57,41 @@ def reasons(
         yield f"handicap {col.handicap}"
     elif c.balance:
         yield "colours even out earlier White/Black imbalance"
+
+
+def warnings(st: RoundState, black: int, white: int) -> list[str]:
+    """What a director should know about a game paired by hand: a repeat game, the same
+    club, a colour imbalance, a score gap."""
+    a, b = st.players.get(black), st.players.get(white)
+    if a is None or b is None:
+        return ["a player is not checked in for this round"]
+    out: list[str] = []
+    met = a.met_in.get(white)
+    if met:
+        out.append(f"repeat game: they met in round {', '.join(map(str, met))}")
+    if a.club and a.club == b.club:
+        out.append(f"same club ({a.entrant.club})")
+    # Black again for a player with more Blacks, or White again for one with more Whites.
+    if a.wb <= -1:
+        out.append(f"{_name(a)} gets Black again (White - Black: {a.wb})")
+    if b.wb >= 1:
+        out.append(f"{_name(b)} gets White again (White - Black: +{b.wb})")
+    gap = abs(a.main - b.main)
+    if gap >= 2:
+        unit = "MMS" if st.mcmahon else "wins"
+        out.append(f"score gap of {gap} ({unit} {a.main} and {b.main})")
+    return out
+
+
+def check_games(st: RoundState, games: list[tuple[int, int]]) -> dict[tuple[int, int], list[str]]:
+    """``warnings`` for each (black, white) game, and a player paired twice."""
+    seen: dict[int, int] = {}
+    out: dict[tuple[int, int], list[str]] = {}
+    for black, white in games:
+        found = warnings(st, black, white)
+        for p in (black, white):
+            seen[p] = seen.get(p, 0) + 1
+            if seen[p] == 2:
+                found.append(f"{p} is paired twice")
+        out[(black, white)] = found
+    return out

@@ -238,3 +238,25 @@ def test_categories_random_split_and_random_and_minimised_handicap() -> None:
     forward = costs(st, st.players[1], st.players[2], rule).random
     backward = costs(st, st.players[2], st.players[1], rule).random
     assert forward + backward == 1000
+
+
+def test_hand_pairing_warnings() -> None:
+    from games.tournament.pairing.explain import check_games
+
+    ev = _ev(
+        MM,
+        (_e(1, -5, club="Par"), _e(2, -5, club="Par"), _e(3, -5), _e(4, -10)),
+        (
+            GameRec(1, 1, 2, outcome=Outcome.BLACK),
+            GameRec(1, 3, 4, outcome=Outcome.BLACK),
+            GameRec(2, 1, 3, outcome=Outcome.BLACK),
+            GameRec(2, 4, 2, outcome=Outcome.BLACK),
+        ),
+    )
+    st = round_state(ev, 3, PairingParams())
+    found = check_games(st, [(1, 2), (4, 3), (3, 4)])
+    words = " / ".join(found[(1, 2)])
+    assert "repeat game: they met in round 1" in words and "same club (Par)" in words
+    assert "X P01 gets Black again" in words
+    assert "score gap of 5 (MMS 21 and 26)" in found[(4, 3)]
+    assert any("paired twice" in w for w in found[(3, 4)])
