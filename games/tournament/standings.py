@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import add
 
 from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence
 
@@ -83,10 +84,6 @@ class RoundScore:
     smms: int
 
 
-def _round_down2(acc2: int, round_down: bool) -> int:
-    return (acc2 // 2) * 2 if round_down else acc2
-
-
 class Scoreboard:
     """Every player's scores for every round of one event."""
 
@@ -113,6 +110,11 @@ class Scoreboard:
                     part[i][r] = Participation.ABSENT
         self.game: list[list[GameRec | None]] = [[None] * nr for _ in range(n)]
         self.opp = [[-1] * nr for _ in range(n)]
+        # Game points (x2), the handicap term of SOSM (+h as White, -h as Black), and
+        # whether the game was really played (for countNotPlayedGamesAsHalfPoint).
+        self.wx2 = wx2 = [[0] * nr for _ in range(n)]
+        self.hd = [[0] * nr for _ in range(n)]
+        played = [[False] * nr for _ in range(n)]
         for g in event.games:
             if g.round < 1:
                 raise ValueError(f"a game between {g.black} and {g.white} has round {g.round}")
@@ -125,62 +127,62 @@ class Scoreboard:
             if b == w:
                 raise ValueError(f"round {g.round}: entrant {g.black} plays himself")
             r = g.round - 1
-            for me, other in ((b, w), (w, b)):
+            really = not g.by_default and g.outcome is not Outcome.UNKNOWN
+            for me, other, sign in ((b, w, -1), (w, b, 1)):
                 if self.game[me][r] is not None:
                     who = self.entrants[me].id
                     raise ValueError(f"round {g.round}: entrant {who} has two games")
                 self.game[me][r] = g
                 self.opp[me][r] = other
                 part[me][r] = Participation.PAIRED
+                wx2[me][r] = g.points2(self.entrants[me].id)
+                self.hd[me][r] = sign * g.handicap
+                played[me][r] = really
         # The declared bye wins over a game, as in OpenGotha (its bye list is applied last).
         for i, e in enumerate(self.entrants):
             for r in range(min(nr, len(e.presence))):
                 if e.presence[r] is Presence.BYE:
                     part[i][r] = Participation.BYE
         self.part = part
+        listed = (Participation.PAIRED, Participation.BYE)
+        self._first_implied = [
+            next((r + 1 for r, p in enumerate(row) if p in listed), nr + 1) for row in part
+        ]
 
-        # Game points (x2), the handicap term of SOSM (+h as White, -h as Black), and
-        # whether the game was really played (for countNotPlayedGamesAsHalfPoint).
-        self.wx2 = [[0] * nr for _ in range(n)]
-        self.hd = [[0] * nr for _ in range(n)]
-        played = [[False] * nr for _ in range(n)]
-        for i, e in enumerate(self.entrants):
-            for r in range(nr):
-                mine = self.game[i][r]
-                if mine is None:
-                    continue
-                self.wx2[i][r] = mine.points2(e.id)
-                self.hd[i][r] = mine.handicap if mine.white == e.id else -mine.handicap
-                played[i][r] = not mine.by_default and mine.outcome is not Outcome.UNKNOWN
-
-        self.nbw2 = [[0] * nr for _ in range(n)]
-        self.mms2 = [[0] * nr for _ in range(n)]
-        self.cps2 = [[0] * nr for _ in range(n)]
-        self.nbwv2 = [[0] * nr for _ in range(n)]
-        self.mmsv2 = [[0] * nr for _ in range(n)]
+        # Main scores after every round.  Absent and bye points accumulate and are rounded
+        # down as a whole (genRoundDownNBWMMS); game points, jigo halves included, never are.
+        self.nbw2, self.mms2, self.cps2, self.nbwv2, self.mmsv2 = [], [], [], [], []
+        absent_n, absent_m, bye_n, bye_m = s.nbw2_absent, s.mms2_absent, s.nbw2_bye, s.mms2_bye
+        down = s.round_down
+        is_absent, is_bye = Participation.ABSENT, Participation.BYE
         for i in range(n):
+            start = 2 * self.smms[i]
+            w_row, p_row, played_row = wx2[i], part[i], played[i]
+            nbw, mms, cps, nbwv, mmsv = [], [], [], [], []
             games2 = cps_games2 = virtual2 = acc_nbw2 = acc_mms2 = 0
             for r in range(nr):
-                pts = self.wx2[i][r]
+                pts = w_row[r]
                 games2 += pts
                 cps_games2 = 2 * cps_games2 + pts
-                if played[i][r]:
-                    virtual2 += pts
-                else:
-                    virtual2 += 1  # half a point for a game not really played
-                p = part[i][r]
-                if p is Participation.ABSENT:
-                    acc_nbw2 += s.nbw2_absent
-                    acc_mms2 += s.mms2_absent
-                elif p is Participation.BYE:
-                    acc_nbw2 += s.nbw2_bye
-                    acc_mms2 += s.mms2_bye
-                extra_nbw2 = _round_down2(acc_nbw2, s.round_down)
-                self.nbw2[i][r] = games2 + extra_nbw2
-                self.cps2[i][r] = cps_games2 + extra_nbw2
-                self.mms2[i][r] = 2 * self.smms[i] + games2 + _round_down2(acc_mms2, s.round_down)
-                self.nbwv2[i][r] = virtual2
-                self.mmsv2[i][r] = 2 * self.smms[i] + virtual2
+                virtual2 += pts if played_row[r] else 1  # 1/2 point for a game not played
+                p = p_row[r]
+                if p is is_absent:
+                    acc_nbw2 += absent_n
+                    acc_mms2 += absent_m
+                elif p is is_bye:
+                    acc_nbw2 += bye_n
+                    acc_mms2 += bye_m
+                extra_nbw2 = acc_nbw2 & ~1 if down else acc_nbw2
+                nbw.append(games2 + extra_nbw2)
+                cps.append(cps_games2 + extra_nbw2)
+                mms.append(start + games2 + (acc_mms2 & ~1 if down else acc_mms2))
+                nbwv.append(virtual2)
+                mmsv.append(start + virtual2)
+            self.nbw2.append(nbw)
+            self.mms2.append(mms)
+            self.cps2.append(cps)
+            self.nbwv2.append(nbwv)
+            self.mmsv2.append(mmsv)
         self._columns: dict[str, list[list[int]]] = {}
         self._terms_cache: dict[str, list[list[list[int]]]] = {}
 
@@ -198,8 +200,15 @@ class Scoreboard:
         s = self.event.settings
         nr = s.rounds
         sts = [row[:] for row in self.mms2]
-        if nr < 3:
-            return sts
+        for row, mms in zip(sts, self.mms2, strict=True):
+            # A round before the first reads as 0, as OpenGotha's getters answer.
+            if nr >= 3 and mms[nr - 3] == 2 * (30 + s.mm_bar + nr - 2):
+                for r in (nr - 3, nr - 2, nr - 1):
+                    row[r] += 4
+            if nr >= 2 and mms[nr - 2] == 2 * (30 + s.mm_bar + nr - 1):
+                for r in (nr - 2, nr - 1):
+                    row[r] += 4
+        return sts
         for row, mms in zip(sts, self.mms2, strict=True):
             if mms[nr - 3] == 2 * (30 + s.mm_bar + nr - 2):
                 for r in (nr - 3, nr - 2, nr - 1):
@@ -222,14 +231,7 @@ class Scoreboard:
     def _terms(self, kind: str) -> list[list[list[int]]]:
         """terms[i][r][rr]: the opponent's score (after round r) that player i's SOS adds for
         round rr <= r; ``kind`` is W (wins), M (McMahon, handicap-corrected) or T (STS)."""
-        s = self.event.settings
-        virtual = s.count_not_played_as_half
-        if kind == "W":
-            score = self.nbwv2 if virtual else self.nbw2
-        elif kind == "M":
-            score = self.mmsv2 if virtual else self.mms2
-        else:  # OpenGotha never fills a virtual STS, so it counts 0 there
-            score = [[0] * self.rounds for _ in self.entrants] if virtual else self._table("STS")
+        score = self._opponent_score(kind)
         out = []
         for i in range(len(self.entrants)):
             opp, part, hd = self.opp[i], self.part[i], self.hd[i]
@@ -248,8 +250,50 @@ class Scoreboard:
             out.append(per_round)
         return out
 
+    def _opponent_sums(self, table: list[list[int]]) -> list[list[int]]:
+        """Per player and round r: the sum, over his games up to r, of the opponent's value
+        in ``table`` after round r."""
+        paired = Participation.PAIRED
+        nr = self.rounds
+        out = []
+        for opp, part in zip(self.opp, self.part, strict=True):
+            acc = [0] * nr
+            for rr in range(nr):
+                if part[rr] is paired:
+                    # From round rr on, this game adds the opponent's score of that round.
+                    acc[rr:] = map(add, acc[rr:], table[opp[rr]][rr:])
+            out.append(acc)
+        return out
+
     def _sos(self, kind: str) -> list[list[int]]:
-        return [[sum(t) for t in per_round] for per_round in self._terms_of(kind)]
+        """SOS after every round: opponents' scores (handicap-corrected for MMS and STS) over
+        paired rounds, the player's own term (0, or his start score) over the others."""
+        sums = self._opponent_sums(self._opponent_score(kind))
+        paired = Participation.PAIRED
+        out = []
+        for i, row in enumerate(sums):
+            part, hd = self.part[i], self.hd[i]
+            own = 0 if kind == "W" else 2 * self.smms[i]
+            fixed = 0
+            for r in range(self.rounds):
+                if part[r] is not paired:
+                    fixed += own
+                elif kind != "W":
+                    fixed += 2 * hd[r]
+                row[r] += fixed
+            out.append(row)
+        return out
+
+    def _opponent_score(self, kind: str) -> list[list[int]]:
+        """The score an opponent contributes to SOS: NBW (W), MMS (M) or STS (T), or their
+        "virtual" versions under countNotPlayedGamesAsHalfPoint."""
+        if not self.event.settings.count_not_played_as_half:
+            return {"W": self.nbw2, "M": self.mms2}.get(kind) or self._table("STS")
+        if kind == "W":
+            return self.nbwv2
+        if kind == "M":
+            return self.mmsv2
+        return [[0] * self.rounds for _ in self.entrants]  # OpenGotha never fills a virtual STS
 
     def _terms_of(self, kind: str) -> list[list[list[int]]]:
         cached = self._terms_cache.get(kind)
@@ -288,20 +332,19 @@ class Scoreboard:
         return out
 
     def _sosos(self, kind: str) -> list[list[int]]:
-        sos = self._table("SOSW" if kind == "W" else "SOSM")
+        """Opponents' SOS over paired rounds; each other round adds the player's start score
+        times the number of rounds (OpenGotha's rule; 0 for SOSOSW)."""
+        sums = self._opponent_sums(self._table("SOSW" if kind == "W" else "SOSM"))
+        paired = Participation.PAIRED
         out = []
-        for i in range(len(self.entrants)):
-            opp, part = self.opp[i], self.part[i]
+        for i, row in enumerate(sums):
+            part = self.part[i]
             own = 0 if kind == "W" else 2 * self.smms[i]
-            row = []
+            unpaired = 0
             for r in range(self.rounds):
-                total = 0
-                for rr in range(r + 1):
-                    if part[rr] is Participation.PAIRED:
-                        total += sos[opp[rr]][r]
-                    else:
-                        total += own * (r + 1)
-                row.append(total)
+                if part[r] is not paired:
+                    unpaired += 1
+                row[r] += own * (r + 1) * unpaired
             out.append(row)
         return out
 
@@ -396,8 +439,7 @@ class Scoreboard:
     def implied(self, after_round: int) -> list[bool]:
         """Per player: did he play a game or have the bye in rounds 1..after_round?"""
         r = self._check_round(after_round)
-        listed = (Participation.PAIRED, Participation.BYE)
-        return [any(p in listed for p in part[:r]) for part in self.part]
+        return [first <= r for first in self._first_implied]
 
     def _check_round(self, after_round: int) -> int:
         if not 0 <= after_round <= self.rounds:
@@ -421,34 +463,40 @@ class Scoreboard:
         name_key = [(e.family_name, e.given_name, e.id) for e in self.entrants]
         if cut < len(names):
             primary = names[:cut]
-            order = sorted(
-                range(n), key=lambda i: (tuple(-values[c][i] for c in primary), name_key[i])
-            )
+            order = self._order(primary, values, name_key)
             dc, sdc = self._direct(order, primary, names[cut + 1 :], values, after_round)
             values["DC"], values["SDC"] = dc, sdc
-        order = sorted(range(n), key=lambda i: (tuple(-values[c][i] for c in names), name_key[i]))
+        order = self._order(names, values, name_key)
         implied = self.implied(after_round)
+        raw = list(zip(*(values[c] for c in names), strict=True)) if names else [()] * n
+        true = {
+            c: [float(1 - v) for v in values[c]]
+            if c == "CAT"
+            else [v / SCALE[c] for v in values[c]]
+            for c in names
+        }
+        ids = [e.id for e in self.entrants]
         rows: list[Row] = []
         previous: tuple[int, ...] | None = None
         place = 0
-        ranked = [i for i in order if implied[i]]
-        for pos, i in enumerate(ranked):
-            key = tuple(values[c][i] for c in names)
-            if key != previous:
+        for pos, i in enumerate(i for i in order if implied[i]):
+            if raw[i] != previous:
                 place = pos + 1
-                previous = key
-            rows.append(Row(place, self.entrants[i].id, self._true(names, values, i)))
+                previous = raw[i]
+            rows.append(Row(place, ids[i], {c: true[c][i] for c in names}))
         for i in order:
             if not implied[i]:
-                rows.append(Row(None, self.entrants[i].id, self._true(names, values, i)))
+                rows.append(Row(None, ids[i], {c: true[c][i] for c in names}))
         return rows
 
-    def _true(self, names: list[str], values: dict[str, list[int]], i: int) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for c in names:
-            v = values[c][i]
-            out[c] = float(1 - v) if c == "CAT" else v / SCALE[c]
-        return out
+    @staticmethod
+    def _order(
+        names: list[str], values: dict[str, list[int]], name_key: list[tuple[str, str, int]]
+    ) -> list[int]:
+        """Player indexes, best first on ``names``, then by name."""
+        negated = [[-v for v in values[c]] for c in names]
+        keys = list(zip(*negated, name_key, strict=True))
+        return sorted(range(len(keys)), key=keys.__getitem__)
 
     # ---- direct confrontation --------------------------------------------------------------
 
@@ -530,9 +578,13 @@ def _confrontation_ranks(sc: list[int], beats: list[list[bool]]) -> list[int]:
         members.setdefault(comp[a], []).append(a)
     for group in members.values():
         if len(group) > 1:
+            cycle = set(group)
             union = set().union(*(incoming[a] for a in group))
             for a in group:
                 incoming[a] = set(union)
+            for x in range(m):
+                if x not in cycle and incoming[x] & cycle:
+                    incoming[x] |= cycle  # beating one member counts as beating them all
     remaining = set(range(m))
     rank = [0] * m
     while remaining:

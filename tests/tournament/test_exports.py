@@ -158,3 +158,14 @@ def test_the_csv_holds_the_standings() -> None:
     assert rows[1] == ["1", "Minieri", "Davide", "3d", "75Ju", "FR", "36", "128", "503"]
     assert any(r[1].startswith("'=cmd") for r in rows)
     assert len(rows) == 1 + len(event.entrants)
+
+
+def test_the_format_is_recognised_from_the_content() -> None:
+    from games.tournament.files import detect_format, read_event
+
+    xml = (DATA / "juvisy-2019.xml").read_bytes()
+    h9 = (DATA / "juvisy-2019.h9").read_bytes()
+    assert detect_format(xml) == "opengotha" and detect_format(h9) == "egf"
+    assert len(read_event(xml).games) == len(read_event(h9).games) == 36
+    with pytest.raises(opengotha.FileFormatError, match="neither"):
+        read_event(b"Name,Rank\nDoe,3k\n")

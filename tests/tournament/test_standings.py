@@ -372,3 +372,23 @@ def test_a_game_naming_an_unknown_entrant_or_two_games_in_a_round_is_refused() -
         Scoreboard(make([("A", 0), ("B", 0), ("C", 0)], [(1, 1, 2, B), (1, 1, 3, B)], rounds=1))
     with pytest.raises(ValueError, match="after_round 4"):
         standings(MIXED, 4)
+
+
+def test_beating_one_member_of_a_cycle_counts_as_beating_the_whole_cycle() -> None:
+    # From a real Swiss (semi-final ACN 2020): six players tied on two wins.  G, I and P beat
+    # one another in a cycle; D beat G, so D ranks above all three, not just above G.
+    from games.tournament.standings import _confrontation_ranks
+
+    names = ["C", "H", "D", "P", "G", "I"]
+    later = [15, 14, 11, 16, 15, 13]  # SOSW, the criterion after DC
+    wins = {("C", "D"), ("H", "D"), ("D", "G"), ("G", "I"), ("I", "P"), ("P", "G"), ("H", "I")}
+    beats = [[(a, b) in wins for b in names] for a in names]
+    dc = dict(zip(names, _confrontation_ranks(later, beats), strict=True))
+    assert dc == {"C": 5, "H": 4, "D": 3, "P": 2, "G": 1, "I": 0}
+
+
+def test_strasbourg_bonus_in_a_two_round_event() -> None:
+    # OpenGotha's test reads the round before the first as 0, so only the semi-final bonus
+    # can apply when there are two rounds.
+    ev = make([("T", 3), ("U", 3)], [(1, 1, 2, B), (2, 1, 2, W)], rounds=2)
+    assert values(ev, 2, ["STS"])["T"]["STS"] == 34 + 2
