@@ -9,7 +9,8 @@ class GamesConfig(AppConfig):
     director_permissions = (
         ("club", ("view", "add", "change")),
         ("player", ("view", "add", "change")),
-        ("tournament", ("view", "change")),
+        ("tournament", ("view", "add", "change")),
+        ("tournamententry", ("view", "add", "change", "delete")),
         ("round", ("view", "add", "change")),
         ("game", ("view", "add", "change")),
         ("resultsubmission", ("view",)),

@@ -96,6 +96,15 @@ class Player(models.Model):
         return Rank(self.declared_rank)
 
 
+SYSTEM_CHOICES = [
+    ("mcmahon", "McMahon"),
+    ("swiss", "Swiss"),
+    ("swiss_cat", "Swiss with categories"),
+    ("round_robin", "round robin"),
+]
+EGF_CLASS_CHOICES = [(c, c) for c in "ABCD"]
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=200)
     start_date = models.DateField()
@@ -112,7 +121,12 @@ class Tournament(models.Model):
     # Zealand Rules), egf = grade difference minus a reduction, none = even games.
     handicap_policy = models.CharField(
         max_length=8,
-        choices=[("nz", "New Zealand"), ("egf", "European"), ("none", "none (even games)")],
+        choices=[
+            ("nz", "New Zealand"),
+            ("egf", "European"),
+            ("mcmahon", "McMahon (OpenGotha)"),
+            ("none", "none (even games)"),
+        ],
         default="nz",
     )
     handicap_cap = models.PositiveSmallIntegerField(
@@ -124,6 +138,49 @@ class Tournament(models.Model):
     handicap_reduction = models.PositiveSmallIntegerField(
         default=0, help_text="European policy: stones taken off the grade difference."
     )
+    # McMahon policy (OpenGotha's handicap parameters, docs/tournaments.md "Settings"):
+    # the rank (or McMahon score) difference less ``handicap_correction``, up to the cap,
+    # and none above ``handicap_threshold``.
+    handicap_correction = models.SmallIntegerField(
+        default=1, validators=[MinValueValidator(-3), MaxValueValidator(9)]
+    )
+    handicap_threshold = models.SmallIntegerField(
+        choices=RANK_CHOICES, default=0, help_text="No handicap above this rank."
+    )
+    handicap_based_on_mms = models.BooleanField(
+        default=True, help_text="McMahon policy: from the McMahon scores, not the ranks."
+    )
+
+    # ----- the event (docs/tournaments.md, "Settings"); OpenGotha's defaults per system.
+    system = models.CharField(max_length=12, choices=SYSTEM_CHOICES, default="mcmahon")
+    number_of_rounds = models.PositiveSmallIntegerField(
+        default=5, validators=[MinValueValidator(1), MaxValueValidator(64)]
+    )
+    mm_bar = models.SmallIntegerField("McMahon bar", choices=RANK_CHOICES, default=3)
+    mm_floor = models.SmallIntegerField("McMahon floor", choices=RANK_CHOICES, default=-20)
+    # Points for a round without a game, doubled so halves stay whole numbers.
+    nbw2_absent = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(2)])
+    nbw2_bye = models.PositiveSmallIntegerField(default=2, validators=[MaxValueValidator(2)])
+    mms2_absent = models.PositiveSmallIntegerField(default=1, validators=[MaxValueValidator(2)])
+    mms2_bye = models.PositiveSmallIntegerField(default=2, validators=[MaxValueValidator(2)])
+    round_down = models.BooleanField(
+        default=True, help_text="Round the accumulated absent and bye points down."
+    )
+    count_not_played_as_half = models.BooleanField(
+        default=False, help_text="A round without a game counts half a point in SOS."
+    )
+    criteria = models.JSONField(default=list, blank=True, help_text="Placement criteria, in order.")
+    category_limits = models.JSONField(
+        default=list, blank=True, help_text="Rank indexes where a lower category starts."
+    )
+    egf_class = models.CharField(
+        "EGF tournament class", max_length=1, choices=EGF_CLASS_CHOICES, default="A"
+    )
+    pairing_params = models.JSONField(default=dict, blank=True)
+    # Started: round 1 has games, or the director started it; entry ranks are frozen.
+    started_at = models.DateTimeField(null=True, blank=True)
+    # Closed by a director: its games reach the ratings (docs/tournaments.md, "Lifecycle").
+    closed_at = models.DateTimeField(null=True, blank=True)
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
     )
@@ -149,6 +206,71 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+    @property
+    def is_started(self) -> bool:
+        return self.started_at is not None
+
+
+class Presence(models.TextChoices):
+    """A player's part in one round (one letter per round in ``participation``)."""
+
+    PLAY = "p", "playing"
+    ABSENT = "a", "absent"
+    BYE = "b", "bye"
+
+
+class TournamentEntry(models.Model):
+    """A player's registration in one tournament: what stands for the whole event.
+
+    Rank, rating, club and country are copied from the player when he is entered and
+    frozen once the tournament starts (docs/tournaments.md, "Entries").
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    # The rating at entry (whole points of the rating system's scale); null: unrated.
+    rating = models.IntegerField(null=True, blank=True)
+    club = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=2, blank=True)
+    final = models.BooleanField(default=True, help_text="False: a preliminary registration.")
+    smms_correction = models.SmallIntegerField(
+        "McMahon start-score correction",
+        default=0,
+        validators=[MinValueValidator(-9), MaxValueValidator(9)],
+    )
+    # One letter per round from round 1 (Presence); a round past the end is "playing".
+    participation = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        validators=[RegexValidator(r"^[pab]*$", "Participation is a string of p, a and b.")],
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "player__family_name", "player__given_name", "player_id"]
+        verbose_name_plural = "tournament entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                name="entry_one_per_player",
+                violation_error_message="This player is already entered in this tournament.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    def presence(self, round_number: int) -> str:
+        """The player's part in round ``round_number`` (a ``Presence`` value)."""
+        k = round_number - 1
+        return self.participation[k] if k < len(self.participation) else Presence.PLAY
 
 
 class Round(models.Model):

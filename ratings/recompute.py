@@ -48,8 +48,12 @@ def provisional_games() -> int:
 
 def rated_games(start: tuple[dt.date, int] | None = None) -> Any:
     """The rated games (values: tournament, end date, black, white, winner, handicap) in event order."""
+    # Only closed tournaments are rated: an open event's games wait for its close.
     qs = Game.objects.filter(
-        tournament__rated=True, state__in=list(LOCKED_STATES), result_reason__in=RATED_REASONS
+        tournament__rated=True,
+        tournament__closed_at__isnull=False,
+        state__in=list(LOCKED_STATES),
+        result_reason__in=RATED_REASONS,
     )
     if start is not None:
         day, tid = start

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import permissions
 from games.engine.rules import get_rules
-from games.models import LOCKED_STATES, Game, Player, Tournament
+from games.models import Game, Player, Tournament, TournamentEntry
 from games.services import game_even_set
 from ops.audit import audit_record
 from ops.models import Job, JobState
@@ -77,17 +77,20 @@ def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None 
 
 
 def ratings_on_result_locked(game: Game) -> Job | None:
-    """When a locked result completes a rated tournament, queue the update from it (on commit).
+    """A result locked after its rated tournament was closed (a late correction or
+    ruling): queue the update from that tournament (on commit).  While the tournament is
+    open its games wait for the close (docs/tournaments.md, "Lifecycle")."""
+    tournament = Tournament.objects.get(pk=game.tournament_id)
+    if not tournament.rated or tournament.closed_at is None:
+        return None
+    return _queue(actor=None, from_tournament=tournament, reason="result after the close")
 
-    Call it inside the locking transaction.  The tournament row is locked first: two last
-    results confirmed at once then see each other's commit, so exactly one queues the update.
-    """
-    tournament = Tournament.objects.select_for_update().get(pk=game.tournament_id)
+
+def ratings_on_tournament_closed(tournament: Tournament) -> Job | None:
+    """A director closed a rated tournament: its games reach the ratings (on commit)."""
     if not tournament.rated:
         return None
-    if Game.objects.filter(tournament=tournament).exclude(state__in=LOCKED_STATES).exists():
-        return None
-    return _queue(actor=None, from_tournament=tournament, reason="tournament complete")
+    return _queue(actor=None, from_tournament=tournament, reason="tournament closed")
 
 
 def ratings_sweep(*, now: Any = None) -> int:
@@ -185,9 +188,23 @@ def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> Honor
 
 
 def game_advice(game: Game) -> HandicapAdvice:
-    """The handicap advice for a game's players under its tournament's policy and rules."""
+    """The handicap advice for a game's players under its tournament's policy and rules,
+    from their entry ranks and ratings (which stand for the whole event)."""
+    entries = {
+        e.player_id: (e.rank, e.rating)
+        for e in TournamentEntry.objects.filter(
+            tournament_id=game.tournament_id, player_id__in=[game.black_id, game.white_id]
+        )
+    }
+    entered = None
+    if game.black_id in entries and game.white_id in entries:
+        entered = (entries[game.black_id], entries[game.white_id])
     return pairing_advice(
-        tournament=game.tournament, a=game.black, b=game.white, rules=get_rules(game.rules)
+        tournament=game.tournament,
+        a=game.black,
+        b=game.white,
+        rules=get_rules(game.rules),
+        entered=entered,
     )
 
 

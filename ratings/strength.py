@@ -74,12 +74,29 @@ def policy_for(tournament: Tournament | None) -> HandicapPolicy:
     if tournament is None:
         return NZ_POLICY
     cap = tournament.handicap_cap
+    if tournament.handicap_policy == "mcmahon":
+        # OpenGotha's rank rule is the grade difference less a correction: the EGF rule
+        # with the correction as its reduction (the games app pairs it exactly, with
+        # its no-handicap threshold).
+        return HandicapPolicy(
+            kind=PolicyKind.EGF,
+            cap=9 if cap is None else cap,
+            small_board_cap=5 if cap is None else cap,
+            reduction=max(tournament.handicap_correction, 0),
+        )
     return HandicapPolicy(
         kind=PolicyKind(tournament.handicap_policy),
         cap=9 if cap is None else cap,
         small_board_cap=5 if cap is None else cap,
         reduction=tournament.handicap_reduction,
     )
+
+
+def entry_stones(rank: int, rating: int | None) -> float:
+    """A tournament entry's strength on the stone scale: its rating, else its rank."""
+    if rating is not None:
+        return scale_for(rating_system_name()).stones(rating)
+    return float(playing_rank(rank).stones)
 
 
 def pairing_advice(
@@ -89,16 +106,23 @@ def pairing_advice(
     b: Player,
     rules: Rules | None = None,
     size: int | None = None,
+    entered: tuple[tuple[int, int | None], tuple[int, int | None]] | None = None,
 ) -> HandicapAdvice:
-    """Handicap, colours and komi for ``a`` against ``b`` (advice.black is a ``Player``)."""
+    """Handicap, colours and komi for ``a`` against ``b`` (advice.black is a ``Player``).
+
+    ``entered``: the (rank, rating) each had at entry to the tournament, which stand for
+    the whole event instead of today's strength."""
     if rules is None:
         rules = get_rules(tournament.rules if tournament is not None else "nz")
     if size is None:
         size = tournament.board_size if tournament is not None else 19
-    sa, sb = current_strength(a), current_strength(b)
+    if entered is not None:
+        stones_a, stones_b = (entry_stones(rank, rating) for rank, rating in entered)
+    else:
+        stones_a, stones_b = current_strength(a).stones, current_strength(b).stones
     wa, wb = _Named(a.pk, a.full_name), _Named(b.pk, b.full_name)
     advice = advise(
-        wa, sa.stones, wb, sb.stones, rules=rules, size=size, policy=policy_for(tournament)
+        wa, stones_a, wb, stones_b, rules=rules, size=size, policy=policy_for(tournament)
     )
     back = {wa: a, wb: b}
     return replace(

@@ -14,7 +14,7 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 
-from games.models import Club, Game, Player, Round, Tournament
+from games.models import Club, Game, Player, Round, Tournament, TournamentEntry
 
 PASSWORD = "correct horse battery staple"
 
@@ -87,3 +87,26 @@ class GameFactory(factory.django.DjangoModelFactory):
     handicap = 0
     komi = factory.LazyAttribute(lambda g: g.tournament.komi)
     rules = factory.LazyAttribute(lambda g: g.tournament.rules)
+
+
+class EntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TournamentEntry
+        django_get_or_create = ("tournament", "player")
+
+    tournament = factory.SubFactory(TournamentFactory)
+    player = factory.SubFactory(PlayerFactory)
+    rank = factory.LazyAttribute(lambda e: e.player.declared_rank)
+    country = factory.LazyAttribute(lambda e: e.player.country)
+
+
+def enter(tournament: Tournament, *players: Player) -> list[TournamentEntry]:
+    """Enter ``players`` in ``tournament`` (a fixture: only entered players are paired)."""
+    return [EntryFactory(tournament=tournament, player=p) for p in players]
+
+
+def entered_player(tournament: Tournament, **kwargs: object) -> Player:
+    """A new player, entered in ``tournament``."""
+    player = PlayerFactory(**kwargs)
+    enter(tournament, player)
+    return player

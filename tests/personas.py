@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import PASSWORD, PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import PASSWORD, PlayerFactory, TournamentFactory, UserFactory, enter
 
 
 @pytest.fixture
@@ -63,6 +63,7 @@ def bob(db):  # type: ignore[no-untyped-def]
 def game(tournament, alice, bob):  # type: ignore[no-untyped-def]
     from games.services import game_create
 
+    enter(tournament, alice, bob)
     return game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob, table=1
     )

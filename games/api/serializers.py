@@ -11,6 +11,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.event_fields import SETTINGS_OUT_FIELDS, SettingsOutMixin, SettingsWriteSerializer
 from games.api.fields import points_field, sgf_field
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.models import Game as GameModel
@@ -108,14 +109,16 @@ class PlayerWriteSerializer(serializers.Serializer[Any]):
 # --------------------------------------------------------------------------- tournaments
 
 
-class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+class TournamentSerializer(SettingsOutMixin, serializers.ModelSerializer[Tournament]):
     class Meta:
         model = Tournament
-        fields = ["id", *TOURNAMENT_FIELDS]
+        fields = ["id", *TOURNAMENT_FIELDS, *SETTINGS_OUT_FIELDS]
         read_only_fields = fields
 
 
-class TournamentWriteSerializer(serializers.Serializer[Any]):
+class TournamentWriteSerializer(SettingsWriteSerializer):
+    """The tournament's fields and its event settings (docs/tournaments.md, "Settings")."""
+
     name = serializers.CharField(max_length=200)
     start_date = serializers.DateField()
     end_date = serializers.DateField()

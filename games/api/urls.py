@@ -3,13 +3,16 @@
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
 
-from games.api import views
+from games.api import event, views
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
 router.register("players", views.PlayerViewSet, basename="player")
 router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("games", views.GameViewSet, basename="game")
+router.register(
+    r"tournaments/(?P<tournament_pk>[0-9]+)/entries", event.EntryViewSet, basename="entry"
+)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/token/", views.TokenView.as_view(), name="api-token"),

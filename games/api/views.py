@@ -25,6 +25,8 @@ from rest_framework.views import APIView
 
 from games import permissions, selectors, services
 from games.api import serializers as s
+from games.api.event import TournamentEventActions
+from games.api.event_fields import SETTINGS_API_FIELDS, SETTINGS_RENAME, settings_from_api
 from games.models import Game, GameState, Player, Tournament
 from games.services.players import PLAYER_FIELDS
 from games.services.scoring import tournament_rescore
@@ -122,7 +124,10 @@ class PlayerViewSet(
     ),
 )
 class TournamentViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Tournament]
+    TournamentEventActions,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet[Tournament],
 ):
     """Tournaments: readable by everyone; staff (or ``games.add_tournament``) create them,
     their directors edit them."""
@@ -135,16 +140,21 @@ class TournamentViewSet(
 
     def create(self, request: Request) -> Response:
         data = valid(s.TournamentWriteSerializer, request.data)
-        with service_errors():
-            tournament = services.tournament_create(actor=request.user, **data)
+        settings = settings_from_api({k: data.pop(k) for k in SETTINGS_API_FIELDS if k in data})
+        with service_errors(rename=SETTINGS_RENAME):
+            tournament = services.tournament_create(actor=request.user, settings=settings, **data)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         data = valid(s.TournamentWriteSerializer, request.data, partial=True)
-        with service_errors():
+        settings = settings_from_api({k: data[k] for k in SETTINGS_API_FIELDS if k in data})
+        with service_errors(rename=SETTINGS_RENAME):
             tournament = services.tournament_update(
-                actor=request.user, tournament=tournament, **changes(data, TOURNAMENT_FIELDS)
+                actor=request.user,
+                tournament=tournament,
+                settings=settings,
+                **changes(data, TOURNAMENT_FIELDS),
             )
         return Response(s.TournamentSerializer(tournament).data)
 

@@ -6,6 +6,15 @@ is a 409).  ``actor=None`` is the operator.  docs/games.md, "The one write path"
 """
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError
+from games.services.entries import (
+    entry_add,
+    entry_participation_set,
+    entry_remove,
+    entry_update,
+    entry_withdraw,
+)
+from games.services.event_settings import tournament_settings_update
+from games.services.lifecycle import tournament_close, tournament_start
 from games.services.pairings import game_create, game_even_set, game_update
 from games.services.players import player_create, player_update
 from games.services.results import (
@@ -22,6 +31,11 @@ from games.services.tournaments import round_get_or_create, tournament_create, t
 __all__ = [
     "LOCKED_MESSAGE",
     "GameLockedError",
+    "entry_add",
+    "entry_participation_set",
+    "entry_remove",
+    "entry_update",
+    "entry_withdraw",
     "game_create",
     "game_even_set",
     "game_finalise",
@@ -35,6 +49,9 @@ __all__ = [
     "read_evidence",
     "round_get_or_create",
     "round_results_enter",
+    "tournament_close",
     "tournament_create",
+    "tournament_settings_update",
+    "tournament_start",
     "tournament_update",
 ]

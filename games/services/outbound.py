@@ -60,13 +60,26 @@ def player_rating_page(player: Player) -> dict[str, Any]:
 
 
 def handicap_advice(
-    *, tournament: Tournament, a: Player, b: Player, rules: Rules
+    *,
+    tournament: Tournament,
+    a: Player,
+    b: Player,
+    rules: Rules,
+    entered: tuple[tuple[int, int | None], tuple[int, int | None]] | None = None,
 ) -> HandicapAdvice:
     """The handicap, komi and colours ratings advises for a pairing
-    (``ratings.strength.pairing_advice``)."""
+    (``ratings.strength.pairing_advice``), from the entries' (rank, rating) when given."""
     from ratings.strength import pairing_advice
 
-    return pairing_advice(tournament=tournament, a=a, b=b, rules=rules)
+    return pairing_advice(tournament=tournament, a=a, b=b, rules=rules, entered=entered)
+
+
+def tournament_closed(tournament: Tournament) -> None:
+    """A director closed the tournament; ratings (``ratings.services.ratings_on_tournament_closed``)
+    queues the update from it when it is rated."""
+    from ratings.services import ratings_on_tournament_closed
+
+    ratings_on_tournament_closed(tournament)
 
 
 def closed_disputes(game: Game) -> Any:

@@ -11,8 +11,10 @@ from django.db.models import Q
 
 from games import permissions
 from games.engine.rules import get_rules
-from games.models import Game, GameState, Player, Round, Tournament
+from games.models import Game, GameState, Player, Presence, Round, Tournament, TournamentEntry
 from games.services import outbound
+from games.services.entries import check_open, entry_for
+from games.services.lifecycle import tournament_mark_started
 from games.services.results import game_lock
 from games.services.tournaments import as_komi, round_get_or_create, rules_named
 from ops.audit import audit_record
@@ -49,6 +51,47 @@ def _check_players_free(rnd: Round, black: Player, white: Player, *, exclude: in
             )
 
 
+def _check_round_number(tournament: Tournament, number: object) -> None:
+    rounds = tournament.number_of_rounds
+    if isinstance(number, int) and not isinstance(number, bool) and number > rounds:
+        raise ValidationError(
+            {
+                "round_number": f"This tournament has {rounds} rounds: "
+                "change its number of rounds first."
+            }
+        )
+
+
+def _check_playing(entry: TournamentEntry, round_number: int, field_name: str) -> None:
+    if isinstance(round_number, int) and round_number >= 1:
+        presence = entry.presence(round_number)
+        if presence != Presence.PLAY:
+            raise ValidationError(
+                {
+                    field_name: f"{entry.player} is marked {Presence(presence).label} "
+                    f"in round {round_number}."
+                }
+            )
+
+
+def mcmahon_handicap(
+    tournament: Tournament, a: TournamentEntry, b: TournamentEntry
+) -> tuple[int, TournamentEntry | None]:
+    """OpenGotha's handicap from the entry ranks: the difference of the ranks (each
+    capped at the no-handicap threshold), less the correction, up to the ceiling.
+    The stronger entry (``None`` when even).  A pairing by McMahon score passes its
+    scores to ``games.tournament``; a single game is paired from the ranks."""
+    threshold = tournament.handicap_threshold
+    ra, rb = min(a.rank, threshold), min(b.rank, threshold)
+    difference = abs(ra - rb)
+    # Moved towards 0 by the correction, never across it (a negative one adds stones).
+    stones = max(difference - tournament.handicap_correction, 0) if difference else 0
+    ceiling = 9 if tournament.handicap_cap is None else tournament.handicap_cap
+    stones = min(stones, ceiling)
+    stronger = None if ra == rb else (a if ra > rb else b)
+    return stones, stronger
+
+
 def _handicap(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 25:
         raise ValidationError({"handicap": "A handicap is a number of stones from 0 to 25."})
@@ -77,17 +120,36 @@ def game_create(
     white_player = _player(white, "white")
     if black_player.pk == white_player.pk:
         raise ValidationError({"white": "A player cannot play himself."})
+    check_open(tournament, "This tournament is closed: no more games can be paired.")
+    black_entry = entry_for(tournament, black_player, field_name="black")
+    white_entry = entry_for(tournament, white_player, field_name="white")
+    _check_round_number(tournament, round_number)
+    for field_name, entry in (("black", black_entry), ("white", white_entry)):
+        _check_playing(entry, round_number, field_name)
     if handicap is None:
-        advice = outbound.handicap_advice(
-            tournament=tournament, a=black_player, b=white_player, rules=preset
-        )
-        handicap = advice.handicap
-        if advice.black == white_player:
-            black_player, white_player = white_player, black_player
-        if komi is None:
-            komi = advice.komi
+        if tournament.handicap_policy == "mcmahon":
+            handicap, stronger = mcmahon_handicap(tournament, black_entry, white_entry)
+            if stronger is black_entry:  # the weaker player takes Black
+                black_player, white_player = white_player, black_player
+        else:
+            advice = outbound.handicap_advice(
+                tournament=tournament,
+                a=black_player,
+                b=white_player,
+                rules=preset,
+                entered=(
+                    (black_entry.rank, black_entry.rating),
+                    (white_entry.rank, white_entry.rating),
+                ),
+            )
+            handicap = advice.handicap
+            if advice.black == white_player:
+                black_player, white_player = white_player, black_player
+            if komi is None:
+                komi = advice.komi
     handicap = _handicap(handicap)
     rnd = round_get_or_create(actor=None, tournament=tournament, number=round_number)
+    tournament_mark_started(tournament)
     # Lock the round row so two directors pairing the same player at once
     # cannot both pass the "already has a game" check (PostgreSQL; SQLite's
     # IMMEDIATE transactions already serialise writers).
@@ -133,6 +195,9 @@ def game_update(
         new_white = _player(white, "white") if white is not UNSET else game.white
         if new_black.pk == new_white.pk:
             raise ValidationError({"white": "A player cannot play himself."})
+        for field_name, player in (("black", new_black), ("white", new_white)):
+            entry = entry_for(game.tournament, player, field_name=field_name)
+            _check_playing(entry, game.round.number, field_name)
         Round.objects.select_for_update().filter(pk=game.round_id).first()
         _check_players_free(game.round, new_black, new_white, exclude=game.pk)
         game.black, game.white = new_black, new_white

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -11,6 +12,7 @@ from django.db import IntegrityError, transaction
 from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
+from games.services.event_settings import apply_settings, tournament_settings_update
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
 
 # What tournament_create / tournament_update take, in the order forms show them.
@@ -66,10 +68,12 @@ def tournament_create(
     venue: str = "",
     time_control: str = "",
     rated: bool = True,
+    settings: dict[str, Any] | None = None,
 ) -> Tournament:
     """Create a tournament; the actor becomes its first director.
 
-    Without ``komi`` the preset's even-game komi is used (docs/rules.md, "The presets").
+    Without ``komi`` the preset's even-game komi is used (docs/rules.md, "The presets");
+    ``settings`` are event settings (``games.services.event_settings``), the rest default.
     """
     if actor is not None:
         require(
@@ -88,6 +92,7 @@ def tournament_create(
         time_control=time_control,
         rated=rated,
     )
+    apply_settings(tournament, settings or {})
     validate_and_save(tournament)
     creator = as_user(actor)
     if creator is not None:
@@ -109,8 +114,11 @@ def tournament_update(
     venue: str | Unset = UNSET,
     time_control: str | Unset = UNSET,
     rated: bool | Unset = UNSET,
+    settings: dict[str, Any] | None = None,
 ) -> Tournament:
-    """Change the given fields.  Games keep the rules and komi they were paired with."""
+    """Change the given fields.  Games keep the rules and komi they were paired with.
+
+    ``settings`` go through ``tournament_settings_update`` (audited)."""
     if actor is not None:
         require(
             permissions.is_director(actor, tournament), "Only its directors can edit a tournament."
@@ -142,6 +150,8 @@ def tournament_update(
             changed.append(field_name)
     if changed:
         validate_and_save(tournament, update_fields=changed)
+    if settings:
+        tournament = tournament_settings_update(actor=actor, tournament=tournament, **settings)
     return tournament
 
 

@@ -215,6 +215,7 @@ def _evaluate_chunk(pids: list[int]) -> tuple[int, int]:
         Game.objects.filter(
             Q(black_id__in=pids) | Q(white_id__in=pids),
             tournament__rated=True,
+            tournament__closed_at__isnull=False,
             state__in=list(LOCKED_STATES),
             result_reason__in=RATED_REASONS,
         )

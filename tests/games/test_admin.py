@@ -13,7 +13,7 @@ from games import services
 from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
 from games.models import Game, GameState, Player, Round
 from ops.models import AuditEntry, Job
-from tests.factories import PlayerFactory, TournamentFactory
+from tests.factories import TournamentFactory, entered_player
 
 pytestmark = pytest.mark.django_db
 
@@ -119,8 +119,8 @@ def test_a_director_does_not_see_other_tournaments_games(
         actor=None,
         tournament=other_tournament,
         round_number=1,
-        black=PlayerFactory(family_name="Hidden"),
-        white=PlayerFactory(),
+        black=entered_player(other_tournament, family_name="Hidden"),
+        white=entered_player(other_tournament),
     )
     body = as_director.get(reverse("admin:games_game_changelist")).content.decode()
     assert "Hidden" not in body
@@ -213,7 +213,7 @@ def add_game(client: Client, tournament: Any, black: Any, white: Any, **fields: 
 
 
 def test_adding_a_game_goes_through_game_create(as_director: Client, tournament: Any) -> None:
-    b, w = PlayerFactory(), PlayerFactory()
+    b, w = entered_player(tournament), entered_player(tournament)
     g = add_game(as_director, tournament, b, w, handicap="0", table="3")
     assert g.black_id == b.pk
     assert g.round.number == 2 and g.komi == tournament.komi and g.rules == "japanese"
@@ -224,7 +224,8 @@ def test_a_game_added_without_a_handicap_takes_the_tournament_policy(
 ) -> None:
     # nz policy (the default): a 3-stone difference in declared rank gives 3 stones,
     # and the weaker player takes Black whatever order the director typed them in.
-    strong, weak = PlayerFactory(declared_rank=1), PlayerFactory(declared_rank=-2)  # 2d, 2k
+    strong = entered_player(tournament, declared_rank=1)  # 2d
+    weak = entered_player(tournament, declared_rank=-2)  # 2k
     g = add_game(as_director, tournament, strong, weak, table="4")
     assert (g.black_id, g.white_id, g.handicap) == (weak.pk, strong.pk, 3)
 
@@ -236,8 +237,8 @@ def test_the_result_sheet_enters_a_whole_round(
         actor=None,
         tournament=tournament,
         round_number=1,
-        black=PlayerFactory(),
-        white=PlayerFactory(),
+        black=entered_player(tournament),
+        white=entered_player(tournament),
         table=2,
     )
     url = reverse("admin:games_round_results", args=[game.round_id])
@@ -260,8 +261,8 @@ def test_a_bad_line_on_the_result_sheet_enters_nothing(
         actor=None,
         tournament=tournament,
         round_number=1,
-        black=PlayerFactory(),
-        white=PlayerFactory(),
+        black=entered_player(tournament),
+        white=entered_player(tournament),
         table=2,
     )
     url = reverse("admin:games_round_results", args=[game.round_id])

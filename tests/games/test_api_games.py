@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import services
 from games.models import Game
-from tests.factories import PlayerFactory, TournamentFactory
+from tests.factories import PlayerFactory, TournamentFactory, entered_player
 from tests.games.api_helpers import assert_error
 
 URL = "/api/v1/games/"
@@ -16,8 +16,8 @@ def _pair(tournament, round_number, n):  # type: ignore[no-untyped-def]
             actor=None,
             tournament=tournament,
             round_number=round_number,
-            black=PlayerFactory(),
-            white=PlayerFactory(),
+            black=entered_player(tournament),
+            white=entered_player(tournament),
         )
         for _ in range(n)
     ]
@@ -64,7 +64,7 @@ def test_bad_filters_are_named(api, db):
 
 
 def test_a_director_pairs_a_game_with_the_presets_handicap_komi(api_as, director, tournament):
-    black, white = PlayerFactory(), PlayerFactory()
+    black, white = entered_player(tournament), entered_player(tournament)
     response = api_as(director).post(
         URL,
         {
@@ -82,7 +82,7 @@ def test_a_director_pairs_a_game_with_the_presets_handicap_komi(api_as, director
 
 def test_pairing_errors_name_their_fields(api_as, director, tournament, game, alice):
     client = api_as(director)
-    other = PlayerFactory()
+    other = entered_player(tournament)
     base = {"tournament": tournament.pk, "round": 1, "black": other.pk}
     assert_error(client.post(URL, {**base, "white": other.pk}, format="json"), 400, "white")
     assert_error(client.post(URL, {**base, "white": alice.pk}, format="json"), 400, "white")
@@ -95,7 +95,9 @@ def test_pairing_errors_name_their_fields(api_as, director, tournament, game, al
     )
     assert_error(client.post(URL, {**base, "round": 0, "white": 1}, format="json"), 400, "round")
     assert_error(
-        client.post(URL, {**base, "white": PlayerFactory().pk, "komi": "6.3"}, format="json"),
+        client.post(
+            URL, {**base, "white": entered_player(tournament).pk, "komi": "6.3"}, format="json"
+        ),
         400,
         "komi",
     )

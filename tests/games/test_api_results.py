@@ -101,14 +101,14 @@ def test_outsider_may_see_the_game_but_not_record_its_result(api_as, outsider, g
 
 
 def test_someone_elses_game_is_not_yours(api_as, director, tournament, alice, game):
-    from tests.factories import PlayerFactory
+    from tests.factories import entered_player
 
     theirs = services.game_create(
         actor=None,
         tournament=tournament,
         round_number=2,
-        black=PlayerFactory(),
-        white=PlayerFactory(),
+        black=entered_player(tournament),
+        white=entered_player(tournament),
     )
     assert_error(api_as(alice).post(url(theirs, "result"), {"result": "B+R"}, format="json"), 403)
 

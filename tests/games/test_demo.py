@@ -33,13 +33,17 @@ def _counts() -> dict[str, int]:
     }
 
 
-def test_it_makes_a_small_rated_tournament_with_results_and_records() -> None:
+def test_it_makes_a_small_mcmahon_tournament_with_entries_results_and_records() -> None:
     out = StringIO()
     call_command("seed_demo", stdout=out)
     t = Tournament.objects.get(name=DEMO_TOURNAMENT)
     assert t.rated and t.rounds.count() == 3
     games = list(t.games.all())
-    assert len(games) == 12 and Player.objects.count() == 8
+    assert len(games) == 12 and Player.objects.count() == 9
+    assert t.system == "mcmahon" and t.number_of_rounds == 3 and not t.is_closed
+    ito = t.entries.get(player__family_name="Ito")
+    assert ito.participation == "baa"  # a bye in round 1, then withdrawn
+    assert t.entries.filter(participation="").count() == 8
     assert all(g.result_reason for g in games)
     assert sum(g.state in LOCKED_STATES for g in games) == 11  # one waits for Bob
     with_records = [g for g in games if g.sgf]

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, GameState
-from tests.factories import PlayerFactory
+from tests.factories import entered_player
 from tests.games import sgf_samples
 
 pytestmark = pytest.mark.django_db
@@ -167,8 +167,8 @@ def test_a_player_cannot_submit_for_someone_elses_game(as_alice: Client, tournam
         actor=None,
         tournament=tournament,
         round_number=1,
-        black=PlayerFactory(),
-        white=PlayerFactory(),
+        black=entered_player(tournament),
+        white=entered_player(tournament),
     )
     assert as_alice.get(submit_url(other)).status_code == 404
     assert as_alice.post(submit_url(other), {"result": "B+R"}).status_code == 404

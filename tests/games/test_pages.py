@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
-from tests.factories import PlayerFactory
+from tests.factories import entered_player
 from tests.games import sgf_samples
 from tests.games.web_helpers import ROLES, client_for
 
@@ -146,7 +146,7 @@ def test_a_round_that_does_not_exist_is_404(client: Client, game: Game) -> None:
 def _more_games(tournament: Any, director: Any, rounds: int, per_round: int) -> None:
     for number in range(1, rounds + 1):
         for _ in range(per_round):
-            b, w = PlayerFactory(), PlayerFactory()
+            b, w = entered_player(tournament), entered_player(tournament)
             g = services.game_create(
                 actor=None, tournament=tournament, round_number=number, black=b, white=w
             )
@@ -184,7 +184,7 @@ def test_the_player_games_list_query_count_is_pinned(
             tournament=finished.tournament,
             round_number=number,
             black=alice,
-            white=PlayerFactory(),
+            white=entered_player(finished.tournament),
         )
         _finish(g, director, "B+R")
     # player with club, games with tournament, round and players; rating, honorary title,

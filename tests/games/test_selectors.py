@@ -8,13 +8,13 @@ import pytest
 
 from games import selectors, services
 from games.models import Game, GameState
-from tests.factories import PlayerFactory
+from tests.factories import entered_player
 
 
 def test_the_crosstable_counts_wins_losses_draws_and_points(
     tournament, game, alice, bob, director, django_assert_num_queries
 ):
-    carol = PlayerFactory(family_name="Carroll")
+    carol = entered_player(tournament, family_name="Carroll")
     services.game_result_submit(actor=alice.user, game=game, result="B+R")
     services.game_result_confirm(actor=bob.user, game=game)
     g2 = services.game_create(
@@ -27,7 +27,7 @@ def test_the_crosstable_counts_wins_losses_draws_and_points(
         tournament=tournament,
         round_number=2,
         black=alice,
-        white=PlayerFactory(family_name="Zed"),
+        white=entered_player(tournament, family_name="Zed"),
     )
     with django_assert_num_queries(1):
         rows = selectors.crosstable(tournament)

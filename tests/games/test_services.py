@@ -14,7 +14,7 @@ from games.services import LOCKED_MESSAGE, GameLockedError
 from ops.models import AuditEntry
 from ops.services import StateConflict
 from ratings.ranks import Rank
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import UserFactory, entered_player
 from tests.games import sgf_samples
 
 
@@ -138,7 +138,7 @@ def test_round_get_or_create_returns_the_same_round(director, tournament):
 
 
 def test_game_create_takes_komi_from_the_preset_for_the_handicap(director, tournament):
-    black, white = PlayerFactory(), PlayerFactory()
+    black, white = entered_player(tournament), entered_player(tournament)
     game = services.game_create(
         actor=director,
         tournament=tournament,
@@ -161,7 +161,7 @@ def test_a_player_cannot_play_himself(director, tournament, alice):
 
 
 def test_a_player_cannot_have_two_games_in_one_round(director, tournament, game, alice):
-    other = PlayerFactory()
+    other = entered_player(tournament)
     with pytest.raises(ValidationError) as exc:
         services.game_create(
             actor=director, tournament=tournament, round_number=1, black=other, white=alice
@@ -421,8 +421,8 @@ def test_round_results_enter_sets_every_result(director, tournament, game):
         actor=director,
         tournament=tournament,
         round_number=1,
-        black=PlayerFactory(),
-        white=PlayerFactory(),
+        black=entered_player(tournament),
+        white=entered_player(tournament),
     )
     games = services.round_results_enter(
         actor=director, round=game.round, results=[(game.pk, "B+R"), (other.pk, "0")]

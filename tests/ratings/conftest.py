@@ -9,7 +9,7 @@ import pytest
 
 from games.groups import director_grant_admin
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
-from tests.ratings.helpers import add_games
+from tests.ratings.helpers import add_games, close
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def alice_wins(tournament: Any, alice: Any, strong_trio: list[Any]) -> Any:
     """Alice (3k) beats three 1d players at the Wellington Open: her GoR ends near 1866,
     in 2k's band (1850-1950), so the default policy proposes 2k."""
     add_games(tournament, [(alice, p, "B", 0) for p in strong_trio])
-    return tournament
+    return close(tournament)
 
 
 @pytest.fixture

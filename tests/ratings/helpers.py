@@ -23,7 +23,9 @@ RESULTS = {
 def event(
     day: dt.date, games: list[tuple[Player, Player, str, int]], *, rated: bool = True, **kw: Any
 ) -> Tournament:
-    """A finished tournament: (black, white, result, handicap) per game, all in round 1.. n."""
+    """A finished tournament, closed: (black, white, result, handicap) per game, all in
+    round 1.. n."""
+    kw.setdefault("closed_at", timezone.now())
     t = TournamentFactory(start_date=day, end_date=day, rated=rated, **kw)
     add_games(t, games)
     return t
@@ -114,3 +116,10 @@ def rate(player: Player, gor: float, games: int = 20) -> PlayerRating:
             "version": "1",
         },
     )[0]
+
+
+def close(t: Tournament) -> Tournament:
+    """Mark ``t`` closed (a fixture: ``tournament_close`` is tested on its own)."""
+    Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
+    t.refresh_from_db()
+    return t

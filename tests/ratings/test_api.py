@@ -247,6 +247,8 @@ def test_the_honorary_title_is_a_directors_audited_decision(
 def _close_pair_game(tournament: Any, alice: Any, bob: Any, diff: float) -> Any:
     rate(alice, 2100)
     rate(bob, 2100 + round(diff * 100))
+    for player in (alice, bob):  # the entries take the ratings as they are now
+        game_services.entry_add(actor=None, tournament=tournament, player=player)
     return game_services.game_create(
         actor=None, tournament=tournament, round_number=1, black=bob, white=alice, handicap=None
     )

@@ -6,15 +6,17 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games import services as game_services
-from games.models import GameState
+from games.models import GameState, Tournament
 from ops.models import Job, JobState
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.recompute import recompute
 from ratings.services import ratings_job_run
 from ratings.systems.base import GameOutcome
 from ratings.systems.egf import rate_event_textbook
+from tests.factories import GameFactory, enter
 from tests.ratings.helpers import (
     add_games,
     current_snapshot,
@@ -152,7 +154,7 @@ def test_the_job_body_claims_runs_and_reports_progress() -> None:
     assert RatingRun.objects.count() == 1
 
 
-def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
+def test_the_close_of_a_rated_tournament_queues_the_update_on_commit(
     director: Any,
     alice: Any,
     bob: Any,
@@ -169,6 +171,7 @@ def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
     monkeypatch.setattr(
         ratings.tasks.promotions_evaluate, "delay", lambda **kw: evaluations.append(kw)
     )
+    enter(tournament, alice, bob)
     g1 = game_services.game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob
     )
@@ -177,18 +180,34 @@ def test_the_last_lock_of_a_rated_tournament_queues_the_update_on_commit(
     )
     for g, res in ((g1, "B+R"), (g2, "W+R")):
         game_services.game_result_enter(actor=director, game=g, result=res)
-    with django_capture_on_commit_callbacks(execute=True) as first:
-        game_services.game_finalise(actor=director, game=g1)
+    # Every result locked, the tournament still open: the ratings wait for the close.
+    with django_capture_on_commit_callbacks(execute=True) as locks:
+        for g in (g1, g2):
+            game_services.game_finalise(actor=director, game=g)
     assert not Job.objects.filter(kind="ratings").exists() and not RatingRun.objects.exists()
-    with django_capture_on_commit_callbacks(execute=True) as last:
-        game_services.game_finalise(actor=director, game=g2)
+    assert not [c for c in locks if "ratings" in repr(c)]
+    with django_capture_on_commit_callbacks(execute=True) as closing:
+        game_services.tournament_close(actor=director, tournament=tournament)
     job = Job.objects.get(kind="ratings")
     assert job.params["from_tournament"] == tournament.pk and job.state == JobState.DONE
+    assert job.params["reason"] == "tournament closed"
     # The update's job, then (once done) its run's promotion evaluation (docs/promotions.md §4).
-    assert len(last) == 2 and not [c for c in first if "ratings" in repr(c)]
+    assert len(closing) == 2
     assert evaluations == [{"run_id": RatingRun.objects.get().pk}]
     assert RatingHistory.objects.filter(tournament=tournament).count() == 2
     assert PlayerRating.objects.get(player=alice).games == 2
+
+
+def test_a_result_locked_after_the_close_re_rates_from_it(
+    director: Any, tournament: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from ratings.services import ratings_on_result_locked
+
+    game = GameFactory(tournament=tournament)
+    assert ratings_on_result_locked(game) is None  # open: waits for the close
+    Tournament.objects.filter(pk=tournament.pk).update(closed_at=timezone.now())
+    job = ratings_on_result_locked(game)
+    assert job is not None and job.params["reason"] == "result after the close"
 
 
 def test_an_unrated_tournament_queues_nothing(
@@ -196,12 +215,14 @@ def test_an_unrated_tournament_queues_nothing(
 ) -> None:
     tournament.rated = False
     tournament.save(update_fields=["rated"])
+    enter(tournament, alice, bob)
     g = game_services.game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob
     )
     game_services.game_result_enter(actor=director, game=g, result="B+R")
     with django_capture_on_commit_callbacks(execute=False):
         game_services.game_finalise(actor=director, game=g)
+        game_services.tournament_close(actor=director, tournament=g.tournament)
     assert not Job.objects.filter(kind="ratings").exists()
 
 

@@ -49,5 +49,7 @@ def nz(director, referee, chief, members):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def nz_game(nz, alice, bob):  # type: ignore[no-untyped-def]
     from games.services import game_create
+    from tests.factories import enter
 
+    enter(nz, alice, bob)
     return game_create(actor=None, tournament=nz, round_number=1, black=alice, white=bob, table=1)

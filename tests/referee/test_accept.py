@@ -11,7 +11,7 @@ from games.models import GameState
 from ops.models import AuditEntry
 from referee import services
 from referee.models import DisputeState, RulingAcceptance
-from tests.factories import TournamentFactory
+from tests.factories import TournamentFactory, enter
 from tests.games.api_helpers import assert_error
 
 
@@ -101,6 +101,7 @@ def test_with_no_chief_referee_one_acceptance_closes_it(api_as, director, refere
     plain = TournamentFactory(name="No Chief Cup", rules="nz", board_size=9)
     plain.directors.add(director)
     plain.referees.add(referee)
+    enter(plain, alice, bob)
     game = game_create(actor=None, tournament=plain, round_number=1, black=alice, white=bob)
     dispute = services.dispute_open(actor=bob.user, game=game, kind="time", claim="flag")
     services.dispute_rule(actor=referee, dispute=dispute, decision="dismissed", reasons="No")

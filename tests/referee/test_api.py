@@ -10,7 +10,7 @@ from games.models import GameState
 from ops.services import StateConflict
 from referee import services
 from referee.models import Dispute
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import UserFactory, entered_player
 from tests.games.api_helpers import assert_error
 from tests.referee.test_kinds import open_, rule
 
@@ -87,7 +87,7 @@ def test_bad_input_comes_back_in_the_error_shape(api_as, nz_game, alice, referee
         tournament=nz_game.tournament,
         round_number=2,
         black=alice,
-        white=PlayerFactory(),
+        white=entered_player(nz_game.tournament),
     )
     assert_error(open_(api_as(alice), other, kind="ko-fight"), 400, "kind")
     assert_error(open_(api_as(alice), other, kind="repetition"), 400, "sgf")
@@ -139,13 +139,15 @@ def test_a_disputed_game_cannot_be_confirmed_until_the_dispute_closes(
 def test_the_dispute_list_costs_two_queries_however_long(
     api_as, nz, director, django_assert_num_queries
 ):
+    nz.number_of_rounds = 7
+    nz.save(update_fields=["number_of_rounds"])
     for number in range(1, 8):
         g = games.game_create(
             actor=None,
             tournament=nz,
             round_number=number,
-            black=PlayerFactory(),
-            white=PlayerFactory(),
+            black=entered_player(nz),
+            white=entered_player(nz),
         )
         services.dispute_open(actor=director, game=g, kind="other", claim=str(number))
     client = api_as(director)

@@ -11,7 +11,7 @@ from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors
 from ops.models import AuditEntry
 from referee import services
 from referee.models import TournamentOfficials
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import TournamentFactory, UserFactory, entered_player
 
 CHANGELIST = "admin:referee_tournamentofficials_changelist"
 ADD = "admin:referee_tournamentofficials_add"
@@ -238,8 +238,8 @@ def test_the_dispute_admin_lists_only_the_directors_tournaments_disputes(
         actor=None,
         tournament=elsewhere,
         round_number=1,
-        black=PlayerFactory(),
-        white=PlayerFactory(),
+        black=entered_player(elsewhere),
+        white=entered_player(elsewhere),
     )
     boss = elsewhere.directors.get()
     theirs = services.dispute_open(actor=boss, game=foreign_game, kind="time", claim="theirs")

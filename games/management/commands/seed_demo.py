@@ -1,7 +1,8 @@
-"""``manage.py seed_demo``: a small finished tournament to look at and click through.
+"""``manage.py seed_demo``: a small McMahon tournament to look at and click through.
 
-Eight players, three rounds on 9x9, three games with real SGF records, and one
-Alice-Bob result waiting for Bob to confirm.  Written through the services, as a
+Nine entries, three rounds on 9x9 (a bye in round 1 for the ninth, who then
+withdraws), three games with real SGF records, and one Alice-Bob result waiting for
+Bob to confirm, so the tournament is still open.  Written through the services, as a
 director would; running it again changes nothing (the tournament's name is the marker).
 """
 
@@ -42,7 +43,9 @@ PLAYERS = (  # family name, given name, rank, club, country
     ("Fischer", "Anna", "3k", "Berlin Go Club", "DE"),
     ("Garcia", "Luis", "5k", "Madrid Go Club", "ES"),
     ("Hill", "Sarah", "8k", "Wellington Go Club", "NZ"),
+    ("Ito", "Ken", "10k", "Auckland Go Club", "NZ"),
 )
+BYE = 8  # Ito: a bye in round 1, then he withdraws
 # Player indexes (Black, White) per round: no pair meets twice; Alice–Bob in round 3.
 PAIRINGS = (
     ((0, 4), (5, 1), (2, 6), (7, 3)),
@@ -88,7 +91,7 @@ def _outcome(rng: random.Random, black: Player, white: Player) -> str:
 
 
 class Command(BaseCommand):
-    help = "Create a small demo tournament (8 players, 3 rounds, results, SGF records) and users."
+    help = "Create a small McMahon demo tournament (entries, 3 rounds, results, SGF records) and users."
 
     def handle(self, *args: Any, **options: Any) -> None:
         ensure_directors_group()
@@ -141,7 +144,24 @@ class Command(BaseCommand):
             venue="Wellington",
             time_control="30 min + 5x30 s byo-yomi",
             rated=True,
+            settings={
+                "system": "mcmahon",
+                "number_of_rounds": len(PAIRINGS),
+                "mm_bar": "2d",
+                "mm_floor": "10k",
+                "handicap_policy": "mcmahon",
+                "handicap_correction": 1,
+                "handicap_threshold": "1d",
+            },
         )
+        entries = [
+            services.entry_add(actor=director, tournament=tournament, player=p) for p in players
+        ]
+        # Check-in: the ninth player has the bye in round 1 and withdraws from round 2.
+        services.entry_participation_set(
+            actor=director, entry=entries[BYE], round_number=1, presence="b"
+        )
+        services.entry_withdraw(actor=director, entry=entries[BYE], from_round=2)
         rng = random.Random(2024)
         for number, pairs in enumerate(PAIRINGS, start=1):
             rnd = services.round_get_or_create(actor=director, tournament=tournament, number=number)

@@ -13,7 +13,7 @@ from ops.models import AuditEntry
 from ratings.models import CandidateState, PromotionCandidate, PromotionPolicy
 from ratings.promotion.evaluation import promotions_evaluate
 from ratings.recompute import recompute
-from tests.ratings.helpers import add_games, players
+from tests.ratings.helpers import add_games, close, players
 
 pytestmark = pytest.mark.django_db
 POLICIES = "/admin/ratings/promotionpolicy/"
@@ -24,6 +24,7 @@ CANDIDATES = "/admin/ratings/promotioncandidate/"
 def two_candidates(alice: Any, bob: Any, tournament: Any, strong_trio: list[Any]) -> list[Any]:
     add_games(tournament, [(alice, p, "B", 0) for p in strong_trio])
     add_games(tournament, [(bob, p, "B", 0) for p in players(1, 1, 1)])
+    close(tournament)
     recompute()
     promotions_evaluate()
     return list(PromotionCandidate.objects.order_by("id"))

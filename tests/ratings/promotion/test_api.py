@@ -13,7 +13,7 @@ from ratings.promotion.engine import DEFAULT_POLICY
 from ratings.promotion.evaluation import promotions_evaluate
 from ratings.recompute import recompute
 from tests.factories import PlayerFactory, TournamentFactory
-from tests.ratings.helpers import add_games, players
+from tests.ratings.helpers import add_games, close, players
 
 pytestmark = pytest.mark.django_db
 CANDIDATES = "/api/v1/promotions/candidates/"
@@ -176,6 +176,7 @@ def test_the_candidates_list_costs_a_fixed_number_of_queries(
     for _ in range(4):
         kyu = PlayerFactory(declared_rank=-3)
         add_games(tournament, [(kyu, p, "B", 0) for p in strong])
+    close(tournament)
     recompute()
     assert promotions_evaluate().created == 4
     client = api_as(staff_director)

@@ -28,7 +28,7 @@ from ratings.promotion.evaluation import promotions_evaluate
 from ratings.ranks import Rank
 from ratings.recompute import recompute
 from ratings.services import player_award_honorary, ratings_recompute_start
-from tests.ratings.helpers import add_games, event, players
+from tests.ratings.helpers import add_games, close, event, players
 
 pytestmark = pytest.mark.django_db
 
@@ -221,6 +221,7 @@ def test_bulk_approval_approves_each_and_reports_the_stale(
 ) -> None:
     add_games(tournament, [(alice, p, "B", 0) for p in strong_trio])
     add_games(tournament, [(bob, p, "B", 0) for p in players(1, 1, 1)])
+    close(tournament)
     recompute()
     assert promotions_evaluate().created == 2
     a, b = PromotionCandidate.objects.order_by("player__family_name")  # Builder, Liddell
