@@ -7,20 +7,29 @@ of queries whatever its length (the API tests pin those counts).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from games.models import (
+    LOCKED_STATES,
     Game,
+    GameState,
     Player,
     ResultReason,
     ResultSubmission,
     Tournament,
+    TournamentEntry,
     Winner,
 )
+from games.services.event_settings import effective_criteria
+from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence, Settings, System
+from games.tournament.opengotha import rank_text
+from games.tournament.pairing import PairingParams
+from games.tournament.pairing.explain import check_games
+from games.tournament.pairing.state import round_state
 
 
 def player_list(
@@ -226,3 +235,170 @@ def player_games(player: Player) -> list[dict[str, Any]]:
         }
         for g in rows
     ]
+
+
+# --------------------------------------------------------------------------- round pairing
+
+
+PRESENCE = {"p": Presence.PLAY, "a": Presence.ABSENT, "b": Presence.BYE}
+NOMINAL_1D = 2100  # an unrated entry's rating: the EGF middle of 1d, 100 a grade
+
+
+@dataclass(frozen=True)
+class EventData:
+    """A tournament as the pure ``games.tournament.Event`` (entrant id = player id), with
+    the players and entries it names."""
+
+    event: Event
+    players: dict[int, Player]
+    entries: dict[int, TournamentEntry]
+
+
+def _pairing_outcome(state: str, winner: str, reason: str) -> tuple[Outcome, bool]:
+    """What the pairing reads of a result: only a locked one counts; any game is a
+    pairing, whatever its result."""
+    if state not in LOCKED_STATES or not reason:
+        return Outcome.UNKNOWN, False
+    if reason == ResultReason.VOID:
+        return Outcome.BOTH_LOSE, False
+    if reason == ResultReason.DRAW or not winner:
+        return Outcome.JIGO, False
+    return Outcome(winner), reason == ResultReason.FORFEIT
+
+
+def tournament_event(tournament: Tournament) -> EventData:
+    """The tournament as an ``Event`` for the pairing (two queries)."""
+    t = tournament
+    entries = list(
+        TournamentEntry.objects.filter(tournament=t)
+        .select_related("player")
+        .order_by("player__family_name", "player__given_name", "player_id")
+    )
+    entrants = tuple(
+        Entrant(
+            id=e.player_id,
+            family_name=e.player.family_name,
+            given_name=e.player.given_name,
+            rank=min(e.rank, 8),
+            rating=e.rating if e.rating is not None else NOMINAL_1D + 100 * e.rank,
+            club=e.club,
+            country=e.country,
+            egd_pin=e.player.egd_pin or "",
+            smms_correction=e.smms_correction,
+            final=e.final,
+            presence=tuple(PRESENCE[c] for c in e.participation),
+        )
+        for e in entries
+    )
+    rows = (
+        Game.objects.filter(tournament=t)
+        .order_by("round__number", "table", "id")
+        .values_list(
+            "round__number",
+            "black_id",
+            "white_id",
+            "handicap",
+            "state",
+            "result_winner",
+            "result_reason",
+            "table",
+        )
+    )
+    games = []
+    for number, black, white, handicap, state, winner, reason, table in rows:
+        outcome, by_default = _pairing_outcome(state, winner, reason)
+        games.append(GameRec(number, black, white, handicap, outcome, by_default, table))
+    settings = Settings(
+        system=System(t.system),
+        rounds=t.number_of_rounds,
+        mm_bar=t.mm_bar,
+        mm_floor=t.mm_floor,
+        nbw2_absent=t.nbw2_absent,
+        nbw2_bye=t.nbw2_bye,
+        mms2_absent=t.mms2_absent,
+        mms2_bye=t.mms2_bye,
+        round_down=t.round_down,
+        criteria=tuple(effective_criteria(t)),
+        category_limits=tuple(t.category_limits),
+        count_not_played_as_half=t.count_not_played_as_half,
+        hd_based_on_mms=t.handicap_based_on_mms,
+        hd_no_hd_rank_threshold=t.handicap_threshold,
+        hd_correction=t.handicap_correction,
+        hd_ceiling=9 if t.handicap_cap is None else t.handicap_cap,
+    )
+    event = Event(
+        settings=settings,
+        entrants=entrants,
+        games=tuple(games),
+        name=t.name,
+        pairing={str(k): str(v) for k, v in (t.pairing_params or {}).items()},
+    )
+    return EventData(
+        event=event,
+        players={e.player_id: e.player for e in entries},
+        entries={e.player_id: e for e in entries},
+    )
+
+
+@dataclass
+class RoundView:
+    """What the "Pair round R" page shows: the entered players with rank and score before
+    the round, who is checked in, the recorded bye, and warnings for games as edited."""
+
+    tournament: Tournament
+    number: int
+    choices: list[tuple[int, str]]
+    playing: list[int]
+    bye: int | None
+    bye_player: Player | None
+    has_games: bool
+    has_results: bool
+    state: Any  # games.tournament.pairing.state.RoundState
+    players: dict[int, Player] = field(default_factory=dict)
+
+    def describe(self, pid: int | None) -> dict[str, Any] | None:
+        if pid is None or pid not in self.players:
+            return None
+        p = self.state.players.get(pid)
+        score = None
+        if p is not None:
+            score = (p.mms2 if self.state.mcmahon else p.nbw2) / 2
+        rank = p.entrant.rank if p is not None else None
+        return {
+            "player": self.players[pid],
+            "rank": rank_text(rank) if rank is not None else "",
+            "score": f"{score:g}" if score is not None else "",
+        }
+
+    def warnings(self, games: list[tuple[int, int, int]]) -> dict[tuple[int, int], list[str]]:
+        return check_games(self.state, [(b, w) for b, w, _ in games])
+
+
+def round_view(tournament: Tournament, number: int) -> RoundView:
+    """The pairing page's data for round ``number`` (the round's own games left out of the
+    history, since a re-pairing replaces them)."""
+    data = tournament_event(tournament)
+    event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
+    params = PairingParams.from_opengotha(event.pairing, event.settings.system)
+    state = round_state(event, number, params)
+    order = {pid: i for i, pid in enumerate(state.order)}
+    entrants = sorted(
+        data.event.entrants,
+        key=lambda e: (order.get(e.id, len(order)), e.family_name, e.given_name),
+    )
+    choices = [(e.id, f"{e.family_name} {e.given_name} ({rank_text(e.rank)})") for e in entrants]
+    playing = [e.id for e in entrants if e.presence_in(number) is Presence.PLAY]
+    byes = [e.id for e in entrants if e.presence_in(number) is Presence.BYE]
+    games = Game.objects.filter(tournament=tournament, round__number=number)
+    return RoundView(
+        tournament=tournament,
+        number=number,
+        choices=choices,
+        playing=playing,
+        bye=byes[0] if byes else None,
+        bye_player=data.players.get(byes[0]) if byes else None,
+        has_games=games.exists(),
+        has_results=games.exclude(state=GameState.SCHEDULED).exists(),
+        state=state,
+        players=data.players,
+    )
