@@ -248,6 +248,7 @@ def read_h9(data: bytes) -> H9File:
     """Read an .h9 file; a line that cannot be read raises ``FileFormatError`` naming it."""
     header: dict[str, str] = {}
     players: list[H9Player] = []
+    lines: list[tuple[int, list[str], int, str, str, list[str], int]] = []
     place: int | None = None
     for n, raw in enumerate(_decode(data).splitlines(), 1):
         line = raw.strip()
@@ -274,15 +275,17 @@ def read_h9(data: bytes) -> H9File:
             raise FileFormatError("country and club are missing", where)
         country, club = rest[0], rest[1]
         cells = rest[2:]
-        first_game = len(cells)
-        for k in range(len(cells) - 1, -1, -1):
-            if _GAME.match(cells[k]):
-                first_game = k
-            else:
-                break
-        values = tuple(cells[:first_game])
+        run = 0
+        while run < len(cells) and _GAME.match(cells[len(cells) - 1 - run]):
+            run += 1
+        lines.append((place, names, rank, country, club, cells, run))
+    # Every line holds one cell per round; a value such as OpenGotha's "0?" (a quarter point
+    # lost to ISO-8859-15) can look like a cell, so the shortest run of cells decides.
+    rounds = min((line[6] for line in lines), default=0)
+    for place, names, rank, country, club, cells, _run in lines:
+        split = len(cells) - rounds
         results = []
-        for cell in cells[first_game:]:
+        for cell in cells[split:]:
             m = _GAME.match(cell)
             assert m is not None
             results.append(
@@ -302,7 +305,7 @@ def read_h9(data: bytes) -> H9File:
                 rank=rank,
                 country=country,
                 club=club,
-                values=values,
+                values=tuple(cells[:split]),
                 results=tuple(results),
             )
         )

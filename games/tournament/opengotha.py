@@ -384,6 +384,8 @@ def _read_parameters(root: ET.Element) -> Event:
 def write(event: Event) -> bytes:
     """The event as an OpenGotha tournament file (data version 201, as OpenGotha 3.5x)."""
     s = event.settings
+    if s.rounds > MAX_ROUNDS:
+        raise ValueError(f"OpenGotha holds at most {MAX_ROUNDS} rounds, not {s.rounds}")
     root = ET.Element("Tournament", {"dataVersion": "201"})
     keys: dict[int, str] = {}
     seen: set[str] = set()
@@ -422,8 +424,7 @@ def write(event: Event) -> bytes:
             },
         )
     games = ET.SubElement(root, "Games")
-    for n, g in enumerate(sorted(event.games, key=lambda g: (g.round, g.table or 0)), 1):
-        table = g.table if g.table is not None else n
+    for g, table in _tables(event.games):
         ET.SubElement(
             games,
             "Game",
@@ -493,6 +494,21 @@ def write(event: Event) -> bytes:
     body = ET.tostring(root, encoding="unicode")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
     return (head + body + "\n").encode("utf-8")
+
+
+def _tables(games: tuple[GameRec, ...]) -> list[tuple[GameRec, int]]:
+    """Each game with a table number unique in its round: OpenGotha keys a game by round
+    and table, so a second game on one table would replace the first."""
+    out: list[tuple[GameRec, int]] = []
+    used: dict[int, set[int]] = {}
+    for g in sorted(games, key=lambda g: (g.round, g.table is None, g.table or 0)):
+        taken = used.setdefault(g.round, set())
+        table = g.table if g.table is not None and g.table >= 1 else 1
+        while table in taken:
+            table += 1
+        taken.add(table)
+        out.append((g, table))
+    return out
 
 
 def _tf(flag: bool) -> str:

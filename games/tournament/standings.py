@@ -250,18 +250,27 @@ class Scoreboard:
             out.append(per_round)
         return out
 
-    def _opponent_sums(self, table: list[list[int]]) -> list[list[int]]:
+    def _opponent_sums(
+        self, table: list[list[int]], weight: list[list[int]] | None = None
+    ) -> list[list[int]]:
         """Per player and round r: the sum, over his games up to r, of the opponent's value
-        in ``table`` after round r."""
+        in ``table`` after round r, each game's term times ``weight[i][rr]`` if given."""
         paired = Participation.PAIRED
         nr = self.rounds
         out = []
-        for opp, part in zip(self.opp, self.part, strict=True):
+        for i, (opp, part) in enumerate(zip(self.opp, self.part, strict=True)):
             acc = [0] * nr
+            w_row = weight[i] if weight is not None else None
             for rr in range(nr):
-                if part[rr] is paired:
-                    # From round rr on, this game adds the opponent's score of that round.
+                if part[rr] is not paired:
+                    continue
+                # From round rr on, this game adds the opponent's score of that round.
+                if w_row is None:
                     acc[rr:] = map(add, acc[rr:], table[opp[rr]][rr:])
+                elif w := w_row[rr]:
+                    acc[rr:] = [
+                        a + w * b for a, b in zip(acc[rr:], table[opp[rr]][rr:], strict=True)
+                    ]
             out.append(acc)
         return out
 
@@ -316,20 +325,19 @@ class Scoreboard:
         return out
 
     def _sodos(self, kind: str) -> list[list[int]]:
-        out = []
-        for i, per_round in enumerate(self._terms_of(kind)):
-            wx2, part = self.wx2[i], self.part[i]
-            row = []
-            for terms in per_round:
-                row.append(
-                    sum(
-                        t * wx2[rr]
-                        for rr, t in enumerate(terms)
-                        if part[rr] is Participation.PAIRED
-                    )
-                )
-            out.append(row)
-        return out
+        """Each SOS term times the game's points (x2): a win 2, a jigo 1, else 0."""
+        sums = self._opponent_sums(self._opponent_score(kind), self.wx2)
+        if kind == "W":
+            return sums
+        paired = Participation.PAIRED
+        for i, row in enumerate(sums):
+            part, hd, wx2 = self.part[i], self.hd[i], self.wx2[i]
+            fixed = 0
+            for r in range(self.rounds):
+                if part[r] is paired:
+                    fixed += 2 * hd[r] * wx2[r]
+                row[r] += fixed
+        return sums
 
     def _sosos(self, kind: str) -> list[list[int]]:
         """Opponents' SOS over paired rounds; each other round adds the player's start score
@@ -349,24 +357,22 @@ class Scoreboard:
         return out
 
     def _exploits(self, won_only: bool) -> list[list[int]]:
-        out = []
-        for i, e in enumerate(self.entrants):
+        """Opponents' NBW weighted by the handicap gap of each game (only won games for
+        EXR): d = real - natural handicap; 0 if d < 0, 1 if d = 0, 2 if d = 1, else 3."""
+        paired = Participation.PAIRED
+        ranks = [e.rank for e in self.entrants]
+        weight = []
+        for i in range(len(self.entrants)):
             opp, part, hd, wx2 = self.opp[i], self.part[i], self.hd[i], self.wx2[i]
             row = []
-            for r in range(self.rounds):
-                total = 0
-                for rr in range(r + 1):
-                    if part[rr] is not Participation.PAIRED:
-                        continue
-                    o = opp[rr]
-                    if won_only and wx2[rr] != 2:
-                        continue
-                    d = hd[rr] - (e.rank - self.entrants[o].rank)
-                    coef = 0 if d < 0 else 1 if d == 0 else 2 if d == 1 else 3
-                    total += self.nbw2[o][r] * coef
-                row.append(total)
-            out.append(row)
-        return out
+            for rr in range(self.rounds):
+                if part[rr] is not paired or (won_only and wx2[rr] != 2):
+                    row.append(0)
+                    continue
+                d = hd[rr] - (ranks[i] - ranks[opp[rr]])
+                row.append(0 if d < 0 else 1 if d == 0 else 2 if d == 1 else 3)
+            weight.append(row)
+        return self._opponent_sums(self.nbw2, weight)
 
     def _constant(self, value: Callable[[int, Entrant], int]) -> list[list[int]]:
         return [[value(i, e)] * self.rounds for i, e in enumerate(self.entrants)]
@@ -512,11 +518,12 @@ class Scoreboard:
         ``defineDirForExAequoGroup`` and Matthieu Walraet's Confrontation sort)."""
         n = len(self.entrants)
         dc, sdc = [0] * n, [0] * n
+        before = list(zip(*(values[c] for c in primary), strict=True)) if primary else [()] * n
         start = 0
         while start < n:
-            key = tuple(values[c][order[start]] for c in primary)
+            key = before[order[start]]
             end = start + 1
-            while end < n and tuple(values[c][order[end]] for c in primary) == key:
+            while end < n and before[order[end]] == key:
                 end += 1
             group = order[start:end]
             start = end

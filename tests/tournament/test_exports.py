@@ -169,3 +169,14 @@ def test_the_format_is_recognised_from_the_content() -> None:
     assert len(read_event(xml).games) == len(read_event(h9).games) == 36
     with pytest.raises(opengotha.FileFormatError, match="neither"):
         read_event(b"Name,Rank\nDoe,3k\n")
+
+
+def test_opengothas_h9_with_halves_lost_to_its_encoding_still_reads() -> None:
+    # OpenGotha writes ISO-8859-15, which has no ½ or ¼: its SOS column shows "21?" and a
+    # SODOS of a quarter "0?", which looks like a round cell.  goref's own file says 21.5.
+    event = opengotha.read((DATA / "ppik-2010.xml").read_bytes())
+    theirs = egf.read_h9((DATA / "ppik-2010.h9").read_bytes())
+    ours = egf.read_h9(egf.write_h9(event))
+    assert all(len(p.results) == 6 for p in theirs.players)
+    assert [p.results for p in ours.players] == [p.results for p in theirs.players]
+    assert theirs.players[0].values[2] == "21?" and ours.players[0].values[2] == "21.5"

@@ -270,3 +270,21 @@ def test_a_minimal_file_takes_opengothas_defaults() -> None:
     event = opengotha.read(_file(games='<Game whitePlayer="LIWEI" blackPlayer="MACHAO"/>'))
     assert event.settings.system is System.MCMAHON
     assert event.games[0].outcome is Outcome.UNKNOWN and event.games[0].round == 1
+
+
+def test_games_without_or_with_clashing_tables_get_free_table_numbers() -> None:
+    event = load("juvisy-2019.xml")
+    round1 = [g for g in event.games if g.round == 1]
+    clash = dataclasses.replace(round1[0], table=round1[1].table)
+    loose = dataclasses.replace(round1[2], table=None)
+    games = (clash, loose, *(g for g in event.games if g not in (round1[0], round1[2])))
+    again = opengotha.read(opengotha.write(dataclasses.replace(event, games=games)))
+    tables = [g.table for g in again.games if g.round == 1]
+    assert len(again.games) == len(event.games) and len(set(tables)) == len(tables)
+
+
+def test_more_rounds_than_opengotha_holds_are_refused_on_writing() -> None:
+    event = load("juvisy-2019.xml")
+    long = dataclasses.replace(event, settings=dataclasses.replace(event.settings, rounds=21))
+    with pytest.raises(ValueError, match="at most 20 rounds"):
+        opengotha.write(long)
