@@ -26,6 +26,7 @@ from games.imports import COLUMNS, players_import_csv
 from games.models import Club, Game, Player, ResultSubmission, Round, Tournament
 from games.permissions import is_director
 from games.services import rounds
+from games.services.event_settings import SETTINGS_FIELDS
 from games.services.scoring import tournament_rescore
 from games.services.tournaments import TOURNAMENT_FIELDS
 from games.tournament.opengotha import rank_text
@@ -448,13 +449,45 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAdmin):
-    list_display = ("name", "start_date", "end_date", "rules", "board_size", "rated")
-    list_filter = ("rules", "rated")
+    list_display = ("name", "start_date", "end_date", "system", "rated", "closed_at")
+    list_filter = ("rules", "rated", "system")
     search_fields = ("name", "venue")
     date_hierarchy = "start_date"
-    fields = TOURNAMENT_FIELDS
+    fieldsets = (
+        (None, {"fields": TOURNAMENT_FIELDS}),
+        ("Officials", {"fields": ("directors", "referees")}),
+        ("Event settings", {"fields": SETTINGS_FIELDS}),
+        ("Tournament day", {"fields": ("day_links", "started_at", "closed_at")}),
+    )
+    readonly_fields = ("day_links", "started_at", "closed_at")
+    filter_horizontal = ("directors", "referees")
     inlines = [RoundInline, GameInline]
-    actions = ["rescore"]
+    actions = ["rescore", "close"]
+
+    @admin.display(description="pages")
+    def day_links(self, obj: Tournament) -> str:
+        if obj.pk is None:
+            return "—"
+        return format_html(
+            '<a href="{}">entries</a> · <a href="{}">check-in</a> · <a href="{}">standings</a>',
+            reverse("games:entries", args=[obj.pk]),
+            reverse("games:checkin", args=[obj.pk]),
+            reverse("games:standings", args=[obj.pk]),
+        )
+
+    @admin.action(description="Close (every result final): the games go to the ratings")
+    def close(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            try:
+                services.tournament_close(actor=request.user, tournament=tournament)
+            except (PermissionDenied, ValidationError) as e:
+                self.message_user(
+                    request,
+                    f"{tournament}: {' '.join(e.messages) if isinstance(e, ValidationError) else e}",
+                    messages.ERROR,
+                )
+                continue
+            self.message_user(request, f"{tournament} is closed.")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         return super().get_queryset(request).filter(_directed(request)).distinct()
@@ -506,23 +539,33 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         data = {n: form.cleaned_data[n] for n in TOURNAMENT_FIELDS if n in form.cleaned_data}
+        settings = _changed(form, SETTINGS_FIELDS)
         if change:
             changed = _changed(form, TOURNAMENT_FIELDS)
-            if changed:
+            if changed or settings:
                 # The form has already written its values onto ``obj``: the service
                 # compares against the stored row (a board size with records on it).
                 stored = Tournament.objects.get(pk=obj.pk)
-                services.tournament_update(actor=request.user, tournament=stored, **changed)
+                services.tournament_update(
+                    actor=request.user, tournament=stored, settings=settings, **changed
+                )
             obj.refresh_from_db()
         else:
-            created = services.tournament_create(actor=request.user, **data)
+            created = services.tournament_create(actor=request.user, settings=settings, **data)
             obj.pk = created.pk
             obj.refresh_from_db()
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        # The inlines are read-only and directors/referees are not on this form:
-        # nothing to save here, and nothing may bypass the services.
+        # The inlines are read-only; directors and referees go through their service (the
+        # creator stays a director of a new tournament), nothing else is saved here.
         _nothing_saved(formsets)
+        officials = _changed(form, ("directors", "referees"))
+        if not change and "directors" in officials:
+            officials["directors"] = [*officials["directors"], request.user]
+        if officials:
+            services.tournament_officials_set(
+                actor=request.user, tournament=form.instance, **officials
+            )
 
 
 # --------------------------------------------------------------------------- rounds

@@ -14,18 +14,15 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.models import (
-    LOCKED_STATES,
     Game,
     GameState,
     Player,
     ResultReason,
     ResultSubmission,
     Tournament,
-    TournamentEntry,
     Winner,
 )
-from games.services.event_settings import effective_criteria
-from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence, Settings, System
+from games.tournament.model import Presence
 from games.tournament.opengotha import rank_text
 from games.tournament.pairing import PairingParams
 from games.tournament.pairing.explain import check_games
@@ -240,106 +237,6 @@ def player_games(player: Player) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- round pairing
 
 
-PRESENCE = {"p": Presence.PLAY, "a": Presence.ABSENT, "b": Presence.BYE}
-NOMINAL_1D = 2100  # an unrated entry's rating: the EGF middle of 1d, 100 a grade
-
-
-@dataclass(frozen=True)
-class EventData:
-    """A tournament as the pure ``games.tournament.Event`` (entrant id = player id), with
-    the players and entries it names."""
-
-    event: Event
-    players: dict[int, Player]
-    entries: dict[int, TournamentEntry]
-
-
-def _pairing_outcome(state: str, winner: str, reason: str) -> tuple[Outcome, bool]:
-    """What the pairing reads of a result: only a locked one counts; any game is a
-    pairing, whatever its result."""
-    if state not in LOCKED_STATES or not reason:
-        return Outcome.UNKNOWN, False
-    if reason == ResultReason.VOID:
-        return Outcome.BOTH_LOSE, False
-    if reason == ResultReason.DRAW or not winner:
-        return Outcome.JIGO, False
-    return Outcome(winner), reason == ResultReason.FORFEIT
-
-
-def tournament_event(tournament: Tournament) -> EventData:
-    """The tournament as an ``Event`` for the pairing (two queries)."""
-    t = tournament
-    entries = list(
-        TournamentEntry.objects.filter(tournament=t)
-        .select_related("player")
-        .order_by("player__family_name", "player__given_name", "player_id")
-    )
-    entrants = tuple(
-        Entrant(
-            id=e.player_id,
-            family_name=e.player.family_name,
-            given_name=e.player.given_name,
-            rank=min(e.rank, 8),
-            rating=e.rating if e.rating is not None else NOMINAL_1D + 100 * e.rank,
-            club=e.club,
-            country=e.country,
-            egd_pin=e.player.egd_pin or "",
-            smms_correction=e.smms_correction,
-            final=e.final,
-            presence=tuple(PRESENCE[c] for c in e.participation),
-        )
-        for e in entries
-    )
-    rows = (
-        Game.objects.filter(tournament=t)
-        .order_by("round__number", "table", "id")
-        .values_list(
-            "round__number",
-            "black_id",
-            "white_id",
-            "handicap",
-            "state",
-            "result_winner",
-            "result_reason",
-            "table",
-        )
-    )
-    games = []
-    for number, black, white, handicap, state, winner, reason, table in rows:
-        outcome, by_default = _pairing_outcome(state, winner, reason)
-        games.append(GameRec(number, black, white, handicap, outcome, by_default, table))
-    settings = Settings(
-        system=System(t.system),
-        rounds=t.number_of_rounds,
-        mm_bar=t.mm_bar,
-        mm_floor=t.mm_floor,
-        nbw2_absent=t.nbw2_absent,
-        nbw2_bye=t.nbw2_bye,
-        mms2_absent=t.mms2_absent,
-        mms2_bye=t.mms2_bye,
-        round_down=t.round_down,
-        criteria=tuple(effective_criteria(t)),
-        category_limits=tuple(t.category_limits),
-        count_not_played_as_half=t.count_not_played_as_half,
-        hd_based_on_mms=t.handicap_based_on_mms,
-        hd_no_hd_rank_threshold=t.handicap_threshold,
-        hd_correction=t.handicap_correction,
-        hd_ceiling=9 if t.handicap_cap is None else t.handicap_cap,
-    )
-    event = Event(
-        settings=settings,
-        entrants=entrants,
-        games=tuple(games),
-        name=t.name,
-        pairing={str(k): str(v) for k, v in (t.pairing_params or {}).items()},
-    )
-    return EventData(
-        event=event,
-        players={e.player_id: e.player for e in entries},
-        entries={e.player_id: e for e in entries},
-    )
-
-
 @dataclass
 class RoundView:
     """What the "Pair round R" page shows: the entered players with rank and score before
@@ -377,7 +274,9 @@ class RoundView:
 def round_view(tournament: Tournament, number: int) -> RoundView:
     """The pairing page's data for round ``number`` (the round's own games left out of the
     history, since a re-pairing replaces them)."""
-    data = tournament_event(tournament)
+    from games.events import event_of  # imported here: games.events loads the services package
+
+    data = event_of(tournament)
     event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
     params = PairingParams.from_opengotha(event.pairing, event.settings.system)
     state = round_state(event, number, params)

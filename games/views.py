@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import events, selectors, services
 from games.diagram import game_diagram
 from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
@@ -51,19 +51,21 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     rounds = list(tournament.rounds.order_by("number"))
-    games = list(selectors.tournament_games(tournament))
+    games = events.with_entry_ranks(tournament, list(selectors.tournament_games(tournament)))
     by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
     for g in games:
         by_round.setdefault(g.round_id, []).append(g)
-    numbers = [r.number for r in rounds]
+    # The standings replace the old points-then-wins crosstable (docs/tournaments.md).
+    table = events.standings_of(tournament)
     return render(
         request,
         "games/tournament_detail.html",
         {
             "tournament": tournament,
             "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
-            "round_numbers": numbers,
-            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+            "round_numbers": list(range(1, table.round + 1)),
+            "table": table,
+            "standings": list(zip(table.rows, table.rounds, strict=True)),
             "is_director": is_director(request.user, tournament),
         },
     )
@@ -74,7 +76,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rnd = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=number
     )
-    games = rnd.games.select_related("black", "white").order_by("table", "id")
+    games = events.with_entry_ranks(
+        rnd.tournament, list(rnd.games.select_related("black", "white").order_by("table", "id"))
+    )
     return render(
         request,
         "games/round_detail.html",

@@ -26,7 +26,12 @@ from games.services.results import (
     read_evidence,
     round_results_enter,
 )
-from games.services.tournaments import round_get_or_create, tournament_create, tournament_update
+from games.services.tournaments import (
+    round_get_or_create,
+    tournament_create,
+    tournament_officials_set,
+    tournament_update,
+)
 
 __all__ = [
     "LOCKED_MESSAGE",
@@ -51,6 +56,7 @@ __all__ = [
     "round_results_enter",
     "tournament_close",
     "tournament_create",
+    "tournament_officials_set",
     "tournament_settings_update",
     "tournament_start",
     "tournament_update",

@@ -16,8 +16,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games import permissions
+from games.events import event_of
 from games.models import Game, GameState, Player, Presence, Tournament
-from games.selectors import tournament_event
 from games.services import outbound
 from games.services.entries import check_open, entry_participation_set
 from games.services.pairings import game_create
@@ -138,7 +138,7 @@ def round_pair(
     chosen = None if players is UNSET else _ids(players, "players")
     if bye is not UNSET and bye is not None and (isinstance(bye, bool) or not isinstance(bye, int)):
         raise ValidationError({"bye": "A player id, or null for no bye."})
-    data = tournament_event(tournament)
+    data = event_of(tournament)
     entered = set(data.entries)
     for field_name, ids in (
         ("players", chosen or []),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -13,6 +14,7 @@ from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
 from games.services.event_settings import apply_settings, tournament_settings_update
+from ops.audit import audit_record
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
 
 # What tournament_create / tournament_update take, in the order forms show them.
@@ -174,3 +176,39 @@ def round_get_or_create(*, actor: Actor, tournament: Tournament, number: int) ->
             return rnd
     except IntegrityError:
         return Round.objects.get(tournament=tournament, number=number)
+
+
+@transaction.atomic
+def tournament_officials_set(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    directors: Iterable[Any] | Unset = UNSET,
+    referees: Iterable[Any] | Unset = UNSET,
+) -> Tournament:
+    """Name the tournament's co-directors and referees (users); audited with before and
+    after.  A tournament always keeps at least one director."""
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament),
+            "Only its directors can name a tournament's directors and referees.",
+        )
+    old: dict[str, list[int]] = {}
+    new: dict[str, list[int]] = {}
+    for name, users in (("directors", directors), ("referees", referees)):
+        if users is UNSET:
+            continue
+        wanted = sorted({u.pk for u in users})
+        relation = getattr(tournament, name)
+        before = sorted(relation.values_list("pk", flat=True))
+        if wanted == before:
+            continue
+        if name == "directors" and not wanted:
+            raise ValidationError({"directors": "A tournament needs at least one director."})
+        relation.set(wanted)
+        old[name], new[name] = before, wanted
+    if new:
+        audit_record(
+            actor=actor, action="tournament.officials_changed", obj=tournament, old=old, new=new
+        )
+    return tournament
