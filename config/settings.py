@@ -74,6 +74,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.navigation.header",
             ],
         },
     },
@@ -98,6 +99,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis, Celery and the cache -------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
+# The embedded broker (no Redis): kombu's file-system transport.  It needs no host, but
+# kombu logs "No hostname was supplied" as a warning for a URL without one, which reads
+# like a failure in `make run` and `seed_demo`; naming localhost says nothing more.
+EMBEDDED_BROKER_URL = "filesystem://localhost/"
 if REDIS_URL:
     check_url("REDIS_URL", REDIS_URL, ("redis", "rediss"))
 
@@ -125,7 +130,7 @@ else:
     # Kombu's file-system transport does not create its folders.
     for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = EMBEDDED_BROKER_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),

@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
+from config.favicon import favicon
 from config.health import healthz
 from config.jobs import JobView
 from config.schema import SchemaView
@@ -22,6 +23,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("referee.api.urls")),
     path("api/v1/", include("ratings.api.urls")),

@@ -540,8 +540,12 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         data = {n: form.cleaned_data[n] for n in TOURNAMENT_FIELDS if n in form.cleaned_data}
         settings = _changed(form, SETTINGS_FIELDS)
+        if data.get("komi") is None:
+            data.pop("komi", None)  # the rules' own komi
         if change:
             changed = _changed(form, TOURNAMENT_FIELDS)
+            if changed.get("komi", "") is None:
+                changed.pop("komi")
             if changed or settings:
                 # The form has already written its values onto ``obj``: the service
                 # compares against the stored row (a board size with records on it).
@@ -555,16 +559,33 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
             obj.pk = created.pk
             obj.refresh_from_db()
 
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        komi = form.base_fields.get("komi")
+        if komi is not None:  # empty: the rules' own komi (as the API does)
+            komi.required = False
+            komi.initial = None
+            komi.help_text = "Leave empty for the rules' komi (6.5 Japanese, 7 New Zealand, ...)."
+        return form
+
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        # The inlines are read-only; directors and referees go through their service (the
-        # creator stays a director of a new tournament), nothing else is saved here.
+        # The inlines are read-only; directors and referees are named through their
+        # services (the creator stays a director of a new tournament).
         _nothing_saved(formsets)
-        officials = _changed(form, ("directors", "referees"))
-        if not change and "directors" in officials:
-            officials["directors"] = [*officials["directors"], request.user]
-        if officials:
+        if "directors" in form.changed_data:
+            directors = list(form.cleaned_data["directors"])
+            if not change:
+                directors.append(request.user)
             services.tournament_officials_set(
-                actor=request.user, tournament=form.instance, **officials
+                actor=request.user, tournament=form.instance, directors=directors
+            )
+        if "referees" in form.changed_data:
+            services.tournament_referees_set(
+                actor=request.user,
+                tournament=form.instance,
+                referees=list(form.cleaned_data["referees"]),
             )
 
 

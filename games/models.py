@@ -310,9 +310,17 @@ class ResultReason(models.TextChoices):
     VOID = "void", "void"
 
 
+RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME, ResultReason.DRAW)
+"""Results the ratings count: a forfeit or a void game says nothing about strength."""
+
+
 class Winner(models.TextChoices):
     BLACK = "B", "Black"
     WHITE = "W", "White"
+
+
+MAX_RATED_HANDICAP = 9
+"""The most stones a rated game may have: the EGD rates no game past 9 (docs/ratings.md)."""
 
 
 class Game(models.Model):
@@ -407,6 +415,20 @@ class Game(models.Model):
     def result_display(self) -> str:
         result = self.result
         return result.to_sgf() if result is not None else ""
+
+    @property
+    def not_rated_reason(self) -> str:
+        """Why this game's result cannot reach the ratings, or "" if it can."""
+        if not self.tournament.rated:
+            return "the tournament is not rated"
+        if self.handicap > MAX_RATED_HANDICAP:
+            return (
+                f"{self.handicap} handicap stones: no game with more than "
+                f"{MAX_RATED_HANDICAP} is rated"
+            )
+        if self.result_reason and self.result_reason not in RATED_REASONS:
+            return f"a result by {self.get_result_reason_display().lower()} is not rated"
+        return ""
 
 
 class SubmissionKind(models.TextChoices):

@@ -14,6 +14,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.models import (
+    LOCKED_STATES,
+    MAX_RATED_HANDICAP,
+    RATED_REASONS,
     Game,
     GameState,
     Player,
@@ -27,6 +30,29 @@ from games.tournament.opengotha import rank_text
 from games.tournament.pairing import PairingParams
 from games.tournament.pairing.explain import check_games
 from games.tournament.pairing.state import round_state
+
+
+def rated_games() -> QuerySet[Game]:
+    """The games the ratings count: locked, of a rated and closed tournament, a rated reason,
+    at most 9 stones.  An open event's games wait for its close."""
+    return Game.objects.filter(
+        tournament__rated=True,
+        tournament__closed_at__isnull=False,
+        state__in=list(LOCKED_STATES),
+        result_reason__in=RATED_REASONS,
+        handicap__lte=MAX_RATED_HANDICAP,
+    )
+
+
+def unrated_by_handicap() -> QuerySet[Game]:
+    """Locked games of rated, closed tournaments left out of the ratings for their handicap."""
+    return Game.objects.filter(
+        tournament__rated=True,
+        tournament__closed_at__isnull=False,
+        state__in=list(LOCKED_STATES),
+        result_reason__in=RATED_REASONS,
+        handicap__gt=MAX_RATED_HANDICAP,
+    )
 
 
 def player_list(
@@ -203,11 +229,26 @@ def crosstable(
     return ordered
 
 
+def games_awaiting_confirmation(player: Player) -> QuerySet[Game]:
+    """The player's games whose submitted result is his opponent's claim: his to confirm
+    or contest."""
+    return (
+        Game.objects.filter(Q(black=player) | Q(white=player), state=GameState.SUBMITTED)
+        .exclude(result_submitted_by__isnull=True)
+        .exclude(result_submitted_by=player)
+        .select_related("tournament", "round", "black", "white")
+        .order_by("tournament_id", "round__number", "id")
+    )
+
+
 def outcome_for(game: Game, player_id: int) -> str:
     """The result from ``player_id``'s side: win, loss, win/loss by forfeit, jigo, void; ''
-    while there is no result."""
+    while there is no result.  A result not locked yet is no win or loss: it says it
+    waits (a claim may still be contested, a dispute ruled)."""
     if not game.result_reason:
         return ""
+    if not game.is_locked:
+        return "disputed" if game.state == GameState.DISPUTED else "not confirmed yet"
     if not game.result_winner:
         return "jigo" if game.result_reason == "draw" else game.result_reason
     mine = "B" if game.black_id == player_id else "W"

@@ -20,10 +20,12 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/close/", day.close, name="close"),
     path("games/<int:pk>/", views.game_detail, name="game"),
+    path("games/<int:pk>/record.sgf", views.game_sgf, name="game-sgf"),
     path("games/<int:pk>/submit/", views.game_submit, name="game-submit"),
     path("games/<int:pk>/confirm/", views.game_confirm, name="game-confirm"),
     path("games/<int:pk>/contest/", views.game_contest, name="game-contest"),
     path("games/<int:pk>/enter/", views.game_enter, name="game-enter"),
     path("games/<int:pk>/finalise/", views.game_finalise, name="game-finalise"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("my-games/", views.my_games, name="my-games"),
 ]

@@ -24,6 +24,7 @@ from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, outbound, scoring
+from games.verification import verification
 from ops.forms import apply_service_errors
 
 RECENT_TOURNAMENTS = 10
@@ -95,6 +96,29 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/player_detail.html", ctx)
 
 
+@require_GET
+def game_sgf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's record as stored, to download (public, like the board it draws)."""
+    game = _game(pk)
+    if not game.sgf:
+        raise Http404("This game has no record.")
+    response = HttpResponse(game.sgf, content_type="application/x-go-sgf; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="goref-game-{game.pk}.sgf"'
+    return response
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's games, those waiting for his confirmation first."""
+    player = player_for(request.user)
+    ctx: dict[str, Any] = {"player": player, "waiting": [], "games": []}
+    if player is not None:
+        ctx["waiting"] = list(selectors.games_awaiting_confirmation(player))
+        ctx["games"] = selectors.player_games(player)
+    return render(request, "games/my_games.html", ctx)
+
+
 def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     user = request.user
     me = player_for(user)
@@ -110,18 +134,21 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "is_participant": participant,
         "is_director": director,
         "locked": locked,
-        "can_submit": participant and not locked,
+        # A disputed game waits for the ruling: neither a new claim nor a second dispute.
+        "can_submit": participant and not locked and game.state != GameState.DISPUTED,
         # The opponent of the player who submitted answers the claim.
         "can_answer": bool(
             participant and pending and me is not None and submitter_id not in (None, me.pk)
         ),
         "awaiting_opponent": bool(participant and pending and me and submitter_id == me.pk),
-        "can_finalise": director and game.state != GameState.FINAL and bool(game.result_reason),
+        "can_finalise": director and not locked and bool(game.result_reason),
         "submissions": None,
         "contest_form": ContestForm(),
     }
     if can_see_submissions(user, game):
         ctx["submissions"] = list(selectors.submissions_of(game))
+    ctx["verification"] = verification(game)
+    ctx["disputes"] = outbound.disputes_for_page(game=game, user=user)
     return ctx
 
 
@@ -188,11 +215,13 @@ def _result_form_post(
     form = ResultForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            service(actor=request.user, game=game, **form.service_kwargs())
+            stored = service(actor=request.user, game=game, **form.service_kwargs())
         except ValidationError as exc:
             apply_service_errors(form, exc, fields=form.error_fields())
         else:
             messages.success(request, done)
+            for warning in stored.sgf_warnings or []:  # kept, but worth a second look
+                messages.warning(request, f"About the record: {warning}.")
             _tell_if_check_waits(request, game)
             return redirect("games:game", pk=game.pk)
     return _result_form_page(request, game, director=director, form=form)
@@ -240,7 +269,9 @@ def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             form = ContestForm(request.POST)
             reason = form.cleaned_data["reason"] if form.is_valid() else ""
             services.game_result_contest(actor=user, game=game, reason=reason)
-            messages.success(request, "Result contested: a director will look at it.")
+            messages.success(
+                request, "Result contested: a referee will look at it on the referee desk."
+            )
         else:
             services.game_finalise(actor=user, game=game)
             messages.success(request, "Result finalised.")

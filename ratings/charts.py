@@ -11,8 +11,8 @@ import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-W, H = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 32
+W, H = 640, 260
+LEFT, RIGHT, TOP, BOTTOM = 68, 16, 16, 48
 
 
 def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
@@ -47,13 +47,24 @@ def rating_chart_svg(
             f'{head}<text x="{width / 2:.0f}" y="{height / 2:.0f}" text-anchor="middle" '
             f'font-size="14" fill="#666">No rated tournaments yet.</text></svg>'
         )
+    # One point per date, the last rating of the day: a history's first point (the
+    # rating before its first event) shares that event's date and would draw a
+    # vertical stick, and a one-event history is one point.
+    by_date: dict[dt.date, float] = {}
+    for d, r in points:
+        by_date[d] = r
+    points = sorted(by_date.items())
     ratings = [r for _, r in points]
     lo, hi = min(ratings), max(ratings)
     if hi - lo < 50:
         mid = (hi + lo) / 2
         lo, hi = mid - 25, mid + 25
     pad = (hi - lo) * 0.08
-    lo, hi = lo - pad, hi + pad
+    ticks = _ticks(lo - pad, hi + pad)
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
+    # The axes run from tick to tick, so every point lies between two labels.
+    lo = math.floor((lo - pad) / step) * step
+    hi = math.ceil((hi + pad) / step) * step
     t0, t1 = points[0][0].toordinal(), points[-1][0].toordinal()
     span_t = max(1, t1 - t0)
     pw, ph = width - LEFT - RIGHT, height - TOP - BOTTOM
@@ -68,20 +79,31 @@ def rating_chart_svg(
         head,
         f'<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="#fff" stroke="#ccc"/>',
     ]
-    for v in _ticks(lo, hi):
+    for k in range(round((hi - lo) / step) + 1):  # a label at each end of the axis
+        v = lo + k * step
         yy = y(v)
         parts.append(
             f'<line x1="{LEFT}" y1="{yy:.1f}" x2="{LEFT + pw}" y2="{yy:.1f}" stroke="#eee"/>'
             f'<text x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11" '
             f'fill="#555">{v:.0f}</text>'
         )
-    for d in sorted({points[0][0], points[-1][0]}):
+    ends = sorted({points[0][0], points[-1][0]})
+    for d in ends:
+        # The first date starts at its point and the last ends at it: both stay inside.
+        anchor = "middle" if len(ends) == 1 else ("start" if d == ends[0] else "end")
         parts.append(
-            f'<text x="{x(d):.1f}" y="{height - 10}" text-anchor="middle" font-size="11" '
+            f'<text x="{x(d):.1f}" y="{height - 24}" text-anchor="{anchor}" font-size="11" '
             f'fill="#555">{d.isoformat()}</text>'
         )
-    path = " ".join(f"{x(d):.1f},{y(r):.1f}" for d, r in points)
-    parts.append(f'<polyline points="{path}" fill="none" stroke="#1f5a99" stroke-width="2"/>')
+    parts.append(
+        f'<text x="14" y="{TOP + ph / 2:.1f}" text-anchor="middle" font-size="12" '
+        f'fill="#333" transform="rotate(-90 14 {TOP + ph / 2:.1f})">Rating</text>'
+        f'<text x="{LEFT + pw / 2:.1f}" y="{height - 2}" text-anchor="middle" font-size="12" '
+        f'fill="#333">Tournament end date</text>'
+    )
+    if len(points) > 1:
+        path = " ".join(f"{x(d):.1f},{y(r):.1f}" for d, r in points)
+        parts.append(f'<polyline points="{path}" fill="none" stroke="#1f5a99" stroke-width="2"/>')
     for d, r in points:
         parts.append(
             f'<circle cx="{x(d):.1f}" cy="{y(r):.1f}" r="3" fill="#1f5a99">'

@@ -28,6 +28,7 @@ CSV_HEADER = [
     "honorary_9p",
     "last_tournament",
     "last_tournament_date",
+    "last_tournament_class",
 ]
 
 
@@ -50,6 +51,7 @@ class ListRow:
     last_code: str
     last_name: str
     last_date: dt.date | None
+    last_class: str = ""  # the EGD class (A-D) of the last event, "" when unknown
 
 
 def tournament_code(end: dt.date | None, tournament_id: int | None) -> str:
@@ -80,6 +82,7 @@ def rating_list_csv(rows: Iterable[ListRow]) -> str:
                 int(r.honorary),
                 r.last_name,
                 r.last_date.isoformat() if r.last_date else "",
+                r.last_class,
             ]
         )
     return out.getvalue()
@@ -90,10 +93,12 @@ def egd_line(r: ListRow) -> str:
     pin = r.egd_pin if r.egd_pin and r.egd_pin.isdigit() and len(r.egd_pin) == 8 else "00000000"
     name = f"{r.family_name} {r.given_name}".strip()[:37]
     grade = r.grade.lower()
-    return (
+    line = (
         f" {pin}  {name:<37} {(r.country or 'XX')[:2]:<3} {(r.club_code or 'xxxx')[:4]:>4}"
         f"  {grade:>4}   --  {round(r.rating):>5} {r.tournaments:>5}  {r.last_code}"
     )
+    # The class of the last event follows its code, as one more blank-separated field.
+    return f"{line}  {r.last_class}" if r.last_class else line
 
 
 def rating_list_egd(rows: Iterable[ListRow], *, on: dt.date, algorithm: str) -> str:

@@ -119,6 +119,22 @@ def egf_grade(stones: float) -> int:
     return math.floor(round(stones + 0.5, 9))
 
 
+def egf_stones(grades: int, reduction: int, cap: int = 9) -> int:
+    """The EGD's rule: ``max(0, min(grade difference, cap) − reduction)``.
+
+    The cap applies before the reduction, so ``HA[h9]`` always means no handicap.
+    """
+    if grades < 0 or reduction < 0:
+        raise ValueError("a grade difference and a reduction cannot be negative")
+    return max(0, min(grades, cap) - reduction)
+
+
+def egf_explain(grades: int, policy: HandicapPolicy, size: int) -> str:
+    cap = policy.cap_for(size)
+    capped = f"capped at {cap}, " if grades > cap else ""
+    return f"grade difference {grades}, {capped}less reduction {policy.reduction}"
+
+
 _FREE_PLACEMENTS = (RulesPlacement.FREE, RulesPlacement.FREE_WHITE_PASSES)
 
 
@@ -157,10 +173,9 @@ def advise(
         if even_allowed and h:
             notes.append("under 0.5, so the players may choose an even game instead")
     else:
-        grades = abs(egf_grade(sa) - egf_grade(sb))
-        h = max(0, grades - policy.reduction)
+        h = egf_stones(abs(egf_grade(sa) - egf_grade(sb)), policy.reduction, policy.cap_for(size))
         even_allowed = h == 0
-        notes.append(f"grade difference {grades} less reduction {policy.reduction}: {h}")
+        notes.append(f"{egf_explain(abs(egf_grade(sa) - egf_grade(sb)), policy, size)}: {h}")
 
     cap = policy.cap_for(size)
     if h > cap:

@@ -84,6 +84,9 @@ class RatingRun(models.Model):
     history_rows = models.PositiveIntegerField(default=0)
     note = models.TextField(blank=True)
     error = models.TextField(blank=True)
+    # Locked games of rated events the run left out, each {"game": id, "reason": ...}:
+    # more than 9 stones, or a handicap past the formula's pole.
+    not_rated = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -107,6 +110,8 @@ class RatingHistory(models.Model):
     games = models.PositiveSmallIntegerField()
     wins = models.FloatField(help_text="Jigo counts ½.")
     total_games = models.PositiveIntegerField(help_text="Rated games up to and including this one.")
+    # The rating before an EGD entry-grade reset lifted it to ``rating_before``; null: no reset.
+    reset_from = models.FloatField(null=True, blank=True)
     algorithm = models.CharField(max_length=20)
     version = models.CharField(max_length=20)
     run = models.ForeignKey(
@@ -115,6 +120,7 @@ class RatingHistory(models.Model):
 
     class Meta:
         ordering = ["event_date", "tournament_id", "player_id"]
+        verbose_name_plural = "rating histories"
         constraints = [
             models.UniqueConstraint(fields=["player", "tournament"], name="history_one_per_event")
         ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -19,13 +19,17 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.models import LOCKED_STATES, Game, Player, ResultReason, Tournament
+from games.models import MAX_RATED_HANDICAP, Player, Tournament, TournamentEntry
+from games.selectors import rated_games as selected_rated_games
+from games.selectors import unrated_by_handicap
+from ops.audit import audit_record
 from ratings.models import PlayerRating, RatingHistory, RatingRun
+from ratings.ranks import MAX_INDEX, Rank
 from ratings.scales import Scale, scale_for
 from ratings.systems import DEFAULT_SYSTEM, GameOutcome, PlayerState, rate_event_indexed
 from ratings.systems.base import DEFAULT_CONFIG
+from ratings.systems.egf import CEILING, CLASS_WEIGHTS, entry_grade_reset
 
-RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME, ResultReason.DRAW)
 SCORE_FOR_BLACK = {"B": 1.0, "W": 0.0, "": 0.5}
 STREAM_CHUNK = 50_000
 WRITE_BATCH = 20_000
@@ -47,22 +51,35 @@ def provisional_games() -> int:
 
 
 def rated_games(start: tuple[dt.date, int] | None = None) -> Any:
-    """The rated games (values: tournament, end date, black, white, winner, handicap) in event order."""
-    # Only closed tournaments are rated: an open event's games wait for its close.
-    qs = Game.objects.filter(
-        tournament__rated=True,
-        tournament__closed_at__isnull=False,
-        state__in=list(LOCKED_STATES),
-        result_reason__in=RATED_REASONS,
-    )
+    """The rated games (values: tournament, end date, black, white, winner, handicap, id) in event order."""
+    qs = selected_rated_games()
     if start is not None:
         day, tid = start
         qs = qs.filter(
             Q(tournament__end_date__gt=day) | Q(tournament__end_date=day, tournament_id__gte=tid)
         )
     return qs.order_by("tournament__end_date", "tournament_id", "id").values_list(
-        "tournament_id", "tournament__end_date", "black_id", "white_id", "result_winner", "handicap"
+        "tournament_id",
+        "tournament__end_date",
+        "black_id",
+        "white_id",
+        "result_winner",
+        "handicap",
+        "id",
     )
+
+
+def _not_rated_by_handicap(start: tuple[dt.date, int] | None) -> list[dict[str, Any]]:
+    qs = unrated_by_handicap()
+    if start is not None:
+        day, tid = start
+        qs = qs.filter(
+            Q(tournament__end_date__gt=day) | Q(tournament__end_date=day, tournament_id__gte=tid)
+        )
+    return [
+        {"game": gid, "reason": f"{h} handicap stones: the EGD rates at most {MAX_RATED_HANDICAP}"}
+        for gid, h in qs.order_by("id").values_list("id", "handicap")
+    ]
 
 
 @contextmanager
@@ -82,22 +99,25 @@ def _run_lock() -> Iterator[None]:
 
 @dataclass
 class _State:
-    """Every player's running state, in flat lists by player number (the batch path's shape)."""
+    """Every player's running state, in flat lists by player number (the batch path's shape).
+
+    ``entries`` maps (tournament, player) to the rank he entered with; ``highest``
+    is each player's highest entry grade so far (the EGD's reset rule, §3).
+    """
 
     scale: Scale
     declared: dict[int, int]
-    index: dict[int, int]
-    pks: list[int]
-    rating: list[float]
-    deviation: list[float]
-    volatility: list[float]
-    games: list[int]
-    tournaments: list[int]
-    last: list[int | None]
-
-    @classmethod
-    def empty(cls, scale: Scale, declared: dict[int, int]) -> _State:
-        return cls(scale, declared, {}, [], [], [], [], [], [], [])
+    entries: dict[tuple[int, int], int]
+    index: dict[int, int] = field(default_factory=dict)
+    pks: list[int] = field(default_factory=list)
+    rating: list[float] = field(default_factory=list)
+    deviation: list[float] = field(default_factory=list)
+    volatility: list[float] = field(default_factory=list)
+    games: list[int] = field(default_factory=list)
+    tournaments: list[int] = field(default_factory=list)
+    last: list[int | None] = field(default_factory=list)
+    highest: list[int | None] = field(default_factory=list)
+    resets: list[tuple[int, int, float, float]] = field(default_factory=list)
 
     def add(
         self, pk: int, state: PlayerState, tournaments: int = 0, last: int | None = None
@@ -111,19 +131,49 @@ class _State:
         self.games.append(state.games)
         self.tournaments.append(tournaments)
         self.last.append(last)
+        self.highest.append(None)
         return i
 
-    def idx(self, pk: int) -> int:
+    def idx(self, pk: int, tid: int) -> int:
+        """The player's number; a newcomer starts at the grade he entered ``tid`` with."""
         i = self.index.get(pk)
         if i is None:
-            i = self.add(pk, self.scale.start(self.declared[pk]))
+            i = self.add(pk, self.scale.start(self.entry_rank(tid, pk, first=True)))
         return i
+
+    def entry_rank(self, tid: int, pk: int, *, first: bool) -> int:
+        """The rank ``pk`` entered ``tid`` with; without an entry, his declared rank at his first event."""
+        rank = self.entries.get((tid, pk))
+        if rank is None and first:
+            rank = self.declared[pk]
+        return -1_000 if rank is None else min(rank, MAX_INDEX)
+
+    def note_entry(self, i: int, tid: int) -> None:
+        """Apply the EGD entry-grade reset (EGF systems only) and record the entry grade."""
+        h = self.highest[i]
+        pk = self.pks[i]
+        e = self.entry_rank(tid, pk, first=h is None)
+        if e == -1_000:
+            return
+        if self.scale.egf:
+            new = entry_grade_reset(self.rating[i], Rank(e), None if h is None else Rank(h))
+            if new is not None:
+                self.resets.append((pk, tid, self.rating[i], new))
+                self.rating[i] = new
+        self.highest[i] = e if h is None else max(h, e)
+
+
+def _entry_ranks() -> dict[tuple[int, int], int]:
+    rows = TournamentEntry.objects.filter(tournament__rated=True).values_list(
+        "tournament_id", "player_id", "rank"
+    )
+    return {(t, p): r for t, p, r in rows.iterator(chunk_size=STREAM_CHUNK)}
 
 
 def _state_before(scale: Scale, start: tuple[dt.date, int]) -> _State:
     """Every player's state after his last event before ``start``, from the stored history."""
     declared = dict(Player.objects.values_list("id", "declared_rank"))
-    st = _State.empty(scale, declared)
+    st = _State(scale, declared, _entry_ranks())
     day, tid = start
     rows = (
         RatingHistory.objects.filter(
@@ -142,16 +192,23 @@ def _state_before(scale: Scale, start: tuple[dt.date, int]) -> _State:
     for pk, t, r, d, v, g in rows.iterator(chunk_size=STREAM_CHUNK):
         i = st.index.get(pk)
         if i is None:
-            st.add(pk, PlayerState(r, d, v, g), 1, t)
+            i = st.add(pk, PlayerState(r, d, v, g), 1, t)
         else:
             st.rating[i], st.deviation[i], st.volatility[i], st.games[i] = r, d, v, g
             st.tournaments[i] += 1
             st.last[i] = t
+        e = st.entry_rank(t, pk, first=st.highest[i] is None)
+        if e != -1_000:
+            h = st.highest[i]
+            st.highest[i] = e if h is None else max(h, e)
     return st
 
 
-HistoryRow = tuple[int, int, dt.date, float, float, float, float, float, int, float, int]
-"""(player, tournament, event date, before, after, change, deviation, volatility, games, wins, total)."""
+HistoryRow = tuple[
+    int, int, dt.date, float, float, float, float, float, int, float, int, float | None
+]
+"""(player, tournament, event date, before, after, change, deviation, volatility, games, wins,
+total, the rating before an entry-grade reset or None)."""
 
 
 def _rate_event(
@@ -160,8 +217,34 @@ def _rate_event(
     day: dt.date,
     games: list[tuple[int, int, float, int]],
     out: list[HistoryRow],
-) -> None:
-    """Rate one event on ``st`` in place and append a history row per player to ``out``."""
+    weight: float = 1.0,
+) -> list[int]:
+    """Rate one event on ``st`` in place and append a history row per player to ``out``.
+
+    Returns the indexes of the games left out because the formula cannot rate
+    them (a handicap that lifts its receiver to the pole at 3300).
+    """
+    skipped: list[int] = []
+    reset_from: dict[int, float] = {}
+    seen: set[int] = set()
+    for b, w, _sb, _h in games:
+        for i in (b, w):
+            if i not in seen:
+                seen.add(i)
+                before_reset, k = st.rating[i], len(st.resets)
+                st.note_entry(i, tid)
+                if len(st.resets) > k:
+                    reset_from[i] = before_reset
+    if st.scale.name == "egf2021":
+        # β has its pole at 3300: a receiver lifted there cannot be rated, and
+        # one such game must not fail the whole run.
+        R0, stone = st.rating, (st.scale.config or DEFAULT_CONFIG).handicap_stone
+        for k, (b, _w, _sb, h) in enumerate(games):
+            if h and R0[b] + stone * (h - 0.5) >= CEILING:
+                skipped.append(k)
+        if skipped:
+            gone = set(skipped)
+            games = [g for k, g in enumerate(games) if k not in gone]
     n: dict[int, int] = {}
     wins: dict[int, float] = {}
     for b, w, sb, _h in games:
@@ -172,11 +255,12 @@ def _rate_event(
     R = st.rating
     before = {i: R[i] for i in n}
     if st.scale.name == "egf2021":
-        rate_event_indexed(R, games, DEFAULT_CONFIG)
+        rate_event_indexed(R, games, DEFAULT_CONFIG, weight=weight)
     else:
         states = {i: PlayerState(R[i], st.deviation[i], st.volatility[i], st.games[i]) for i in n}
         outcomes = [GameOutcome(b, w, sb, h) for b, w, sb, h in games]
-        for i, s in st.scale.system.rate_event(states, outcomes, st.scale.config).items():
+        rated = st.scale.system.rate_event(states, outcomes, st.scale.config, weight=weight)
+        for i, s in rated.items():
             R[i], st.deviation[i], st.volatility[i] = s.rating, s.deviation, s.volatility
     pks, G, T, L, D, V = st.pks, st.games, st.tournaments, st.last, st.deviation, st.volatility
     for i, k in n.items():
@@ -184,22 +268,50 @@ def _rate_event(
         T[i] += 1
         L[i] = tid
         r0, r1 = before[i], R[i]
-        out.append((pks[i], tid, day, r0, r1, r1 - r0, D[i], V[i], k, wins[i], G[i]))
+        out.append(
+            (pks[i], tid, day, r0, r1, r1 - r0, D[i], V[i], k, wins[i], G[i], reset_from.get(i))
+        )
+    return skipped
+
+
+def _class_weights() -> dict[int, float]:
+    """Each rated tournament's EGD class weight (A 1, B 0.75, C 0.5, D 0.25)."""
+    rows = Tournament.objects.filter(rated=True).values_list("id", "egf_class")
+    return {t: CLASS_WEIGHTS.get(c, 1.0) for t, c in rows.iterator(chunk_size=STREAM_CHUNK)}
 
 
 def _compute(
-    st: _State, start: tuple[dt.date, int] | None, progress: Progress | None, total: int
+    st: _State,
+    start: tuple[dt.date, int] | None,
+    progress: Progress | None,
+    total: int,
+    not_rated: list[dict[str, Any]],
 ) -> tuple[list[HistoryRow], int, int]:
-    """Rate every event from ``start`` on; returns the history rows, events and games rated."""
+    """Rate every event from ``start`` on; returns the history rows, events and games rated.
+
+    Games the formula cannot rate are appended to ``not_rated`` with the reason.
+    """
     out: list[HistoryRow] = []
     events = games_n = 0
     idx = st.idx
+    weights = _class_weights()
     stream = rated_games(start).iterator(chunk_size=STREAM_CHUNK)
     for (tid, day), rows in groupby(stream, key=itemgetter(0, 1)):
-        games = [(idx(b), idx(w), SCORE_FOR_BLACK[res], h) for _t, _d, b, w, res, h in rows]
-        _rate_event(st, tid, day, games, out)
+        ids: list[int] = []
+        games = []
+        for _t, _d, b, w, res, h, gid in rows:
+            games.append((idx(b, tid), idx(w, tid), SCORE_FOR_BLACK[res], h))
+            ids.append(gid)
+        skipped = _rate_event(st, tid, day, games, out, weights.get(tid, 1.0))
+        for k in skipped:
+            not_rated.append(
+                {
+                    "game": ids[k],
+                    "reason": "the handicap lifts Black to GoR 3300, the formula's pole",
+                }
+            )
         events += 1
-        games_n += len(games)
+        games_n += len(games) - len(skipped)
         if progress is not None and events % PROGRESS_EVERY == 0:
             progress(events, total)
     return out, events, games_n
@@ -210,7 +322,8 @@ def _write_history(rows: list[HistoryRow], run: RatingRun) -> None:
     if connection.vendor == "postgresql":
         cols = (
             "player_id, tournament_id, event_date, rating_before, rating_after, change, "
-            "deviation_after, volatility_after, games, wins, total_games, algorithm, version, run_id"
+            "deviation_after, volatility_after, games, wins, total_games, reset_from, "
+            "algorithm, version, run_id"
         )
         raw = connection.connection.cursor()  # the psycopg cursor, inside Django's transaction
         with raw.copy(f"COPY {RatingHistory._meta.db_table} ({cols}) FROM STDIN") as copy:
@@ -233,12 +346,32 @@ def _write_history(rows: list[HistoryRow], run: RatingRun) -> None:
                     games=g,
                     wins=w,
                     total_games=tg,
+                    reset_from=rf,
                     algorithm=algo,
                     version=version,
                     run=run,
                 )
-                for p, t, d, r0, r1, c, dv, vo, g, w, tg in rows[k : k + WRITE_BATCH]
+                for p, t, d, r0, r1, c, dv, vo, g, w, tg, rf in rows[k : k + WRITE_BATCH]
             ]
+        )
+
+
+def _audit_new_resets(
+    resets: list[tuple[int, int, float, float]], stale: Any, run: RatingRun
+) -> None:
+    """One audit row per entry-grade reset that the stored history did not hold yet."""
+    if not resets:
+        return
+    known = set(stale.filter(reset_from__isnull=False).values_list("player_id", "tournament_id"))
+    fresh = [r for r in resets if (r[0], r[1]) not in known]
+    players = Player.objects.in_bulk([r[0] for r in fresh])
+    for pk, tid, before, after in fresh:
+        audit_record(
+            actor=None,
+            action="rating.entry_grade_reset",
+            obj=players[pk],
+            old={"rating": round(before, 3)},
+            new={"rating": round(after, 3), "tournament": tid, "run": run.pk},
         )
 
 
@@ -353,15 +486,17 @@ def _execute(
         events = events.filter(Q(end_date__gt=day) | Q(end_date=day, id__gte=tid))
     total = events.count()
     if start is None:
-        st = _State.empty(scale, dict(Player.objects.values_list("id", "declared_rank")))
+        st = _State(scale, dict(Player.objects.values_list("id", "declared_rank")), _entry_ranks())
     else:
         st = _state_before(scale, start)
-    rows, n_events, n_games = _compute(st, start, progress, total)
+    not_rated = _not_rated_by_handicap(start)
+    rows, n_events, n_games = _compute(st, start, progress, total, not_rated)
     with transaction.atomic():
         stale = RatingHistory.objects.all()
         if start is not None:
             day, tid = start
             stale = stale.filter(Q(event_date__gt=day) | Q(event_date=day, tournament_id__gte=tid))
+        _audit_new_resets(st.resets, stale, run)
         stale.delete()  # one DELETE: nothing cascades from or listens to history rows
         _write_history(rows, run)
         _write_current(st, run)
@@ -369,8 +504,17 @@ def _execute(
         run.finished_at = timezone.now()
         run.events, run.games, run.history_rows = n_events, n_games, len(rows)
         run.players = len({r[0] for r in rows})
+        run.not_rated = not_rated
         run.save(
-            update_fields=["state", "finished_at", "events", "games", "history_rows", "players"]
+            update_fields=[
+                "state",
+                "finished_at",
+                "events",
+                "games",
+                "history_rows",
+                "players",
+                "not_rated",
+            ]
         )
     if progress is not None:
         progress(total, total)

@@ -65,19 +65,22 @@ class HeadToHead:
     games: list[Game]
     a_wins: float
     b_wins: float
+    uncounted: int = 0  # games between them whose result is not locked (or void)
 
 
 def head_to_head(a: Player, b: Player) -> HeadToHead:
-    """Every game between two players, newest first, with the score (locked results only)."""
+    """The games between two players that count, newest first, with the score (locked
+    results only, void ones apart), and how many others there are."""
     games = list(
         Game.objects.filter(Q(black=a, white=b) | Q(black=b, white=a))
         .select_related("tournament", "round", "black", "white")
         .order_by("-tournament__end_date", "-tournament_id", "-round__number")
     )
+    # The table lists exactly the games the score counts: locked results, void ones
+    # apart; the others are only numbered (they may still change).
+    counted = [g for g in games if g.is_locked and g.result_reason not in ("void", "")]
     aw = bw = 0.0
-    for g in games:
-        if not g.is_locked or g.result_reason in ("void", ""):
-            continue
+    for g in counted:
         o = outcome_for(g, a.pk)
         if o.startswith("win"):
             aw += 1
@@ -86,7 +89,7 @@ def head_to_head(a: Player, b: Player) -> HeadToHead:
         elif o == "jigo":
             aw += 0.5
             bw += 0.5
-    return HeadToHead(a, b, games, aw, bw)
+    return HeadToHead(a, b, counted, aw, bw, uncounted=len(games) - len(counted))
 
 
 def rating_list() -> QuerySet[PlayerRating]:

@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games.models import Player, Tournament
-from games.selectors import outcome_for
-from ops.fields import IdFormField
+from games.selectors import outcome_for, player_list
+from ops.fields import MAX_ID
 from ops.forms import apply_service_errors
 from ratings import selectors
 from ratings.api.views import SCORES, handicap_payload
@@ -38,36 +38,68 @@ class SearchForm(forms.Form):
     )
 
 
+NAME_CHOICES = 500  # names offered as the browser's suggestions (a datalist)
+
+
+def _find_player(text: str) -> tuple[Player | None, str]:
+    """The one player a typed name (or id) means, else why not."""
+    text = text.strip()
+    if text.isdigit():
+        if int(text) > MAX_ID:
+            return None, f"A player id is a number less than or equal to {MAX_ID}."
+        found = selectors.rated_player(int(text))
+        return (found, "") if found else (None, f"There is no player with id {text}.")
+    matches = list(player_list(search=text)[:6])
+    exact = [p for p in matches if p.full_name.casefold() == text.casefold()]
+    if len(exact) == 1 or len(matches) == 1:
+        return selectors.rated_player((exact or matches)[0].pk), ""
+    if not matches:
+        return None, f"No player is called {text!r}."
+    names = "; ".join(f"{p.full_name} ({p.rank})" for p in matches[:5])
+    return None, f"Several players match {text!r}: {names}. Type more of the name."
+
+
 class PairForm(forms.Form):
-    black = IdFormField(label="Black (player id)")
-    white = IdFormField(label="White (player id)")
+    black = forms.CharField(
+        max_length=160, widget=forms.TextInput(attrs={"list": "player-names", "size": 30})
+    )
+    white = forms.CharField(
+        max_length=160, widget=forms.TextInput(attrs={"list": "player-names", "size": 30})
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         for name in ("black", "white"):
-            pk = data.get(name)
-            if pk is not None:
-                found = selectors.rated_player(pk)
+            typed = data.get(name)
+            if typed:
+                found, why = _find_player(typed)
                 if found is None:
-                    self.add_error(name, f"There is no player with id {pk}.")
-                data[f"{name}_player"] = found
+                    self.add_error(name, why)
+                else:
+                    data[name] = found.pk
+                    data[f"{name}_player"] = found
         if data.get("black") and data.get("black") == data.get("white"):
             self.add_error("white", "Black and White must be two players.")
         return data
 
+    @staticmethod
+    def player_names() -> list[str]:
+        """Names the browser suggests while typing (the first few hundred by name)."""
+        return [
+            p.full_name for p in Player.objects.only("family_name", "given_name")[:NAME_CHOICES]
+        ]
+
 
 class HandicapForm(PairForm):
-    tournament = IdFormField(
-        required=False, label="Tournament id", help_text="Its policy, rules, board"
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.order_by("-start_date", "name"),
+        required=False,
+        help_text="Its policy, rules, board; none: the default policy.",
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        pk = data.get("tournament")
-        if pk is not None:
-            data["tournament_obj"] = Tournament.objects.filter(pk=pk).first()
-            if data["tournament_obj"] is None:
-                self.add_error("tournament", f"There is no tournament with id {pk}.")
+        data["tournament_obj"] = data.get("tournament")
         return data
 
 
@@ -143,6 +175,7 @@ def _list_rows() -> list[ListRow]:
                 last_code=tournament_code(last.end_date if last else None, r.last_tournament_id),
                 last_name=last.name if last else "",
                 last_date=last.end_date if last else None,
+                last_class=last.egf_class if last else "",
             )
         )
     return rows

@@ -54,6 +54,12 @@ class DisputeForm(forms.Form):
         }
 
 
+class KindForm(forms.Form):
+    """What the dispute is about, as the referee sees it (before the first ruling)."""
+
+    kind = forms.ChoiceField(choices=DisputeKind.choices, label="What the dispute is about")
+
+
 class RulingForm(forms.Form):
     decision = forms.ChoiceField(choices=Decision.choices, widget=forms.RadioSelect)
     reasons = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 4, "cols": 60}))

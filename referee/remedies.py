@@ -2,7 +2,7 @@
 
 The New Zealand Rules remedies (docs/referee.md, "What an upheld ruling does"): a
 repetition becomes a pass (``replace_with_pass``), another illegal move is undone and
-the offender passes (``restore_with_pass``), dead stones are played out, the owner first
+the offender passes there, later moves kept while legal (``restore_with_pass``), dead stones are played out, the owner first
 (``append_continuation``).  Standard library and the engine only; moves count from 1.
 """
 
@@ -90,11 +90,30 @@ def replace_with_pass(record: GameRecord, number: int) -> GameRecord:
     return _with_actions(record, actions)
 
 
-def restore_with_pass(record: GameRecord, number: int) -> GameRecord:
-    """Illegal move upheld: back to just before move ``number``, and the offender
-    (who played move ``number``) is taken to have passed there."""
+def restore_with_pass(record: GameRecord, number: int, rules: Rules) -> GameRecord:
+    """Illegal move upheld: move ``number`` becomes the offender's pass.  The moves
+    played after it are kept while they stay legal on the corrected board; the first
+    one that does not (and everything after it) is dropped."""
     offending = _move(record, number)
-    return _with_actions(record, [*_actions_before(record, number), Move(offending.color, None)])
+    head = [*_actions_before(record, number), Move(offending.color, None)]
+    tail = list(record.actions[len(head) :])
+    kept = len(tail)
+    candidate = _with_actions(record, [*head, *tail])
+    later = [v for v in replay(candidate, rules, strict=False).violations if v.number > number]
+    if later:
+        kept = _tail_index(tail, later[0].number - number)
+    return _with_actions(record, [*head, *tail[:kept]])
+
+
+def _tail_index(tail: Sequence[Move | Setup], moves: int) -> int:
+    """The index in ``tail`` of its ``moves``-th move (counting from 1)."""
+    seen = 0
+    for k, action in enumerate(tail):
+        if isinstance(action, Move):
+            seen += 1
+            if seen == moves:
+                return k
+    return len(tail)
 
 
 def repetition_in_time(record: GameRecord, number: int) -> bool:
@@ -136,14 +155,21 @@ def owner_of(board: Board, points: Iterable[Point]) -> Color:
 
 
 def append_continuation(
-    record: GameRecord, moves: Sequence[Point | None], *, owner: Color
+    record: GameRecord,
+    moves: Sequence[Point | None],
+    *,
+    owner: Color,
+    to_move: Color | None = None,
 ) -> GameRecord:
     """Dead stones played out: ``moves`` alternate, the owner of the stones first
-    (a pass is his move too).  Played after the record's last move."""
+    (a pass is his move too).  Played after the record's last move; when the other
+    player was ``to_move``, his pass comes first, so the record stays in turn."""
     if not moves:
         raise RulingError("the continuation has no moves")
-    colour = owner
     added: list[Move | Setup] = []
+    if to_move is not None and to_move is not owner:
+        added.append(Move(to_move, None))
+    colour = owner
     for point in moves:
         added.append(Move(colour, point))
         colour = colour.opponent

@@ -14,6 +14,7 @@ urlpatterns = [
     path("disputes/<int:pk>/accept/", views.dispute_accept, name="dispute-accept"),
     path("disputes/<int:pk>/close/", views.dispute_close, name="dispute-close"),
     path("disputes/<int:pk>/take/", views.dispute_take, name="dispute-take"),
+    path("disputes/<int:pk>/kind/", views.dispute_kind, name="dispute-kind"),
     path("games/<int:game_pk>/dispute/", views.dispute_open, name="dispute-open"),
     path(
         "tournaments/<int:pk>/officials/",

@@ -20,6 +20,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import permissions
+from games.engine.coords import CoordinateError, parse_point
 from games.engine.record import parse_record
 from games.engine.rules import get_rules
 from games.engine.sgf import SgfError
@@ -27,8 +28,10 @@ from games.models import Game, Tournament
 from games.svg import board_svg
 from ops.forms import apply_service_errors
 from referee import remedies, roles, selectors, services
+from referee import trail as trail_text
 from referee.forms import (
     DisputeForm,
+    KindForm,
     OfficialsFields,
     RulingForm,
     officials_initial,
@@ -61,8 +64,13 @@ def queue(request: HttpRequest) -> HttpResponse:
     return render(request, "referee/queue.html", {"disputes": disputes, "directed": directed})
 
 
-def _board(dispute: Dispute) -> dict[str, Any]:
-    """The board at the disputed move, the move list, the engine's report and count."""
+NO_COUNT_REASONS = ("+R", "+T", "+F")  # results no count decides
+
+
+def _board(dispute: Dispute, at: int | None = None) -> dict[str, Any]:
+    """The board at the disputed move (or move ``at``, stepping through), the stones in
+    dispute marked, the move list, the engine's report and its count where a count
+    decides the game."""
     text = dispute.evidence.get("record") or dispute.game.sgf
     size = dispute.game.tournament.board_size
     out: dict[str, Any] = {"svg": None, "moves": [], "at": dispute.move_number, "error": ""}
@@ -75,18 +83,57 @@ def _board(dispute: Dispute) -> dict[str, Any]:
         out["error"] = f"The record cannot be read: {e}"
         return out
     rules = get_rules(dispute.game.rules)
-    position = remedies.position_at(record, rules, dispute.move_number)
+    total = remedies.move_count(record)
+    shown = at if at is not None and 0 <= at <= total else (dispute.move_number or total)
+    position = remedies.position_at(record, rules, shown)
     stones = position.board.stones()
+    marked: list[Any] = []
+    for label in dispute.evidence.get("stones") or []:  # dead stones in dispute
+        try:
+            marked.append(parse_point(label, record.size))
+        except CoordinateError:
+            continue
     last = position.last_move.point if position.last_move is not None else None
     out["svg"] = mark_safe(  # board_svg: numbers and fixed labels only
-        board_svg(record.size, stones, last_move=last if last in stones else None)
+        board_svg(record.size, stones, last_move=last, dead=marked)
     )
+    out["at"] = shown
+    out["total"] = total
+    out["steps"] = {
+        "first": 0,
+        "previous": max(0, shown - 1),
+        "next": min(total, shown + 1),
+        "last": total,
+        "disputed": dispute.move_number,
+    }
     out["moves"] = remedies.move_list(record)
     out["legality"] = remedies.legality_report(record, rules)
-    out["count"] = dispute.evidence.get("count") or remedies.count(
-        record, rules, komi=Decimal(dispute.game.komi)
-    )
+    result = str((dispute.evidence.get("game") or {}).get("result") or "")
+    if not result.endswith(NO_COUNT_REASONS) and position_ended(record, rules):
+        out["count"] = dispute.evidence.get("count") or remedies.count(
+            record, rules, komi=Decimal(dispute.game.komi)
+        )
+    else:
+        out["no_count"] = (
+            f"No count: the game ended {('by ' + _reason(result)) if result else 'without two passes'}."
+        )
     return out
+
+
+def _reason(result: str) -> str:
+    return {"+R": "resignation", "+T": "time", "+F": "forfeit"}.get(result[1:], "other means")
+
+
+def position_ended(record: Any, rules: Any) -> bool:
+    """The record ends with both players passing: a count decides it."""
+    return bool(remedies.position_at(record, rules, None).ended_by_passes)
+
+
+def _ruling_form(dispute: Dispute) -> RulingForm:
+    """An appeal's form starts from the result the ruling under appeal set: left as it
+    is, that result stands."""
+    standing = services.standing_result(dispute)
+    return RulingForm(kind=dispute.kind, initial={"result": standing} if standing else None)
 
 
 def _page(
@@ -98,14 +145,20 @@ def _page(
     standing = next((r for r in dispute.rulings.all() if r.level == dispute.level), None)
     player = permissions.player_for(user)
     accepted = {a.player_id for a in standing.acceptances.all()} if standing else set()
+    official = roles.is_official(user, game.tournament)
+    trail = list(selectors.audit_for_dispute(dispute)) if official else []
     ctx = {
         "dispute": dispute,
         "game": game,
         "tournament": game.tournament,
-        "board": _board(dispute),
+        "board": _board(dispute, _at(request)),
+        "appeals": trail_text.appeal_reasons(trail) if official else [],
+        "kind_form": KindForm(initial={"kind": dispute.kind})
+        if can_rule and dispute.state in (DisputeState.OPEN, DisputeState.ASSIGNED)
+        else None,
         "rulings": list(dispute.rulings.all()),
         "votes": list(dispute.votes.all()),
-        "form": form or (RulingForm(kind=dispute.kind) if can_rule else None),
+        "form": form or (_ruling_form(dispute) if can_rule else None),
         "can_rule": can_rule,
         "can_appeal": roles.is_party(user, game)
         and dispute.state == DisputeState.RULED
@@ -119,11 +172,15 @@ def _page(
         "can_take": dispute.state in (DisputeState.OPEN, DisputeState.ASSIGNED)
         and permissions.is_referee(user, game.tournament)
         and dispute.assigned_referee_id != getattr(user, "pk", None),
-        "audit": list(selectors.audit_for_dispute(dispute))
-        if roles.is_official(user, game.tournament)
-        else None,
+        "audit": [(e, trail_text.sentence(e)) for e in trail] if official else None,
     }
     return render(request, "referee/dispute_detail.html", ctx, status=status)
+
+
+def _at(request: HttpRequest) -> int | None:
+    """The move to show (``?at=12``), stepping through the record."""
+    text = request.GET.get("at", "")
+    return int(text) if text.isdigit() and len(text) < 5 else None
 
 
 @require_GET
@@ -185,6 +242,12 @@ dispute_accept = _action(
 dispute_close = _action(
     lambda request, dispute: services.dispute_close(actor=request.user, dispute=dispute),
     "Dispute closed.",
+)
+dispute_kind = _action(
+    lambda request, dispute: services.dispute_kind_set(
+        actor=request.user, dispute=dispute, kind=request.POST.get("kind", "")
+    ),
+    "The dispute's kind is changed.",
 )
 dispute_take = _action(
     lambda request, dispute: services.dispute_assign(

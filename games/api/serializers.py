@@ -249,10 +249,18 @@ class GameSerializer(GameListSerializer):
     disputes = serializers.SerializerMethodField(
         help_text="Closed disputes and their rulings (public with the game; referee app)."
     )
+    rated = serializers.SerializerMethodField(
+        help_text="Whether the result can reach the ratings once locked and its event closed."
+    )
+    not_rated_reason = serializers.SerializerMethodField(
+        help_text="Why the game is not rated (null when it is)."
+    )
 
     class Meta(GameListSerializer.Meta):
         fields = [
             *GameListSerializer.Meta.fields,
+            "rated",
+            "not_rated_reason",
             "sgf",
             "sgf_warnings",
             "dead_stones",
@@ -260,6 +268,12 @@ class GameSerializer(GameListSerializer):
             "verification",
         ]
         read_only_fields = fields
+
+    def get_rated(self, obj: GameModel) -> bool:
+        return not obj.not_rated_reason
+
+    def get_not_rated_reason(self, obj: GameModel) -> str | None:
+        return obj.not_rated_reason or None
 
     @extend_schema_field(VerificationSerializer(allow_null=True))
     def get_verification(self, obj: GameModel) -> Any:

@@ -30,6 +30,7 @@ from games.services.tournaments import (
     round_get_or_create,
     tournament_create,
     tournament_officials_set,
+    tournament_referees_set,
     tournament_update,
 )
 
@@ -57,6 +58,7 @@ __all__ = [
     "tournament_close",
     "tournament_create",
     "tournament_officials_set",
+    "tournament_referees_set",
     "tournament_settings_update",
     "tournament_start",
     "tournament_update",

@@ -13,8 +13,15 @@ LOCKED_MESSAGE: Final = (
 )
 
 
+# A result the arbitration committee ruled on is final (WMSG 2008 rules, Appendix 1,
+# item 10): no new claim, dispute or appeal reopens it.
+COMMITTEE_FINAL_MESSAGE: Final = (
+    "The arbitration committee's ruling is final: this result can no longer be changed or disputed."
+)
+
+
 class GameLockedError(StateConflict):
     """The game is confirmed or final: nothing may change its result."""
 
-    def __init__(self) -> None:
-        super().__init__(LOCKED_MESSAGE, code="locked")
+    def __init__(self, message: str = LOCKED_MESSAGE) -> None:
+        super().__init__(message, code="locked")

@@ -11,10 +11,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.rules import get_rules
-from games.models import Game, GameState, Player
-from games.services import records
+from games.models import Game, GameState, Player, ResultSubmission, SubmissionKind
+from games.services import outbound, records
+from games.services.common import COMMITTEE_FINAL_MESSAGE
 from games.services.results import game_lock, result_changed, result_store
 from ops.audit import audit_record
 from ops.services import Actor, StateConflict, validate_and_save
@@ -87,13 +89,14 @@ def game_ruling_apply(*, actor: Actor, game: Game, after: dict[str, Any], reason
 
 
 def game_dispute_settle(
-    *, actor: Actor, game: Game, submitted_by: Player | None, reason: str
+    *, actor: Actor, game: Game, submitted_by: Player | None, reason: str, final: bool = False
 ) -> Game:
     """The dispute is closed: ``submitted`` again (``scheduled`` without a result).
 
     ``submitted_by`` is the player whose claim the result is again when the
     rulings left it as he claimed it (his opponent may then confirm), else
-    ``None``: an official's result, which a director finalises.
+    ``None``: an official's result, which a director finalises.  ``final``: the
+    arbitration committee ruled, and its result is locked at once.
     """
     with transaction.atomic():
         game = game_lock(game)
@@ -102,7 +105,22 @@ def game_dispute_settle(
         old = {"state": game.state}
         game.state = GameState.SUBMITTED if game.result_reason else GameState.SCHEDULED
         game.result_submitted_by = submitted_by if game.result_reason else None
-        validate_and_save(game, update_fields=["state", "result_submitted_by", "updated_at"])
+        fields = ["state", "result_submitted_by", "updated_at"]
+        if final and game.result_reason:
+            game.state = GameState.FINAL
+            game.result_submitted_by = None
+            game.locked_at = timezone.now()
+            fields.append("locked_at")
+        validate_and_save(game, update_fields=fields)
+        if game.state == GameState.FINAL:
+            ResultSubmission.objects.create(
+                game=game,
+                kind=SubmissionKind.FINALISE,
+                submitted_by=None,
+                result=game.result_display,
+                comment=COMMITTEE_FINAL_MESSAGE,
+            )
+            outbound.result_locked(game)
         audit_record(
             actor=actor,
             action="game.dispute_settled",

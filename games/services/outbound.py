@@ -43,6 +43,14 @@ def record_mismatch(*, game: Game, kind: str, claim: str, evidence: dict[str, An
     return None if dispute is None else int(dispute.pk)
 
 
+def result_contested(*, actor: Actor, game: Game, reason: str) -> None:
+    """The opponent contested the submitted result; the referee app opens a dispute of
+    kind "result" with his reason (``referee.services.dispute_open_on_contest``)."""
+    from referee.services import dispute_open_on_contest
+
+    dispute_open_on_contest(actor=actor, game=game, reason=reason)
+
+
 def player_strength(player: Player) -> Strength:
     """A player's rating and rank as the ratings app holds them
     (``ratings.strength.current_strength``), for the players API."""
@@ -89,6 +97,14 @@ def closed_disputes(game: Game) -> Any:
     from referee.selectors import closed_disputes_of
 
     return PublicDisputeSerializer(closed_disputes_of(game), many=True).data
+
+
+def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
+    """The game's disputes ``user`` may see, newest first, for links on the game page
+    (``referee.selectors.dispute_list``: the public sees closed ones only)."""
+    from referee.selectors import dispute_list
+
+    return list(dispute_list(user=user, game=game.pk))
 
 
 def closed_disputes_schema() -> Any:

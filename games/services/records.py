@@ -53,6 +53,19 @@ class ReadRecord:
     warnings: list[str] = field(default_factory=list)
 
 
+def margin_problem(result: Result, komi: Decimal) -> str | None:
+    """Why a count cannot end in ``result`` with this komi, or ``None``.  Stones and points
+    are whole, so a margin differs from komi by a whole number: with komi 7 every margin is
+    whole, with 6.5 every margin ends in .5.  (A draw is not judged here: one may be
+    declared without a count.)"""
+    shown = f"{komi.normalize():f}"
+    margin = result.margin
+    if result.reason is Reason.SCORE and margin is not None and (margin - komi) % 1 != 0:
+        kind = "whole points" if komi % 1 == 0 else "half points (such as 0.5 or 3.5)"
+        return f"with komi {shown} a count ends in {kind}, not {margin.normalize():f}"
+    return None
+
+
 def read_record(
     data: str | bytes,
     *,

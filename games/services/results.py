@@ -21,7 +21,7 @@ from games.engine.result import Result
 from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
 from games.services import outbound, records
-from games.services.common import GameLockedError
+from games.services.common import COMMITTEE_FINAL_MESSAGE, LOCKED_MESSAGE, GameLockedError
 from games.services.scoring import scoring_run_request
 from ops.audit import audit_record
 from ops.services import Actor, StateConflict, as_user, validate_and_save
@@ -95,7 +95,38 @@ def read_evidence(
             ) from None
     else:
         records.check_dead_stones(dead, board=read.final_position, rules=rules)
-    return Evidence(parsed, read.text, read.warnings, records.points_to_labels(dead, size))
+    warnings = [*read.warnings, *_against_game(game, read.record, parsed)]
+    return Evidence(parsed, read.text, warnings, records.points_to_labels(dead, size))
+
+
+def _against_game(game: Game, record: Any, result: Result) -> list[str]:
+    """What in the record does not fit this game: players named otherwise, a resignation
+    after both players passed.  Warnings, kept with the record; nothing is refused."""
+    out: list[str] = []
+    for prop, colour, player in (("PB", "Black", game.black), ("PW", "White", game.white)):
+        named = record.info.get(prop, "").strip()
+        if named and not _same_player(named, player):
+            out.append(
+                f"the record names {colour} {named!r}, but {colour} in this game is {player.full_name}"
+            )
+    moves = record.moves
+    if (
+        result.reason.value == "resignation"
+        and len(moves) >= 2
+        and moves[-1].point is None
+        and moves[-2].point is None
+    ):
+        out.append(
+            "the record ends with both players passing, but the result is a resignation: "
+            "check the result (a counted game ends with a score)"
+        )
+    return out
+
+
+def _same_player(named: str, player: Player) -> bool:
+    words = {w.casefold() for w in named.replace(",", " ").split()}
+    family = player.family_name.casefold().split()
+    return bool(family) and all(w in words for w in family)
 
 
 def game_lock(game: Game) -> Game:
@@ -112,7 +143,16 @@ def game_lock(game: Game) -> Game:
 
 def refuse_if_locked(game: Game) -> None:
     if game.is_locked:
-        raise GameLockedError()
+        raise GameLockedError(locked_message(game))
+
+
+def locked_message(game: Game) -> str:
+    """Why a locked game's result cannot change: the committee's ruling, or the
+    players' confirmation or a director's finalising."""
+    last = game.submissions.filter(kind=SubmissionKind.FINALISE).order_by("-id").first()
+    if last is not None and last.comment == COMMITTEE_FINAL_MESSAGE:
+        return COMMITTEE_FINAL_MESSAGE
+    return LOCKED_MESSAGE
 
 
 def _participant(actor: Actor, game: Game) -> Player:
@@ -298,6 +338,7 @@ def game_result_contest(*, actor: Actor, game: Game, reason: str = "") -> Game:
         game.state = GameState.DISPUTED
         validate_and_save(game, update_fields=["state", "updated_at"])
         _submission(game, SubmissionKind.CONTEST, actor=actor, player=player, comment=reason)
+        outbound.result_contested(actor=actor, game=game, reason=reason)  # to the referee desk
     return game
 
 
@@ -385,9 +426,13 @@ def round_results_enter(
         seen.add(game_id)
         text = item[1]
         try:
-            records.parse_result(text)
+            parsed = records.parse_result(text)
         except ValidationError as e:
             errors.append(f"{where}: {' '.join(e.messages)}")
+            continue
+        problem = records.margin_problem(parsed, Decimal(found.komi))
+        if problem is not None:
+            errors.append(f"{where}: {problem}.")
             continue
         if found.is_locked:
             errors.append(f"{where}: {GameLockedError().message}")

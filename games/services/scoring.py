@@ -62,6 +62,9 @@ _RESULT_FIELDS = {
     "started_at": None,
     "finished_at": None,
     "duration_ms": None,
+    # A new input is a new piece of work: workers lost on the old one do not count
+    # against it (a run fails after MAX_ATTEMPTS losses of its own).
+    "attempts": 0,
 }
 
 

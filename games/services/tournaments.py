@@ -31,6 +31,27 @@ TOURNAMENT_FIELDS = (
 )
 
 
+def tournament_referees_set(*, actor: Actor, tournament: Tournament, referees: list[Any]) -> None:
+    """A director names the tournament's referees (they rule on its disputes)."""
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament),
+            "Only its directors name a tournament's referees.",
+        )
+    with transaction.atomic():
+        old = sorted(tournament.referees.values_list("pk", flat=True))
+        tournament.referees.set(referees)
+        new = sorted(u.pk for u in referees)
+        if old != new:
+            audit_record(
+                actor=actor,
+                action="tournament.referees_set",
+                obj=tournament,
+                old={"referees": old},
+                new={"referees": new},
+            )
+
+
 def rules_named(name: object, *, field_name: str = "rules") -> Rules:
     if not isinstance(name, str):
         raise ValidationError({field_name: "Choose one of the rules presets."})
@@ -127,8 +148,14 @@ def tournament_update(
         )
     changed: list[str] = []
     if rules is not UNSET:
-        tournament.rules = rules_named(rules).name
+        old_preset = get_rules(tournament.rules)
+        preset = rules_named(rules)
+        tournament.rules = preset.name
         changed.append("rules")
+        # Komi follows the rules, as on creation, unless it was set apart from them
+        # (a komi that is not the old preset's own stays) or is given with them.
+        if komi is UNSET and Decimal(tournament.komi) == old_preset.komi_for(0):
+            komi = preset.komi_for(0)
     if board_size is not UNSET:
         if board_size != tournament.board_size and tournament.games.exclude(sgf="").exists():
             raise ValidationError(

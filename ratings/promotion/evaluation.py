@@ -21,7 +21,8 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from games.models import LOCKED_STATES, Game, Player, Round
+from games.models import Player, Round
+from games.selectors import rated_games
 from ops.tasks_common import publish_or_log
 from ratings import tasks
 from ratings.models import (
@@ -42,7 +43,7 @@ from ratings.promotion.engine import (
 from ratings.promotion.engine import PromotionPolicy as PolicyValue
 from ratings.promotion.services import policies_for, policy_value
 from ratings.ranks import HONORARY_INDEX, MAX_INDEX, Rank
-from ratings.recompute import RATED_REASONS, SCORE_FOR_BLACK
+from ratings.recompute import SCORE_FOR_BLACK
 
 log = logging.getLogger(__name__)
 
@@ -212,13 +213,8 @@ def _evaluate_chunk(pids: list[int]) -> tuple[int, int]:
     pid_set = set(pids)
     games: dict[tuple[int, int], list[tuple[int, int, int, float, int]]] = defaultdict(list)
     game_rows = (
-        Game.objects.filter(
-            Q(black_id__in=pids) | Q(white_id__in=pids),
-            tournament__rated=True,
-            tournament__closed_at__isnull=False,
-            state__in=list(LOCKED_STATES),
-            result_reason__in=RATED_REASONS,
-        )
+        rated_games()
+        .filter(Q(black_id__in=pids) | Q(white_id__in=pids))
         .order_by("tournament_id", "round__number", "id")
         .values_list("id", "tournament_id", "black_id", "white_id", "result_winner", "handicap")
     )

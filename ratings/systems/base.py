@@ -125,9 +125,12 @@ class RatingSystem(Protocol):
         players: Mapping[P, PlayerState],
         games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
+        weight: float = 1.0,
     ) -> dict[P, PlayerState]:
         """The new state of every player who played one of ``games``.
 
+        ``weight``: the event's EGD class weight, which the EGF systems apply
+        to each player's summed change (Glicko-2 has no classes and ignores it).
         ``config=None`` means the system's own defaults.  ``players`` must
         hold a state for every player in ``games`` (``RatingError``
         otherwise); players who did not play are not returned.

@@ -22,6 +22,8 @@ from ratings.systems.base import (
 )
 
 CEILING = 3300.0  # the formula's pole: con, β are undefined at and above it
+CLASS_WEIGHTS = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
+"""The EGD's tournament-class weights: each player's summed change is multiplied by them."""
 GameTuple = tuple[int, int, float, int]
 """(black index, white index, score_black, handicap) for the batch API."""
 
@@ -94,6 +96,23 @@ def gor_from_grade(rank: Rank) -> float:
     return float(rank.nominal_gor)
 
 
+RESET_GRADES = 2
+"""How many grades above his highest earlier entry grade a player must enter to be reset."""
+
+
+def entry_grade_reset(rating: float, entry: Rank, highest: Rank | None) -> float | None:
+    """The GoR an EGD entry-grade reset gives, or ``None`` when there is none.
+
+    A player who enters an event two or more grades above the highest grade
+    he entered any earlier event with starts it at the new grade's GoR.
+    goref resets upward only: a reset never lowers a rating.
+    """
+    if highest is None or entry.index < highest.index + RESET_GRADES:
+        return None
+    target = gor_from_grade(entry)
+    return target if target > rating else None
+
+
 def pro_gor(dan: int) -> float:
     """The pro scale: 1p = 2700, +30 per pro dan, up to 9p = 2940 (docs/ratings.md §3)."""
     if not 1 <= dan <= 9:
@@ -109,14 +128,21 @@ def rate_event_indexed(
     games: Sequence[GameTuple],
     config: RatingConfig = DEFAULT_CONFIG,
     counts: list[int] | None = None,
+    weight: float = 1.0,
+    skipped: list[int] | None = None,
 ) -> list[int]:
     """Rate one event in place on ``ratings`` (a list indexed by player number).
 
-    Adds each player's game count to ``counts`` if given; returns the players
-    in first-appearance order.  Scores are not validated: the batch path
-    trusts its caller (``EGF2021.rate_event`` validates through ``GameOutcome``).
+    ``weight`` is the event's class weight (``CLASS_WEIGHTS``).  A game that
+    lifts its receiver to the pole is not rated: its index goes to ``skipped``
+    (the event is rated without it rather than failing).  Adds each player's
+    game count to ``counts`` if given; returns the players in first-appearance
+    order.  Scores are not validated: the batch path trusts its caller
+    (``EGF2021.rate_event`` validates through ``GameOutcome``).
     """
-    return _rate_event_fast(ratings, games, config.floor, config.handicap_stone, counts)
+    return _rate_event_fast(
+        ratings, games, config.floor, config.handicap_stone, counts, weight, skipped
+    )
 
 
 def rate_history(
@@ -132,7 +158,7 @@ def rate_history(
     stone = config.handicap_stone
     fast = _rate_event_fast
     for games in events:
-        fast(ratings, games, floor, stone, None)
+        fast(ratings, games, floor, stone, None, 1.0, None)
     return ratings
 
 
@@ -142,6 +168,8 @@ def _rate_event_fast(
     floor: float,
     stone: float,
     counts: list[int] | None,
+    weight: float,
+    skipped: list[int] | None,
 ) -> list[int]:
     # Σ(Sa − Se) and the game count per player, in dicts local to the event:
     # an event touches a handful of players out of the whole list.
@@ -150,12 +178,17 @@ def _rate_event_fast(
     get_a = acc.get
     get_n = cnt.get
     top = CEILING
-    for b, w, sb, h in games:
+    for k, (b, w, sb, h) in enumerate(games):
         rw = top - R[w]
         if h:
             x = (top - R[b] - stone * (h - 0.5)) / rw
             if x <= 0.0:
-                raise RatingError(f"player {b} with {h} stones plays at or above {top:.0f}")
+                # β has its pole at 3300: the EGD rates at most 9 stones, so a
+                # game past the formula is left out, never the whole event.
+                if skipped is None:
+                    raise RatingError(f"player {b} with {h} stones plays at or above {top:.0f}")
+                skipped.append(k)
+                continue
         else:
             x = (top - R[b]) / rw
         # Sa − Se for Black; Se = 1/(1 + exp(β(eW) − β(eB))) = 1/(1 + x^7)
@@ -172,7 +205,7 @@ def _rate_event_fast(
             raise RatingError(f"EGF GoR must be below {top:.0f}, not {r} (player {p})")
         x = (2300.0 - r) * 0.0125
         bn = (x + log1p(exp(-x))) * 0.2 if x > 30.0 else log1p(exp(x)) * 0.2
-        r += ((top - r) * 0.005) ** 1.6 * s + cnt[p] * bn
+        r += weight * (((top - r) * 0.005) ** 1.6 * s + cnt[p] * bn)
         R[p] = r if r > floor else floor
     if counts is not None:
         for p, n in cnt.items():
@@ -187,6 +220,7 @@ def rate_event_textbook(
     ratings: Mapping[P, float],
     games: Sequence[GameOutcome[P]],
     config: RatingConfig = DEFAULT_CONFIG,
+    weight: float = 1.0,
 ) -> dict[P, float]:
     """The formula applied game by game exactly as written, with no caching.
 
@@ -200,7 +234,7 @@ def rate_event_textbook(
         se_w = expected_score(rw, rb, 0, g.handicap, config)
         delta[g.black] = delta.get(g.black, 0.0) + con(rb) * (g.score_black - se_b) + bonus(rb)
         delta[g.white] = delta.get(g.white, 0.0) + con(rw) * (g.score_white - se_w) + bonus(rw)
-    return {p: max(ratings[p] + d, config.floor) for p, d in delta.items()}
+    return {p: max(ratings[p] + weight * d, config.floor) for p, d in delta.items()}
 
 
 # -- the RatingSystem objects -----------------------------------------------------
@@ -233,6 +267,7 @@ class Egf2021:
         players: Mapping[P, PlayerState],
         games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
+        weight: float = 1.0,
     ) -> dict[P, PlayerState]:
         """Rate one tournament against its pre-tournament ratings (see ``rate_event_indexed``)."""
         config = config or DEFAULT_CONFIG
@@ -240,7 +275,7 @@ class Egf2021:
         for r in ratings:
             _check(r)
         counts = [0] * len(ids)
-        _rate_event_fast(ratings, rows, config.floor, config.handicap_stone, counts)
+        _rate_event_fast(ratings, rows, config.floor, config.handicap_stone, counts, weight, None)
         return {
             p: PlayerState(rating=ratings[i], games=players[p].games + counts[i])
             for i, p in enumerate(ids)
@@ -347,6 +382,7 @@ class EgfOld:
         players: Mapping[P, PlayerState],
         games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
+        weight: float = 1.0,
     ) -> dict[P, PlayerState]:
         config = config or DEFAULT_CONFIG
         ids = participants(games, players)
@@ -362,7 +398,8 @@ class EgfOld:
             count[g.white] += 1
         return {
             p: PlayerState(
-                rating=max(pre[p] + delta[p], config.floor), games=players[p].games + count[p]
+                rating=max(pre[p] + weight * delta[p], config.floor),
+                games=players[p].games + count[p],
             )
             for p in ids
         }

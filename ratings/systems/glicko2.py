@@ -209,8 +209,12 @@ class Glicko2:
         players: Mapping[P, PlayerState],
         games: Sequence[GameOutcome[P]],
         config: RatingConfig | None = None,
+        weight: float = 1.0,
     ) -> dict[P, PlayerState]:
-        """The event as one rating period, or game by game with ``one_game_per_period``."""
+        """The event as one rating period, or game by game with ``one_game_per_period``.
+
+        ``weight`` (an EGD class weight) does not apply to Glicko-2.
+        """
         config = config or self.default_config
         ids = participants(games, players)
         for p in ids:

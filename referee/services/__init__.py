@@ -11,13 +11,16 @@ from referee.services.deciding import (
     dispute_appeal,
     dispute_close,
     dispute_rule,
+    standing_result,
 )
 from referee.services.opening import (
     RECORD_KINDS,
     RESULT_KINDS,
     dispute_assign,
+    dispute_kind_set,
     dispute_open,
     dispute_open_automatic,
+    dispute_open_on_contest,
     officials_check,
     tournament_officials_set,
 )
@@ -30,9 +33,12 @@ __all__ = [
     "dispute_appeal",
     "dispute_assign",
     "dispute_close",
+    "dispute_kind_set",
     "dispute_open",
     "dispute_open_automatic",
+    "dispute_open_on_contest",
     "dispute_rule",
     "officials_check",
+    "standing_result",
     "tournament_officials_set",
 ]

@@ -68,14 +68,18 @@ def _outcome(
     decision: str,
     result: str | None,
     moves: list[Any] | None,
+    standing: str = "",
 ) -> tuple[dict[str, Any], str, list[str]]:
     """The game's result, record and dead stones after this decision (docs/referee.md),
-    the result the ruling names ("" if none) and the dead-stones continuation."""
+    the result the ruling names ("" if none) and the dead-stones continuation.
+
+    ``standing``: the result an upheld ruling below set; an upheld appeal ruling that
+    names none keeps it (the ruling below stands), never the result before the dispute."""
     if decision == Decision.DISMISSED:
         return dict(base), "", []
     kind = dispute.kind
     after = dict(base)
-    named = _result_text(result) if result not in (None, "") else ""
+    named = _result_text(result) if result not in (None, "") else standing
     if kind in RESULT_KINDS:
         if not named:
             raise ValidationError(
@@ -101,12 +105,12 @@ def _outcome(
         after["result"] = named
         return after, named, []
     record = parse_record(text)
-    number = dispute.move_number or remedies.move_count(record)
+    number = dispute.move_number or _first_illegal(record, rules, kind)
     continuation: list[str] = []
-    if kind == DisputeKind.REPETITION:
-        new = remedies.replace_with_pass(record, number)
-    elif kind == DisputeKind.ILLEGAL_MOVE:
-        new = remedies.restore_with_pass(record, number)
+    if kind in (DisputeKind.REPETITION, DisputeKind.ILLEGAL_MOVE):
+        # The move in dispute, never simply the last one: a player names it, and an
+        # automatic dispute carries the one the engine found.
+        new = remedies.restore_with_pass(record, number, rules)
     else:  # dead stones: played out, the owner first
         if not isinstance(moves, list) or not moves:
             raise ValidationError(
@@ -119,12 +123,14 @@ def _outcome(
         except remedies.RulingError as e:
             raise ValidationError({"moves": remedies.sentence(e)}) from None
         owner = Color.from_letter(dispute.evidence.get("owner", "B"))
-        new = remedies.append_continuation(record, points, owner=owner)
-        start = remedies.move_count(record)
+        # New Zealand Rules: the owner moves first whoever's turn it was; the other
+        # player's pass is written first so the stored record is in turn (a pass
+        # changes no count here).
+        to_move = replay(record, rules, strict=False).to_move
+        new = remedies.append_continuation(record, points, owner=owner, to_move=to_move)
+        start = remedies.move_count(record) + (0 if to_move is owner else 1)
         for v in replay(new, rules, strict=False).violations:
-            # New Zealand Rules: the owner moves first whoever's turn it was, so the
-            # first move of the play-out may be "out of turn"; nothing else may.
-            if v.number > start and not (v.number == start + 1 and v.reason == "wrong-turn"):
+            if v.number > start:
                 raise ValidationError(
                     {
                         "moves": f"Move {v.number - start} of the continuation is illegal ({v.describe()})."
@@ -141,6 +147,29 @@ def _outcome(
         after["result"] = named
     after.update(sgf=write_record(new, result=after["result"] or None), dead_stones=[])
     return after, named, continuation
+
+
+def standing_result(dispute: Dispute) -> str:
+    """The result the ruling under appeal set, if it was upheld and named one."""
+    if dispute.level == Level.REFEREE:
+        return ""
+    below = next((r for r in dispute.rulings.all() if r.level == dispute.level - 1), None)
+    if below is None or below.decision != Decision.UPHELD:
+        return ""
+    return below.result or ""
+
+
+def _first_illegal(record: Any, rules: Any, kind: str) -> int:
+    """The move a dispute without a move number is about: the engine's first illegal
+    move (disputes opened before the number was kept), never simply the last move."""
+    if kind == DisputeKind.DEAD_STONES:
+        return remedies.move_count(record)
+    first = remedies.legality_report(record, rules)["first_illegal"]
+    if first is None:
+        raise ValidationError(
+            {"move_number": "The engine finds no illegal move in the record: nothing to undo."}
+        )
+    return int(first["number"])
 
 
 def _labels(points: list[Any], size: int) -> list[str | None]:
@@ -185,7 +214,13 @@ def dispute_rule(
         before = game_snapshot(game)
         base = first.effect["base"] if first is not None else before
         after, named, continuation = _outcome(
-            dispute, game, base, decision=decision, result=result, moves=moves
+            dispute,
+            game,
+            base,
+            decision=decision,
+            result=result,
+            moves=moves,
+            standing=standing_result(dispute),
         )
         votes: list[dict[str, Any]] = []
         if dispute.level == Level.COMMITTEE:
@@ -228,7 +263,9 @@ def dispute_rule(
         ruling = Ruling(
             dispute=dispute,
             level=dispute.level,
-            decided_by=as_user(actor),
+            # The committee decides as a body (its votes are kept with the ruling),
+            # not the member whose vote made the majority.
+            decided_by=None if dispute.level == Level.COMMITTEE else as_user(actor),
             decision=decision,
             reasons=reasons.strip(),
             result=named,
@@ -388,7 +425,11 @@ def _close(actor: Actor, dispute: Dispute, why: str) -> None:
     if game.result_display == original.get("result") and original.get("result_submitted_by"):
         submitter = Player.objects.filter(pk=original["result_submitted_by"]).first()
     game_dispute_settle(
-        actor=actor, game=game, submitted_by=submitter, reason=f"dispute {dispute.pk} {why}"
+        actor=actor,
+        game=game,
+        submitted_by=submitter,
+        reason=f"dispute {dispute.pk} {why}",
+        final=dispute.level == Level.COMMITTEE,
     )
     dispute.state = DisputeState.CLOSED
     dispute.closed_at = timezone.now()
@@ -402,4 +443,11 @@ def _close(actor: Actor, dispute: Dispute, why: str) -> None:
     dispute_notify(dispute, "closed", note=f"Result: {game.result_display or 'none yet'}.")
 
 
-__all__ = ["appeal_possible", "dispute_accept", "dispute_appeal", "dispute_close", "dispute_rule"]
+__all__ = [
+    "appeal_possible",
+    "dispute_accept",
+    "dispute_appeal",
+    "dispute_close",
+    "dispute_rule",
+    "standing_result",
+]

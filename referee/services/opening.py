@@ -17,6 +17,7 @@ from games.models import Game, Tournament
 from games.services import records
 from games.services.common import GameLockedError
 from games.services.disputes import game_dispute_open, game_snapshot
+from games.services.results import refuse_if_locked
 from ops.audit import audit_record
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 from referee import remedies, roles
@@ -208,8 +209,7 @@ def dispute_open(
     )
     # The caller's copy may be stale: judge the claim on the stored game.
     game = Game.objects.select_related("tournament", "round", "black", "white").get(pk=game.pk)
-    if game.is_locked:
-        raise GameLockedError()
+    refuse_if_locked(game)
     kind_ = _kind(kind)
     move_number, evidence = _gather_evidence(game, kind_, move_number, sgf, stones)
     with transaction.atomic():
@@ -268,6 +268,7 @@ def dispute_open_automatic(
                 game=game,
                 kind=kind_,
                 raised_by=None,
+                move_number=_found_move(kind_, evidence),
                 claim=claim,
                 evidence={"automatic": evidence, "game": snapshot, "record": game.sgf},
             )
@@ -276,12 +277,89 @@ def dispute_open_automatic(
                 action="dispute.opened",
                 obj=dispute,
                 old={"game_state": before},
-                new={"kind": kind_.value, "claim": claim, "automatic": True},
+                new={
+                    "kind": kind_.value,
+                    "claim": claim,
+                    "automatic": True,
+                    "move_number": dispute.move_number,
+                },
             )
             dispute_notify(dispute, "opened")
             return dispute
     except IntegrityError:  # a simultaneous opening won the one-open-dispute constraint
         return Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).first()
+
+
+def dispute_open_on_contest(*, actor: Actor, game: Game, reason: str) -> Dispute:
+    """The opponent contested the submitted result: a dispute of kind "result" with his
+    reason as the claim, on the referee desk.  Inside the contest's transaction, the game
+    already locked and disputed."""
+    evidence: dict[str, Any]
+    _, evidence = _gather_evidence(game, DisputeKind.RESULT, None, None, None)
+    evidence["game"]["state"] = "submitted"  # what was contested
+    dispute = Dispute(
+        game=game,
+        kind=DisputeKind.RESULT,
+        raised_by=as_user(actor),
+        claim=reason.strip() or "The opponent contests the submitted result.",
+        evidence=evidence,
+    )
+    validate_and_save(dispute)
+    audit_record(
+        actor=actor,
+        action="dispute.opened",
+        obj=dispute,
+        old={"game_state": "submitted"},
+        new={"kind": dispute.kind, "claim": dispute.claim, "contested": True},
+    )
+    dispute_notify(dispute, "opened")
+    return dispute
+
+
+def dispute_kind_set(*, actor: Actor, dispute: Dispute, kind: str) -> Dispute:
+    """The referee (or a director) names what the dispute is about before the first
+    ruling, e.g. a contested result that is about dead stones; the evidence is gathered
+    again for the new kind."""
+    tournament = dispute.game.tournament
+    require(
+        roles.can_rule(actor, dispute) or permissions.is_director(actor, tournament),
+        "Only the tournament's referee or a director changes what a dispute is about.",
+    )
+    kind_ = _kind(kind)
+    with transaction.atomic():
+        dispute = (
+            Dispute.objects.select_for_update()
+            .select_related("game__tournament", "game__round", "game__black", "game__white")
+            .get(pk=dispute.pk)
+        )
+        if dispute.state not in (DisputeState.OPEN, DisputeState.ASSIGNED):
+            raise StateConflict("The dispute has been ruled on: its kind is what was ruled on.")
+        old = {"kind": dispute.kind}
+        if kind_ == dispute.kind:
+            return dispute
+        move = dispute.move_number if kind_ in (DisputeKind.ILLEGAL_MOVE,) else None
+        stored = dispute.evidence.get("record") or None
+        move_number, gathered = _gather_evidence(dispute.game, kind_, move, stored, None)
+        gathered["game"] = dispute.evidence.get("game", gathered["game"])
+        if "automatic" in dispute.evidence:
+            gathered["automatic"] = dispute.evidence["automatic"]
+        dispute.kind = kind_
+        dispute.move_number = move_number
+        dispute.evidence = gathered
+        validate_and_save(dispute, update_fields=["kind", "move_number", "evidence"])
+        audit_record(
+            actor=actor, action="dispute.kind_changed", obj=dispute, old=old, new={"kind": kind_}
+        )
+    return dispute
+
+
+def _found_move(kind: DisputeKind, evidence: dict[str, Any]) -> int | None:
+    """The move the engine found illegal, for a dispute about a move."""
+    first = evidence.get("first_illegal")
+    if kind in (DisputeKind.ILLEGAL_MOVE, DisputeKind.REPETITION) and isinstance(first, dict):
+        number = first.get("number")
+        return number if isinstance(number, int) and number > 0 else None
+    return None
 
 
 def dispute_assign(*, actor: Actor, dispute: Dispute, referee: Any) -> Dispute:

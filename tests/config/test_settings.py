@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -91,9 +92,27 @@ def test_without_redis_the_broker_is_the_embedded_file_system_transport(settings
             live.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > live.CELERY_TASK_TIME_LIMIT
         )
     else:
-        assert live.CELERY_BROKER_URL == "filesystem://"
+        assert live.CELERY_BROKER_URL == live.EMBEDDED_BROKER_URL
     # Never eager mode: tasks always go through a broker to a worker process.
     assert not getattr(live, "CELERY_TASK_ALWAYS_EAGER", False)
+
+
+def test_the_embedded_broker_connects_without_a_warning(caplog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from django.conf import settings as live
+    from kombu import Connection
+
+    folders = {
+        "data_folder_in": str(tmp_path),
+        "data_folder_out": str(tmp_path),
+        "control_folder": str(tmp_path),
+    }
+    with (
+        caplog.at_level(logging.WARNING),
+        Connection(live.EMBEDDED_BROKER_URL, transport_options=folders) as conn,
+    ):
+        conn.SimpleQueue("goref-test").put({"ok": 1})
+    assert conn.transport_cls == "filesystem"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 def test_the_rating_systems_settings_accepts_are_the_ones_ratings_knows() -> None:

@@ -125,3 +125,15 @@ def test_a_director_changes_the_komi_of_a_game(api_as, director, game):
 
 def test_the_players_may_not_change_their_pairing(api_as, alice, game):
     assert_error(api_as(alice).patch(f"{URL}{game.pk}/", {"komi": "0.5"}, format="json"), 403)
+
+
+def test_a_game_says_whether_it_is_rated_and_why_not(api, game):
+    body = api.get(f"{URL}{game.pk}/").json()
+    assert (body["rated"], body["not_rated_reason"]) == (True, None)
+    Game.objects.filter(pk=game.pk).update(handicap=13)
+    body = api.get(f"{URL}{game.pk}/").json()
+    assert body["rated"] is False
+    assert body["not_rated_reason"] == "13 handicap stones: no game with more than 9 is rated"
+    game.tournament.rated = False
+    game.tournament.save(update_fields=["rated"])
+    assert api.get(f"{URL}{game.pk}/").json()["not_rated_reason"] == "the tournament is not rated"

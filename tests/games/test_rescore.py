@@ -249,6 +249,23 @@ def test_a_run_that_lost_its_worker_too_often_fails(game, alice, broker):
     assert run.state == "failed" and run.error.startswith("gave up after 3 attempts")
 
 
+def test_a_changed_record_starts_its_attempts_again(game, alice, broker):
+    run = submit(game, alice, "B+R")
+    for result in ["W+R", "B+R", "W+R", "B+R"]:  # re-scored after each correction
+        assert tasks.rescore_game(run.pk) == {"done": 1}
+        run = submit(Game.objects.get(pk=game.pk), alice, result)
+        assert (run.state, run.attempts) == ("pending", 0)
+    assert tasks.rescore_game(run.pk) == {"done": 1}
+
+
+def test_a_batch_reset_starts_the_attempts_again(tournament, director, game, alice, broker):
+    run = submit(game, alice, count(FINISHED))
+    tasks.rescore_game(run.pk)
+    Game.objects.filter(pk=game.pk).update(komi="0.5")  # a changed input, reset by the batch
+    scoring.tournament_rescore(actor=director, tournament=tournament)
+    assert ScoringRun.objects.get(pk=run.pk).attempts == 0
+
+
 def test_a_run_reset_while_it_was_scored_drops_the_old_count(game, alice, broker):
     run = submit(game, alice, count(FINISHED))
     assert scoring_worker.claim([run.pk], worker="w@box", token="t1") == 1

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 from ratings.ranks import Rank
 from ratings.systems import EGF2021, EGF_OLD, GameOutcome, PlayerState, RatingConfig, RatingError
 from ratings.systems.egf import (
+    CLASS_WEIGHTS,
     bonus,
     con,
+    entry_grade_reset,
     expected_score,
     game_update,
     gor_from_grade,
@@ -188,6 +190,45 @@ def test_rate_event_indexed_counts_games_and_reports_who_played() -> None:
     assert ratings[2] == 1200.0
 
 
+def test_the_class_weight_scales_each_players_summed_change() -> None:
+    # The EGD weighs a class-B event's changes by 0.75: a +7.793 class-A win
+    # is +5.845 there.  The whole change, bonus included, is weighed.
+    players = {"a": PlayerState(1850), "b": PlayerState(2000), "c": PlayerState(1700)}
+    games = [GameOutcome("a", "b", 1.0), GameOutcome("c", "a", 0.0, 2)]
+    full = EGF2021.rate_event(players, games)
+    for cls, w in CLASS_WEIGHTS.items():
+        got = EGF2021.rate_event(players, games, weight=w)
+        for p, s in got.items():
+            change = full[p].rating - players[p].rating
+            assert s.rating - players[p].rating == pytest.approx(w * change, abs=1e-9), cls
+            assert s.games == full[p].games
+        assert rate_event_textbook(
+            {p: s.rating for p, s in players.items()}, games, weight=w
+        ) == pytest.approx({p: s.rating for p, s in got.items()}, abs=1e-9)
+    assert CLASS_WEIGHTS == {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
+    assert round(0.75 * 7.793, 3) == 5.845  # the EGD's published pair, for the record
+
+
+def test_the_weighted_change_still_stops_at_the_floor() -> None:
+    got = EGF2021.rate_event(
+        {"a": PlayerState(-899.5), "b": PlayerState(-900)},
+        [GameOutcome("a", "b", 0.0)],
+        weight=0.25,
+    )
+    assert got["a"].rating == -900.0
+
+
+def test_a_game_past_the_pole_is_left_out_and_the_event_still_rated() -> None:
+    ratings = [2450.0, 0.0, 1500.0, 1400.0]
+    skipped: list[int] = []
+    counts = [0, 0, 0, 0]
+    played = rate_event_indexed(
+        ratings, [(0, 1, 1.0, 9), (2, 3, 1.0, 0)], counts=counts, skipped=skipped
+    )
+    assert skipped == [0] and played == [2, 3] and counts == [0, 0, 1, 1]
+    assert ratings[:2] == [2450.0, 0.0] and ratings[2] > 1500.0
+
+
 # -- properties ---------------------------------------------------------------------------
 
 gor = st.floats(min_value=-900, max_value=2950, allow_nan=False)
@@ -283,3 +324,12 @@ def test_old_system_epsilon_takes_points_from_the_stronger_side() -> None:
     assert weak + strong == pytest.approx(1 - 0.016)
     assert weak < strong
     assert old_expected_scores(2000, 2000, config=RatingConfig()) == pytest.approx((0.492, 0.492))
+
+
+def test_entering_two_grades_above_the_highest_entry_grade_resets_upward_only() -> None:
+    k5, k4, k3, d1 = (Rank.parse(t) for t in ("5k", "4k", "3k", "1d"))
+    assert entry_grade_reset(1450.0, k3, k5) == 1800.0  # 3k's GoR
+    assert entry_grade_reset(1450.0, k4, k5) is None  # one grade up: no reset
+    assert entry_grade_reset(1850.0, k3, k5) is None  # already above 3k's GoR: never lowered
+    assert entry_grade_reset(1450.0, d1, None) is None  # a first event sets the grade
+    assert entry_grade_reset(1450.0, k5, k3) is None  # entering lower never resets

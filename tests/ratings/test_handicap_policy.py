@@ -19,6 +19,7 @@ from ratings.handicap import (
     HandicapPolicy,
     PolicyKind,
     advise,
+    egf_stones,
     nz_stones,
     nz_stones_from_gor,
 )
@@ -252,6 +253,31 @@ def test_egf_policy_is_grade_difference_less_reduction_clamped() -> None:
     )
     far = advise("a", Rank.parse("5d"), "b", Rank.parse("20k"), rules=JAPANESE, policy=EGF_POLICY)
     assert far.handicap == 9 and not far.even_game_allowed
+
+
+def _egd_rule(grades: int, reduction: int) -> int:
+    # The EGD's published rule, written out independently: cap at 9, then reduce.
+    capped = grades if grades < 9 else 9
+    return capped - reduction if capped > reduction else 0
+
+
+@pytest.mark.parametrize("reduction", range(10))
+def test_egf_policy_follows_the_egd_rule_for_every_difference_and_reduction(reduction: int) -> None:
+    policy = HandicapPolicy(kind=PolicyKind.EGF, reduction=reduction)
+    for grades in range(39):  # 30k against 9d is 38 grades
+        weak, strong = Rank(-30), Rank(-30 + grades)
+        got = advise("a", weak, "b", strong, rules=JAPANESE, policy=policy)
+        assert got.handicap == _egd_rule(grades, reduction), (grades, reduction)
+        assert egf_stones(grades, reduction) == _egd_rule(grades, reduction)
+
+
+def test_h9_always_means_no_handicap() -> None:
+    h9 = HandicapPolicy(kind=PolicyKind.EGF, reduction=9)
+    got = advise("a", Rank.parse("5d"), "b", Rank.parse("10k"), rules=JAPANESE, policy=h9)
+    assert got.handicap == 0 and got.even_game_allowed  # 14 grades: 0 in the EGD, not 5
+    three = HandicapPolicy(kind=PolicyKind.EGF, reduction=3)
+    got = advise("a", Rank.parse("5d"), "b", Rank.parse("10k"), rules=JAPANESE, policy=three)
+    assert got.handicap == 6 and "capped at 9" in got.explanation
 
 
 def test_egf_policy_reads_grades_from_strength_bands() -> None:

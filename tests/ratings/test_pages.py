@@ -107,7 +107,9 @@ def test_the_rating_list_downloads(client: Client, rated: Any) -> None:
     txt = client.get("/ratings/list.txt").content.decode().splitlines()
     assert txt[0].startswith("goref rating list (")
     mine = next(line for line in txt if "12345678" in line)
-    assert mine[1:9] == "12345678" and mine[53:57] == " WGC" and mine.split()[-2] == "3"
+    assert mine[1:9] == "12345678" and mine[53:57] == " WGC" and mine.split()[-3] == "3"
+    assert mine.split()[-1] == "A"  # the last event's EGD class follows its code
+    assert lines[0].endswith(",last_tournament_class") and lines[1].endswith(",A")
 
 
 def test_the_egd_line_matches_the_reference_example() -> None:

@@ -246,3 +246,94 @@ def test_a_broker_outage_leaves_the_job_pending_for_the_sweep(
     monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", sent.append)
     later = job.created_at + dt.timedelta(minutes=5)
     assert ratings_sweep(now=later) == 1 and sent == [job.pk]
+
+
+def test_a_game_with_more_than_nine_stones_is_reported_not_rated_and_the_rest_is() -> None:
+    a, b, c = players(-20, 5, 0)
+    t = event(D(2025, 1, 1), [(a, b, "B", 13), (c, b, "W", 0)])
+    run = recompute()
+    assert run.state == RatingRun.State.DONE and run.games == 1
+    big = t.games.get(handicap=13)
+    assert run.not_rated == [
+        {"game": big.pk, "reason": "13 handicap stones: the EGD rates at most 9"}
+    ]
+    rated = set(RatingHistory.objects.filter(tournament=t).values_list("player_id", flat=True))
+    assert rated == {b.pk, c.pk}  # a played only the 13-stone game
+
+
+def test_a_handicap_past_the_pole_leaves_that_game_out_instead_of_failing() -> None:
+    # A 6d (GoR 2600) receiving 9 stones plays at 3450, past β's pole at 3300.
+    strong, weak, x, y = players(5, -10, -2, -1)
+    t = event(D(2025, 1, 1), [(strong, weak, "W", 9), (x, y, "B", 0)])
+    later = event(D(2025, 2, 1), [(x, y, "W", 0)])
+    run = recompute()
+    assert run.state == RatingRun.State.DONE and run.games == 2
+    pole = t.games.get(handicap=9)
+    assert run.not_rated == [
+        {"game": pole.pk, "reason": "the handicap lifts Black to GoR 3300, the formula's pole"}
+    ]
+    assert RatingHistory.objects.filter(tournament=later).count() == 2
+    assert not RatingHistory.objects.filter(tournament=t, player=strong).exists()
+
+
+def _enter(t: Any, ranks: dict[Any, int]) -> None:
+    from games.models import TournamentEntry
+
+    TournamentEntry.objects.filter(tournament=t).delete()
+    for p, r in ranks.items():
+        TournamentEntry.objects.create(tournament=t, player=p, rank=r)
+
+
+def test_entering_two_grades_higher_resets_upward_to_that_grades_gor_once_audited() -> None:
+    from ops.models import AuditEntry
+
+    a, b, c = players(-10, -10, -7)  # 10k, 10k, 7k
+    first = event(D(2025, 1, 1), [(a, b, "W", 0)])  # a loses: below 10k's 1100
+    _enter(first, {a: -10, b: -10})
+    second = event(D(2025, 2, 1), [(a, c, "B", 0)])
+    _enter(second, {a: -8, c: -7})  # a enters at 8k: two grades above his 10k
+    third = event(D(2025, 3, 1), [(b, c, "B", 0)])
+    _enter(third, {b: -9, c: -7})  # b one grade up: no reset
+    recompute()
+    after_first = RatingHistory.objects.get(tournament=first, player=a).rating_after
+    assert after_first < 1100.0
+    h = RatingHistory.objects.get(tournament=second, player=a)
+    assert (h.reset_from, h.rating_before) == (pytest.approx(after_first), 1300.0)
+    hb = RatingHistory.objects.get(tournament=third, player=b)
+    assert hb.reset_from is None
+    rows = AuditEntry.objects.filter(action="rating.entry_grade_reset")
+    assert [(r.object_id, r.new_value["rating"], r.new_value["tournament"]) for r in rows] == [
+        (str(a.pk), 1300.0, second.pk)
+    ]
+    recompute()  # the same reset again: no second audit row
+    recompute(from_tournament=second)
+    assert AuditEntry.objects.filter(action="rating.entry_grade_reset").count() == 1
+    assert RatingHistory.objects.get(tournament=second, player=a).rating_before == 1300.0
+
+
+def test_a_reset_never_lowers_a_rating() -> None:
+    a, b = players(-10, -5)
+    first = event(D(2025, 1, 1), [(a, b, "B", 0)])
+    _enter(first, {a: -10, b: -5})
+    from ratings.models import RatingHistory as RH
+
+    second = event(D(2025, 2, 1), [(a, b, "B", 0)])
+    _enter(second, {a: -9, b: -5})
+    recompute()
+    before = RH.objects.get(tournament=second, player=a)
+    assert before.reset_from is None  # one grade up only
+    third = event(D(2025, 3, 1), [(a, b, "B", 0)])
+    _enter(third, {a: -30, b: -5})  # entering far lower never resets either
+    recompute()
+    assert RH.objects.get(tournament=third, player=a).reset_from is None
+
+
+def test_the_class_weight_of_each_event_applies_in_a_run() -> None:
+    a, b = players(-3, -2)
+    t = event(D(2025, 1, 1), [(a, b, "B", 0)], egf_class="B")
+    recompute()
+    want = rate_event_textbook(
+        {a.pk: 1800.0, b.pk: 1900.0}, [GameOutcome(a.pk, b.pk, 1.0)], weight=0.75
+    )
+    got = {h.player_id: h.rating_after for h in RatingHistory.objects.filter(tournament=t)}
+    assert got == pytest.approx(want, abs=1e-9)

@@ -46,11 +46,11 @@ def test_an_appeal_chain_of_three_levels_ends_with_a_two_to_one_committee_vote(
     assert [r["decision"] for r in body["rulings"]] == ["upheld", "dismissed", "upheld"]
     votes = body["rulings"][2]["votes"]
     assert sorted(v["decision"] for v in votes) == ["dismissed", "upheld", "upheld"]
-    # The last ruling stands and is final: closed, game back to submitted.
+    # The last ruling stands and is final: closed, and the game's result locked.
     assert body["state"] == "closed"
     nz_game.refresh_from_db()
-    assert nz_game.result_display == "W+T" and nz_game.state == GameState.SUBMITTED
-    assert nz_game.result_submitted_by is None  # an official's result: a director finalises
+    assert nz_game.result_display == "W+T" and nz_game.state == GameState.FINAL
+    assert nz_game.result_submitted_by is None
     assert_error(appeal(api_as(bob), pk), 409)
     actions = list(
         AuditEntry.objects.filter(object_type="referee.dispute")

@@ -79,7 +79,8 @@ def test_an_upheld_illegal_move_restores_the_record_with_a_pass_for_the_offender
     response = rule(api_as(referee), body["id"], decision="upheld", reasons="Occupied point.")
     assert response.status_code == 201
     nz_game.refresh_from_db()
-    assert moves_of(nz_game.sgf) == [*moves_of(record)[:3], ("W", None)]
+    # White's move 4 becomes his pass; Black's move 5 is still legal and stays.
+    assert moves_of(nz_game.sgf) == [*moves_of(record)[:3], ("W", None), moves_of(record)[4]]
     assert nz_game.result_display == "W+R"  # the result stays unless the ruling names one
 
 
@@ -124,7 +125,8 @@ def test_upheld_dead_stones_are_played_out_owner_first_and_the_game_is_scored_ag
         (c, None if m == "pass" else parse_point(m, 9))
         for c, m in zip(colours, PLAY_OUT, strict=True)
     ]
-    assert moves_of(nz_game.sgf) == [*moves_of(record), *continuation]
+    # Black was to move: his pass comes first, then White (the owner) plays out.
+    assert moves_of(nz_game.sgf) == [*moves_of(record), ("B", None), *continuation]
     final = replay(parse_record(nz_game.sgf), get_rules("nz"), strict=False)
     assert final.board.get(parse_point("B5", 9)) is None  # captured in the continuation
     expected = score(final, komi=Decimal(7)).result.to_sgf()

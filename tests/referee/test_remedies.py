@@ -24,10 +24,20 @@ def test_replace_with_pass_turns_the_offending_move_into_a_pass_of_the_same_colo
     assert new.moves[6] == Move(Color.BLACK, None) and len(new.moves) == 7
 
 
-def test_restore_with_pass_truncates_before_the_illegal_move_and_passes_for_the_offender():
+def test_restore_with_pass_passes_for_the_offender_and_keeps_the_later_legal_moves():
     record = parse_record(sgf("B E5", "W C3", "B G7", "W E5", "B D4"))
-    new = remedies.restore_with_pass(record, 4)
-    assert moves(new) == [*moves(record)[:3], ("W", None)]
+    new = remedies.restore_with_pass(record, 4, get_rules("nz"))
+    assert moves(new) == [*moves(record)[:3], ("W", None), moves(record)[4]]
+
+
+def test_restore_with_pass_drops_the_later_moves_from_the_first_that_became_illegal():
+    # Black's retake (move 7) becomes a pass; White then fills A1 (move 8), so
+    # Black's move 9 on A1 is on an occupied point: it and move 10 go.
+    record = parse_record(
+        sgf("B A1", "W B1", "B B2", "W J9", "B A3", "W A2", "B A1", "W A1", "B A1", "W E5")
+    )
+    new = remedies.restore_with_pass(record, 7, get_rules("nz"))
+    assert moves(new) == [*moves(record)[:6], ("B", None), moves(record)[7]]
 
 
 def test_a_repetition_is_in_time_only_at_the_last_move():
@@ -41,6 +51,14 @@ def test_the_continuation_alternates_from_the_owner_and_is_appended():
     points = remedies.parse_continuation(["C5", "pass", "d4"], 9)
     new = remedies.append_continuation(record, points, owner=Color.WHITE)
     assert moves(new)[3:] == [("W", (2, 4)), ("B", None), ("W", (3, 5))]
+
+
+def test_a_continuation_owner_not_to_move_gets_a_pass_first_so_the_record_stays_legal():
+    record = parse_record(sgf("B E5", "W pass", "B pass", "W pass"))  # Black to move
+    points = remedies.parse_continuation(["C5", "pass"], 9)
+    new = remedies.append_continuation(record, points, owner=Color.WHITE, to_move=Color.BLACK)
+    assert moves(new)[4:] == [("B", None), ("W", (2, 4)), ("B", None)]
+    assert remedies.legality_report(new, get_rules("nz"))["first_illegal"] is None
 
 
 def test_a_continuation_with_a_bad_point_names_its_place():

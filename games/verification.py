@@ -1,0 +1,71 @@
+"""The engine's check of a game's record, in words for the game page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.models import Game, ScoringRun, ScoringState
+from games.services.scoring import WAITING_MESSAGE, latest_run
+
+_BREAKDOWN = (
+    ("black_area", "Black's area"),
+    ("white_area", "White's area"),
+    ("black_territory", "Black's territory"),
+    ("white_territory", "White's territory"),
+    ("black_prisoners", "Black's prisoners"),
+    ("white_prisoners", "White's prisoners"),
+    ("komi", "komi"),
+)
+
+
+@dataclass
+class Verification:
+    state: str  # "none", "waiting", "failed", "match", "mismatch", "unchecked"
+    sentence: str
+    first_illegal: str = ""
+    breakdown: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def verification(game: Game) -> Verification | None:
+    """What the engine made of the record, or ``None`` when there is no record."""
+    if not game.sgf:
+        return None
+    run: ScoringRun | None = latest_run(game)
+    if run is None or run.state in (ScoringState.PENDING, ScoringState.RUNNING):
+        waiting = run is not None and run.waiting_for_queue
+        return Verification(
+            "waiting", WAITING_MESSAGE if waiting else "The engine is checking the record."
+        )
+    if run.state == ScoringState.FAILED:
+        return Verification("failed", f"The engine could not check the record: {run.error}")
+    counted = run.computed_result
+    rules = f"under {run.rules} rules"
+    if run.matches is True:
+        state, sentence = (
+            "match",
+            (f"The engine counted {counted} from the record {rules}: matches the result."),
+        )
+    elif run.matches is False:
+        state, sentence = (
+            "mismatch",
+            (
+                f"The engine counted {counted} from the record {rules}, but the result is "
+                f"{run.submitted_result}: they do not match."
+            ),
+        )
+    else:
+        state, sentence = (
+            "unchecked",
+            (
+                f"The engine counted {counted} from the record {rules}; a result by "
+                "resignation, time or forfeit is not checked against a count."
+            ),
+        )
+    first = (run.first_illegal or {}).get("text", "")
+    breakdown = [
+        (label, (run.breakdown or {})[key])
+        for key, label in _BREAKDOWN
+        if key in (run.breakdown or {})
+    ]
+    return Verification(state, sentence, first_illegal=first, breakdown=breakdown)
