@@ -101,6 +101,7 @@ bench: venv
 	$(BIN)/python -m bench.rescore
 	$(BIN)/python -m bench.deadstones
 	$(BIN)/python -m bench.web
+	$(BIN)/python -m bench.pairing
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache
