@@ -235,8 +235,10 @@ def test_a_submission_with_a_record_costs_at_most_12_queries_in_all(
     token = client.post("/api/v1/auth/token/", login, format="json").json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     # token and user, game, player; the locked game, its update, the submission,
-    # the run (read, insert); the answer's disputes and run; BEGIN and COMMIT on SQLite
-    with django_assert_max_num_queries(12):
+    # the run (read, insert); the answer's disputes and run; BEGIN and COMMIT on SQLite.
+    # Expiring tokens (knox) and the claim the answer names add three more: the budget
+    # was 12 before them (docs/operations.md).
+    with django_assert_max_num_queries(15):
         response = client.post(
             url(game, "result"), {"result": count(FINISHED), "sgf": FINISHED}, format="json"
         )
