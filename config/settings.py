@@ -216,7 +216,7 @@ LOGOUT_REDIRECT_URL = "/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "ops.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # JSON with a nesting-depth limit and no NUL characters (ops.parsers).

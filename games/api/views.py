@@ -15,7 +15,6 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.models import AuthToken
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
@@ -36,6 +35,7 @@ from games.services.tournaments import TOURNAMENT_FIELDS
 from ops import cache
 from ops.accounts import token_create, token_revoke
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
+from ops.auth import TokenAuthentication
 from ops.cache import visitor_max_age
 from ops.logins import locked_message
 
@@ -55,7 +55,7 @@ class TokenView(APIView):
         request = getattr(self, "request", None)
         if request is not None and request.method == "POST":
             return []
-        return [KnoxTokenAuthentication()]
+        return [TokenAuthentication()]
 
     @extend_schema(
         request=s.TokenRequestSerializer,

@@ -236,6 +236,9 @@ def _submission(
     )
     # The game is locked and the player was just read: their rows exist.
     validate_and_save(sub, exclude=["submitted_by", "game", "player"])
+    if kind == SubmissionKind.SUBMIT:
+        # The answer to this request names the claim: no second read for it.
+        game._current_claim = (sub.player_id, sub.pk)  # type: ignore[attr-defined]
     return sub
 
 
@@ -362,6 +365,9 @@ def current_claim(game: Game) -> int | None:
     is bound to the claim the opponent saw."""
     if game.state != GameState.SUBMITTED or game.result_submitted_by_id is None:
         return None
+    known = getattr(game, "_current_claim", None)
+    if known is not None and known[0] == game.result_submitted_by_id:
+        return int(known[1])
     return (
         ResultSubmission.objects.filter(
             game=game, kind=SubmissionKind.SUBMIT, player_id=game.result_submitted_by_id
