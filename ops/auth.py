@@ -27,7 +27,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
         def filter_with_user(*args: Any, **kwargs: Any) -> Any:
             return original(*args, **kwargs).select_related("user")
 
-        manager.filter = filter_with_user  # type: ignore[method-assign]
+        manager.filter = filter_with_user
         try:
             return super().authenticate_credentials(token)
         finally:
