@@ -108,7 +108,6 @@ class TournamentAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
         ("Tournament day", {"fields": ("day_links", "started_at", "closed_at")}),
     )
     readonly_fields = ("day_links", "started_at", "closed_at")
-    filter_horizontal = ("directors", "referees")
     inlines = [RoundInline, GameInline]
     actions = ["rescore", "close"]
 
