@@ -70,6 +70,26 @@ def test_the_admin_change_of_rules_alone_moves_komi_too(as_director: Client, tou
         "rounds-INITIAL_FORMS": "0",
         "games-TOTAL_FORMS": "0",
         "games-INITIAL_FORMS": "0",
+        # The event settings as the form shows them (unchanged).
+        "system": tournament.system,
+        "number_of_rounds": str(tournament.number_of_rounds),
+        "mm_bar": str(tournament.mm_bar),
+        "mm_floor": str(tournament.mm_floor),
+        "nbw2_absent": "0",
+        "nbw2_bye": "2",
+        "mms2_absent": "1",
+        "mms2_bye": "2",
+        "round_down": "on",
+        "criteria": "[]",
+        "category_limits": "[]",
+        "handicap_policy": tournament.handicap_policy,
+        "handicap_reduction": "0",
+        "handicap_correction": "1",
+        "handicap_threshold": "0",
+        "handicap_based_on_mms": "on",
+        "egf_class": "A",
+        "directors": [str(u.pk) for u in tournament.directors.all()],
+        "referees": [str(u.pk) for u in tournament.referees.all()],
     }
     response = as_director.post(url, data)
     assert response.status_code == 302, response.content.decode()[:2000]
