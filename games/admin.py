@@ -22,18 +22,19 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import selectors, services
-from games.imports import COLUMNS, players_import_csv
+from games.imports import COLUMNS, players_import_upload
 from games.models import Club, Game, Player, ResultSubmission, Round, Tournament
-from games.permissions import is_director
+from games.permissions import can_edit_player, can_link_account, is_director
 from games.services import rounds
 from games.services.event_settings import SETTINGS_FIELDS
+from games.services.invitations import player_invite
 from games.services.scoring import tournament_rescore
 from games.services.tournaments import TOURNAMENT_FIELDS
 from games.tournament.opengotha import rank_text
 from games.tournament.pairing import PairingParams
 from games.tournament.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
 from ops.admin_mixins import ReadOnlyAdminMixin, ServiceRefusalAdminMixin
-from ops.services import UNSET, Unset
+from ops.services import UNSET, StateConflict, Unset
 
 
 def _directed(request: HttpRequest) -> Q:
@@ -899,6 +900,10 @@ class PlayerForm(forms.ModelForm):
             self.fields["rank"].initial = str(self.instance.rank)
 
 
+class InviteForm(forms.Form):
+    email = forms.EmailField(help_text="The player gets a link to choose a password.")
+
+
 class ImportForm(forms.Form):
     file = forms.FileField(help_text="A CSV file, UTF-8, with a header row.")
 
@@ -914,6 +919,35 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
     autocomplete_fields = ("club",)
     raw_id_fields = ("user",)
 
+    def get_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        # Only a superuser links an account directly; a director invites the player.
+        if can_link_account(request.user):
+            return self.fields
+        fields = tuple(f for f in self.fields if f != "user")
+        return (*fields, "account") if obj is not None else fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        if obj is not None and not can_link_account(request.user):
+            return ("account",)
+        return ()
+
+    @admin.display(description="account")
+    def account(self, obj: Player) -> str:
+        if obj.user_id is not None:
+            return "linked to an account"
+        url = reverse("admin:games_player_invite", args=[obj.pk])
+        return format_html('none yet: <a href="{}">invite the player by e-mail</a>', url)
+
+    def get_form(
+        self, request: HttpRequest, obj: Player | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        kwargs["fields"] = [f for f in self.get_fields(request, obj) if f != "account"]
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def has_change_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or can_edit_player(request.user, obj))
+
     @admin.display(description="rank", ordering="declared_rank")
     def rank_display(self, obj: Player) -> str:
         return str(obj.rank)
@@ -925,6 +959,8 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
         data = form.cleaned_data
         if change:
             changed = _changed(form, (*PLAYER_FIELDS, "rank"))
+            # The form has written its values onto ``obj``: the service reads the stored row.
+            obj = Player.objects.get(pk=obj.pk)
             if changed:
                 services.player_update(actor=request.user, player=obj, **changed)
             obj.refresh_from_db()
@@ -950,9 +986,44 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
                 "import-csv/",
                 self.admin_site.admin_view(self.import_view),
                 name="games_player_import",
-            )
+            ),
+            path(
+                "<int:pk>/invite/",
+                self.admin_site.admin_view(self.invite_view),
+                name="games_player_invite",
+            ),
         ]
         return extra + super().get_urls()
+
+    def invite_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Invite a player by e-mail to create (or link) his account."""
+        player = get_object_or_404(Player, pk=pk)
+        if not can_edit_player(request.user, player):
+            raise PermissionDenied
+        form = InviteForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                player_invite(
+                    actor=request.user,
+                    player=player,
+                    email=form.cleaned_data["email"],
+                    accept_url=lambda token: request.build_absolute_uri(
+                        reverse("invitation-accept", args=[token])
+                    ),
+                )
+            except (ValidationError, StateConflict) as exc:
+                form.add_error(None, "; ".join(getattr(exc, "messages", [str(exc)])))
+            else:
+                self.message_user(request, f"Invitation sent to {form.cleaned_data['email']}.")
+                return HttpResponseRedirect(reverse("admin:games_player_change", args=[pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Invite {player} to an account",
+            "form": form,
+            "player": player,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/player_invite.html", context)
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         """Upload a CSV of players: all rows created, or none and a report per row."""
@@ -961,7 +1032,7 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
         form = ImportForm(request.POST or None, request.FILES or None)
         report = None
         if request.method == "POST" and form.is_valid():
-            report = players_import_csv(actor=request.user, data=form.cleaned_data["file"].read())
+            report = players_import_upload(actor=request.user, upload=form.cleaned_data["file"])
             if report.ok:
                 self.message_user(request, f"{len(report.created)} player(s) imported.")
                 return HttpResponseRedirect(reverse("admin:games_player_changelist"))
