@@ -68,6 +68,14 @@ def verification(game: Game) -> Verification | None:
                 f"{run.submitted_result}: they do not match."
             ),
         )
+    elif run.first_illegal:
+        state, sentence = (
+            "mismatch",
+            (
+                f"The engine could not count the record {rules}: it has an illegal move, so "
+                f"it does not support the result {run.submitted_result}."
+            ),
+        )
     elif run.step in _AWAITING:
         state, sentence = "awaiting", _AWAITING[run.step].format(counted=counted, rules=rules)
     else:

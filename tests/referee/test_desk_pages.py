@@ -57,7 +57,7 @@ def test_the_game_page_names_the_first_illegal_move_and_links_the_dispute(
     _rescore(game)
     dispute = Dispute.objects.get(game=game)
     html = _page(client, alice.user, f"/games/{game.pk}/")
-    assert "do not match" in html
+    assert "it has an illegal move, so it does not support the result W+3.5" in html
     assert "First illegal move: <strong>move 2, White Q16: occupied</strong>" in html
     assert f'href="/referee/disputes/{dispute.pk}/"' in html
     # While it is disputed, the page offers no new claim and no second dispute.
