@@ -461,7 +461,6 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
         ("Tournament day", {"fields": ("day_links", "started_at", "closed_at")}),
     )
     readonly_fields = ("day_links", "started_at", "closed_at")
-    filter_horizontal = ("directors", "referees")
     inlines = [RoundInline, GameInline]
     actions = ["rescore", "close"]
 

@@ -28,10 +28,10 @@ PRESENCE = {"p": Presence.PLAY, "a": Presence.ABSENT, "b": Presence.BYE}
 NOMINAL_1D = 2100  # EGF: the middle of 1d on the GoR scale, 100 points a grade
 
 
-def settings_value(t: Tournament) -> Settings:
+def settings_value(t: Tournament, *, last_round: int = 0) -> Settings:
     return Settings(
         system=System(t.system),
-        rounds=t.number_of_rounds,
+        rounds=max(t.number_of_rounds, last_round),
         mm_bar=t.mm_bar,
         mm_floor=t.mm_floor,
         nbw2_absent=t.nbw2_absent,
@@ -111,8 +111,23 @@ def event_of(tournament: Tournament) -> EventData:
     for number, black, white, handicap, state, winner, reason, table in rows:
         outcome, by_default = outcome_of(state, winner, reason)
         games.append(GameRec(number, black, white, handicap, outcome, by_default, table))
+    # Every game's players are entered (the services see to it); rows written around them
+    # (fixtures, old data) still get a standing, as an entry made from the player.
+    entered = {e.player_id for e in entries}
+    missing = {pid for g in games for pid in (g.black, g.white)} - entered
+    if missing:
+        for p in Player.objects.filter(pk__in=missing).select_related("club"):
+            entries.append(
+                TournamentEntry(
+                    tournament=tournament,
+                    player=p,
+                    rank=p.declared_rank,
+                    club=p.club.name if p.club is not None else "",
+                    country=p.country,
+                )
+            )
     event = Event(
-        settings=settings_value(tournament),
+        settings=settings_value(tournament, last_round=max((g.round for g in games), default=0)),
         entrants=tuple(_entrant(e) for e in entries),
         games=tuple(games),
         name=tournament.name,

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import Game, GameState, Player, Round, Tournament
 from ratings.models import PlayerRating, RatingHistory
-from tests.factories import PlayerFactory, TournamentFactory
+from tests.factories import PlayerFactory, TournamentFactory, enter
 
 RESULTS = {
     "B": ("B", "resignation"),
@@ -35,6 +35,7 @@ def add_games(
     t: Tournament, games: list[tuple[Player, Player, str, int]], *, state: str = GameState.FINAL
 ) -> list[Game]:
     made = []
+    enter(t, *{p for b, w, *_ in games for p in (b, w)})
     base = t.rounds.count()
     for n, (b, w, res, h) in enumerate(games, start=1):
         rnd, _ = Round.objects.get_or_create(tournament=t, number=base + n)
