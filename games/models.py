@@ -505,6 +505,14 @@ class ScoringRun(models.Model):
     matches = models.BooleanField(null=True, blank=True)
     dispute_id = models.PositiveBigIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # How the dead stones counted were found (games.engine.verdict.DeadSource) and what
+    # follows (Step): "confirm" and "removal" wait for the players, docs/rules.md,
+    # "How dead stones are found".
+    dead_source = models.CharField(max_length=10, blank=True)
+    step = models.CharField(max_length=10, blank=True)
+    dead_stones = models.JSONField(null=True, blank=True, help_text="points counted dead")
+    unsure = models.JSONField(null=True, blank=True, help_text="the estimate's unsure chains")
+    flipped = models.JSONField(null=True, blank=True, help_text="chains flipped to match")
 
     # Claims (games.services.scoring_worker.claim): who holds the run, since when.
     attempts = models.PositiveIntegerField(default=0)
@@ -541,3 +549,47 @@ class ScoringRun(models.Model):
     def waiting_for_queue(self) -> bool:
         """Pending and never handed to the broker: it was down when the result came in."""
         return self.state == ScoringState.PENDING and self.queued_at is None
+
+
+class ReviewState(models.TextChoices):
+    OPEN = "open", "open"
+    AGREED = "agreed", "agreed"
+    DISPUTED = "disputed", "disputed"
+
+
+class DeadStoneReview(models.Model):
+    """The stone-removal step: the estimate did not bear out the claimed result, so both
+    players mark the dead stones (starting from the estimate) and agree on them."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="dead_stone_reviews")
+    run = models.ForeignKey(ScoringRun, null=True, on_delete=models.SET_NULL, related_name="+")
+    state = models.CharField(max_length=10, choices=ReviewState.choices, default=ReviewState.OPEN)
+    # Letters-and-numbers points ("D4"): the engine's estimate and its unsure chains.
+    estimate = models.JSONField(default=list, blank=True)
+    unsure = models.JSONField(default=list, blank=True)
+    # Each player's marking (null: not changed from the estimate yet) and agreement.
+    black_marking = models.JSONField(null=True, blank=True)
+    white_marking = models.JSONField(null=True, blank=True)
+    black_agreed_at = models.DateTimeField(null=True, blank=True)
+    white_agreed_at = models.DateTimeField(null=True, blank=True)
+    dispute_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(state="open"),
+                name="deadstonereview_one_open_per_game",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"stone removal for game {self.game_id} ({self.state})"
+
+    def marking(self, color: str) -> list[str]:
+        """A player's marking (``"B"`` or ``"W"``): the estimate until he changes it."""
+        mine = self.black_marking if color == "B" else self.white_marking
+        return list(self.estimate if mine is None else mine)

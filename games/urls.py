@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games import director_views as day
-from games import views
+from games import views, views_deadstones
 
 app_name = "games"
 urlpatterns = [
@@ -26,6 +26,7 @@ urlpatterns = [
     path("games/<int:pk>/contest/", views.game_contest, name="game-contest"),
     path("games/<int:pk>/enter/", views.game_enter, name="game-enter"),
     path("games/<int:pk>/finalise/", views.game_finalise, name="game-finalise"),
+    path("games/<int:pk>/dead-stones/", views_deadstones.dead_stones, name="dead-stones"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("my-games/", views.my_games, name="my-games"),
 ]

@@ -19,9 +19,23 @@ _BREAKDOWN = (
 )
 
 
+# The players' part in finding the dead stones (docs/rules.md, "How dead stones are found").
+_AWAITING = {
+    "confirm": "The engine counts {counted} from the record {rules} only if the stones it "
+    "was unsure of are marked as shown: it waits for the players' confirmation.",
+    "removal": "The engine could not tell which stones are dead: it waits for the players "
+    "to mark them.",
+}
+_DEAD_SOURCE = {
+    "submitted": "Dead stones: as the players gave them.",
+    "markup": "Dead stones: as marked in the record.",
+    "estimated": "Dead stones: estimated by the engine.",
+}
+
+
 @dataclass
 class Verification:
-    state: str  # "none", "waiting", "failed", "match", "mismatch", "unchecked"
+    state: str  # "none", "waiting", "failed", "match", "mismatch", "awaiting", "unchecked"
     sentence: str
     first_illegal: str = ""
     breakdown: list[tuple[str, Any]] = field(default_factory=list)
@@ -54,6 +68,8 @@ def verification(game: Game) -> Verification | None:
                 f"{run.submitted_result}: they do not match."
             ),
         )
+    elif run.step in _AWAITING:
+        state, sentence = "awaiting", _AWAITING[run.step].format(counted=counted, rules=rules)
     else:
         state, sentence = (
             "unchecked",
@@ -62,6 +78,8 @@ def verification(game: Game) -> Verification | None:
                 "resignation, time or forfeit is not checked against a count."
             ),
         )
+    if run.dead_source in _DEAD_SOURCE and run.matches is not None:
+        sentence += f" {_DEAD_SOURCE[run.dead_source]}"
     first = (run.first_illegal or {}).get("text", "")
     breakdown = [
         (label, (run.breakdown or {})[key])

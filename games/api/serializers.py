@@ -16,6 +16,7 @@ from games.api.fields import points_field, sgf_field
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.models import Game as GameModel
 from games.services import outbound
+from games.services.results import current_claim
 from games.services.scoring import WAITING_MESSAGE, latest_run
 from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.fields import IdField
@@ -29,7 +30,10 @@ class TokenRequestSerializer(serializers.Serializer[Any]):
 
 
 class TokenSerializer(serializers.Serializer[Any]):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+    expiry = serializers.DateTimeField(
+        allow_null=True, help_text="When the token stops working (log in again for a new one)."
+    )
 
 
 # --------------------------------------------------------------------------- players
@@ -139,6 +143,14 @@ class TournamentWriteSerializer(SettingsWriteSerializer):
 # --------------------------------------------------------------------------- re-scoring
 
 
+AWAITING = {
+    "confirm": "The count matches the submitted result only with the unsure stones marked "
+    "dead or alive as shown: it awaits the players' confirmation.",
+    "removal": "The engine could not tell which stones are dead: it awaits the players' "
+    "marking of the dead stones.",
+}
+
+
 class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
     """The latest scoring run of a game: what the engine made of its record."""
 
@@ -154,6 +166,25 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
     )
     # Plain text, not an enum: the OpenAPI schema has several "state" choice sets.
     state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
+    dead_source = serializers.CharField(
+        read_only=True,
+        help_text="How the dead stones counted were found: submitted, markup, estimated, "
+        "flipped (awaiting the players' confirmation) or none (every stone counts).",
+    )
+    step = serializers.CharField(
+        read_only=True,
+        help_text="verified, mismatch, unchecked, confirm (the opponent's confirmation agrees "
+        "to the flipped stones) or removal (the players mark the dead stones).",
+    )
+    dead_stones = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="Points counted dead."
+    )
+    unsure = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="The estimate's unsure chains, as point lists."
+    )
+    flipped = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="The unsure chains flipped to match the claim."
+    )
     queued = serializers.SerializerMethodField()
     message = serializers.SerializerMethodField()
 
@@ -169,6 +200,11 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
             "first_illegal",
             "breakdown",
             "error",
+            "dead_source",
+            "step",
+            "dead_stones",
+            "unsure",
+            "flipped",
             "queued",
             "message",
             "requested_at",
@@ -181,7 +217,9 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
         return not obj.waiting_for_queue
 
     def get_message(self, obj: ScoringRun) -> str | None:
-        return WAITING_MESSAGE if obj.waiting_for_queue else None
+        if obj.waiting_for_queue:
+            return WAITING_MESSAGE
+        return AWAITING.get(obj.step)
 
 
 def verification_of(game: Any) -> dict[str, Any] | None:
@@ -249,6 +287,10 @@ class GameSerializer(GameListSerializer):
     disputes = serializers.SerializerMethodField(
         help_text="Closed disputes and their rulings (public with the game; referee app)."
     )
+    claim = serializers.SerializerMethodField(
+        help_text="The id of the claim awaiting the opponent's answer (send it to confirm or "
+        "contest); null when none is."
+    )
     rated = serializers.SerializerMethodField(
         help_text="Whether the result can reach the ratings once locked and its event closed."
     )
@@ -259,6 +301,7 @@ class GameSerializer(GameListSerializer):
     class Meta(GameListSerializer.Meta):
         fields = [
             *GameListSerializer.Meta.fields,
+            "claim",
             "rated",
             "not_rated_reason",
             "sgf",
@@ -268,6 +311,9 @@ class GameSerializer(GameListSerializer):
             "verification",
         ]
         read_only_fields = fields
+
+    def get_claim(self, obj: GameModel) -> int | None:
+        return current_claim(obj)
 
     def get_rated(self, obj: GameModel) -> bool:
         return not obj.not_rated_reason
@@ -337,7 +383,23 @@ class ResultRequestSerializer(serializers.Serializer[Any]):
     comment = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 
+CLAIM_HELP = (
+    "The id of the claim being answered (the game's `claim`): if the submitter has "
+    "changed it since, the answer is refused with 409 and nothing changes."
+)
+
+
+class ConfirmRequestSerializer(serializers.Serializer[Any]):
+    # Required: a missing claim is a 400, once the caller may answer at all (403/409 first).
+    claim = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text=f"Required. {CLAIM_HELP}"
+    )
+
+
 class ContestRequestSerializer(serializers.Serializer[Any]):
+    claim = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text=f"Required. {CLAIM_HELP}"
+    )
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 

@@ -1,7 +1,8 @@
 """Command line: check SGF files for illegal moves, and score a finished game.
 
     python -m games.engine check FILE... --rules PRESET [--json]
-    python -m games.engine score FILE --rules PRESET [--komi K] [--dead D4,E5,...] [--json]
+    python -m games.engine score FILE --rules PRESET [--komi K] [--dead D4,E5,... | --estimate-dead] [--json]
+    python -m games.engine dead FILE --rules PRESET [--json]
 
 Output, dead stones and exit statuses: docs/formats.md, "The engine's command line".
 """
@@ -12,13 +13,15 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
 
 from .coords import CoordinateError, parse_points, point_to_gtp, point_to_sgf
+from .deadstones import estimate_dead
+from .fillin import _num
 from .record import parse_record
-from .replay import Violation, replay
+from .replay import Violation, first_player, replay
 from .rules import Rules, UnknownRules, get_rules
 from .scoring import DeadStoneError, dead_from_markup, score
 from .sgf import MAX_BYTES, SgfError
@@ -52,8 +55,16 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("file", metavar="FILE")
     sc.add_argument("--rules", required=True, metavar="PRESET")
     sc.add_argument("--komi", metavar="K", help="replace the preset's komi")
-    sc.add_argument("--dead", metavar="POINTS", help="dead stones, e.g. D4,E5 or dp,ee")
+    how = sc.add_mutually_exclusive_group()
+    how.add_argument("--dead", metavar="POINTS", help="dead stones, e.g. D4,E5 or dp,ee")
+    how.add_argument(
+        "--estimate-dead", action="store_true", help="count with the engine's dead-stone estimate"
+    )
     sc.add_argument("--json", action="store_true", help="print Score.to_dict() as JSON")
+    dead = commands.add_parser("dead", help="estimate the dead stones of a finished game")
+    dead.add_argument("file", metavar="FILE")
+    dead.add_argument("--rules", required=True, metavar="PRESET")
+    dead.add_argument("--json", action="store_true", help='print {"dead": [...], "unsure": [...]}')
     return parser
 
 
@@ -63,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = _rules(args.rules)
         if args.command == "check":
             return _check(args.files, rules, as_json=args.json)
+        if args.command == "dead":
+            return _dead(args, rules)
         return _score(args, rules)
     except CliError as e:
         _err(str(e))
@@ -122,6 +135,11 @@ def _check(files: list[str], rules: Rules, *, as_json: bool) -> int:
         bad = replay(record, rules, strict=True).first_illegal
         report.update(
             legal=bad is None,
+            size=record.size,
+            komi=None if record.komi is None else _num(record.komi),
+            handicap=record.handicap,
+            first_player=first_player(record).letter,
+            charset=record.charset,
             moves=len(record.moves),
             first_illegal=None if bad is None else violation_dict(bad, record.size),
             warnings=list(record.warnings),
@@ -176,7 +194,9 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
         raise CliError(f"{args.file}: cannot score: illegal {bad.describe()}", ILLEGAL)
     try:
         if dead_given is not None:
-            dead: set[Point] | tuple[Point, ...] = dead_given
+            dead: set[Point] | tuple[Point, ...] | frozenset[Point] = dead_given
+        elif args.estimate_dead:
+            dead = estimate_dead(rep.board, rules).dead if rules.remove_dead else ()
         elif record.territory_black or record.territory_white:
             dead = dead_from_markup(rep.board, record.territory_black, record.territory_white)
         else:
@@ -192,6 +212,34 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
         for key, value in data.items():
             if key != "result":
                 print(f"  {key}: {_human(value)}")
+    return OK
+
+
+# --------------------------------------------------------------------------- dead
+
+
+def _dead(args: argparse.Namespace, rules: Rules) -> int:
+    record = load(args.file)
+    for warning in record.warnings:
+        print(f"{args.file}: warning: {warning}", file=sys.stderr)
+    rep = replay(record, rules, strict=True)
+    bad = rep.first_illegal
+    if bad is not None:
+        raise CliError(f"{args.file}: cannot estimate: illegal {bad.describe()}", ILLEGAL)
+    estimate = estimate_dead(rep.board, rules)
+    size = record.size
+
+    def labels(points: Iterable[Point]) -> list[str]:
+        return [point_to_gtp(p, size) for p in sorted(points, key=lambda p: (p[1], p[0]))]
+
+    dead = labels(estimate.dead)
+    unsure = [labels(g) for g in estimate.unsure]
+    if args.json:
+        print(json.dumps({"dead": dead, "unsure": unsure}))
+    else:
+        print(f"{args.file}: dead {' '.join(dead) or '-'}")
+        for group in unsure:
+            print(f"  unsure: {' '.join(group)}")
     return OK
 
 

@@ -11,7 +11,7 @@ import logging
 import time
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -22,21 +22,21 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.engine import ENGINE_VERSION
-from games.engine.coords import parse_point
+from games.engine.coords import parse_point, point_to_gtp
 from games.engine.record import parse_record
 from games.engine.replay import replay
-from games.engine.result import Reason, Result
 from games.engine.rules import get_rules
-from games.engine.scoring import score
-from games.models import Game, ScoringRun, ScoringState
-from games.services import outbound, scoring
+from games.engine.scoring import dead_from_markup
+from games.engine.types import Point
+from games.engine.verdict import DeadSource, Step, check_claim
+from games.models import Game, GameState, ScoringRun, ScoringState
+from games.services import deadstones, outbound, scoring
 from ops.models import Job
 from ops.services import TRANSIENT_DB_ERRORS
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
-_COMPARABLE = (Reason.SCORE, Reason.DRAW)
 _GAME_FIELDS = (
     "id",
     "sgf",
@@ -62,6 +62,11 @@ _STORED_FIELDS = [
     "error",
     "finished_at",
     "duration_ms",
+    "dead_source",
+    "step",
+    "dead_stones",
+    "unsure",
+    "flipped",
 ]
 
 
@@ -77,44 +82,62 @@ class Outcome:
     first_illegal: dict[str, Any] | None = None
     matches: bool | None = None
     duration_ms: int = 0
+    dead_source: str = ""
+    step: str = ""
+    dead_stones: list[str] | None = None
+    unsure: list[list[str]] | None = None
+    flipped: list[list[str]] | None = None
 
     @property
     def needs_referee(self) -> bool:
         return not self.failed and (self.matches is False or self.first_illegal is not None)
 
+    @property
+    def needs_removal(self) -> bool:
+        """No dead stones make the estimate agree with the claim: the players mark them."""
+        return not self.failed and self.first_illegal is None and self.step == Step.REMOVAL
 
-def compare(claimed: Result | None, computed: Result) -> bool | None:
-    """Does the count bear the claim out?  ``None``: a resignation, a win on time
-    or by forfeit says nothing a count can check."""
-    if claimed is None:
-        return None
-    if claimed.reason in _COMPARABLE or computed.reason is Reason.VOID:
-        return claimed.same_outcome(computed)
-    return None
+
+def _labels(points: Iterable[Point], size: int) -> list[str]:
+    return [point_to_gtp(p, size) for p in sorted(points, key=lambda p: (p[1], p[0]))]
 
 
 def compute(game: Game) -> Outcome:
-    """Replay the record under the game's rules and count it with the submitted
-    dead stones and the game's komi.  Any engine error is the record's fault:
-    a failed outcome with the error, never an exception (nothing to retry)."""
+    """Replay the record under the game's rules and count it with the game's komi and
+    dead stones: the submitted ones, else the record's markup, else the engine's
+    estimate (games.engine.verdict.check_claim).  Any engine error is the record's
+    fault: a failed outcome with the error, never an exception (nothing to retry)."""
     started = time.monotonic()
     try:
         record = parse_record(game.sgf)
         played = replay(record, get_rules(game.rules), strict=False)
-        dead = [parse_point(label, record.size) for label in game.dead_stones or []]
-        counted = score(played, dead=dead, komi=Decimal(game.komi))
+        given = {parse_point(label, record.size) for label in game.dead_stones or []}
+        verdict = check_claim(played, game.result, dead=given, komi=Decimal(game.komi))
     except SoftTimeLimitExceeded:
         raise
     except Exception as exc:
         return Outcome(failed=True, error=f"{type(exc).__name__}: {exc}"[:2000])
+    source = verdict.source
+    if source is DeadSource.SUBMITTED and given == dead_from_markup(
+        played.board, record.territory_black, record.territory_white
+    ):
+        source = DeadSource.MARKUP  # stored from the record's TB/TW when it was submitted
     first = played.first_illegal
     illegal = None if first is None else first.to_dict()
+    size = record.size
+    estimate = verdict.estimate
+    counted = verdict.count
     return Outcome(
         computed_result=counted.result.to_sgf(),
         breakdown=counted.to_dict(),
         first_illegal=illegal,
-        matches=compare(game.result, counted.result),
+        matches=verdict.matches,
         duration_ms=round(1000 * (time.monotonic() - started)),
+        dead_source=source.value,
+        step=verdict.step.value,
+        dead_stones=_labels(verdict.dead, size),
+        unsure=None if estimate is None else [_labels(g, size) for g in estimate.unsure],
+        flipped=[_labels(g, size) for g in verdict.flipped] or None,
     )
 
 
@@ -219,6 +242,9 @@ def store(
             _fill(run, outcome, game, now)
             if outcome.needs_referee:
                 run.dispute_id = _dispute(game, run)
+            elif outcome.needs_removal and game.state == GameState.SUBMITTED:
+                # A confirmed, final or disputed result needs no marking from the players.
+                deadstones.review_open(game=game, run=run)
             kept.append(run)
             kind = "failed" if outcome.failed else "done"
             summary[kind] += 1
@@ -268,6 +294,11 @@ def _fill(run: ScoringRun, outcome: Outcome, game: Game, now: Any) -> None:
     run.error = outcome.error
     run.finished_at = now
     run.duration_ms = outcome.duration_ms
+    run.dead_source = outcome.dead_source
+    run.step = outcome.step
+    run.dead_stones = outcome.dead_stones
+    run.unsure = outcome.unsure
+    run.flipped = outcome.flipped
 
 
 def _dispute(game: Game, run: ScoringRun) -> int | None:
@@ -291,6 +322,8 @@ def _dispute(game: Game, run: ScoringRun) -> int | None:
         "first_illegal": run.first_illegal,
         "breakdown": run.breakdown,
         "dead_stones": list(game.dead_stones or []),
+        "dead_source": run.dead_source,
+        "counted_dead": run.dead_stones,
         "komi": str(game.komi),
     }
     try:

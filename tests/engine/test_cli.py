@@ -78,6 +78,47 @@ def test_check_json_gives_number_colour_point_and_reason_per_file() -> None:
     }
 
 
+def test_check_json_reports_size_komi_handicap_first_player_and_charset() -> None:
+    real = ROOT / "tests" / "data" / "sgf" / "real"
+    handol = str(real / "lee-sedol-handol-g1.sgf")
+    fox = str(real / "tencent-2018-km375.sgf")
+    done = run("check", handol, fox, GNUGO, "--rules", "chinese", "--json")
+    assert done.returncode == 0, done.stderr
+    reports = json.loads(done.stdout)
+    read = [
+        {k: r[k] for k in ("size", "komi", "handicap", "first_player", "charset", "legal")}
+        for r in reports
+    ]
+    assert read == [
+        {
+            "size": 19,
+            "komi": 7.5,
+            "handicap": 2,
+            "first_player": "W",
+            "charset": "UTF-8",
+            "legal": True,
+        },
+        {
+            "size": 19,
+            "komi": 7.5,
+            "handicap": 0,
+            "first_player": "B",
+            "charset": "UTF-8",
+            "legal": True,
+        },
+        {
+            "size": 9,
+            "komi": 7.5,
+            "handicap": 0,
+            "first_player": "B",
+            "charset": "UTF-8",
+            "legal": True,
+        },
+    ]
+    assert reports[1]["warnings"] == ["Fox's scaled komi: KM[375] read as komi 7.5"]
+    assert f"{fox}: warning: Fox's scaled komi" in done.stderr
+
+
 def test_check_goes_on_past_an_unreadable_file_and_exits_with_the_worst_status(
     tmp_path: Path,
 ) -> None:
@@ -171,3 +212,25 @@ def test_reader_warnings_go_to_stderr(tmp_path: Path) -> None:
     done = run("check", str(fox), "--rules", "chinese")
     assert done.returncode == 0
     assert "warning: Fox record" in done.stderr
+
+
+MARKED_GAME = str(ROOT / "tests" / "data" / "sgf" / "marked" / "ogs-easy-6516313.sgf")
+
+
+def test_dead_prints_the_estimated_dead_stones_and_unsure_groups_as_json() -> None:
+    data = run_json("dead", MARKED_GAME, "--rules", "japanese")
+    assert set(data) == {"dead", "unsure"}
+    assert len(data["dead"]) == 16  # the players marked these 16 stones
+    assert all(isinstance(p, str) and p[0].isalpha() and p[1:].isdigit() for p in data["dead"])
+    assert all(isinstance(group, list) for group in data["unsure"])
+
+
+def test_score_can_count_with_the_estimate() -> None:
+    marked = run_json("score", MARKED_GAME, "--rules", "japanese")
+    estimated = run_json("score", MARKED_GAME, "--rules", "japanese", "--estimate-dead")
+    assert estimated == marked
+
+
+def test_score_refuses_dead_stones_and_the_estimate_together() -> None:
+    done = run("score", GNUGO, "--rules", "chinese", "--dead", "G7", "--estimate-dead")
+    assert_one_line_error(done, 2, "not allowed with argument")

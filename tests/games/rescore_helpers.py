@@ -16,6 +16,9 @@ from games.engine.scoring import score
 FINISHED = (
     "(;GM[1]FF[4]SZ[19]KM[6.5];B[jd];W[kd];B[jj];W[kj];B[jp];W[kp];B[je];W[ke];B[jq];W[kq];B[];W[])"
 )
+# The same game with the players' territory markup (TB/TW) on a last node: the dead
+# stones (none) are known, so a count that differs from the claim is a mismatch.
+MARKED = FINISHED[:-1] + ";TB[aa]TW[ss])"
 # Move 2 plays on an occupied point.
 ILLEGAL = "(;GM[1]FF[4]SZ[19]KM[6.5];B[pd];W[pd];B[dp];W[];B[])"
 # Readable when submitted, but this one was stored behind the services' back.
@@ -44,10 +47,13 @@ class Broker:
 
     def patch(self, monkeypatch: pytest.MonkeyPatch) -> None:
         from games import tasks
+        from games.services import scoring
 
         for name in ("rescore_game", "rescore_chunk", "sweep_pending"):
             task = getattr(tasks, name)
             monkeypatch.setattr(task, "apply_async", self._sender(name, task))
+        # What the sweep reads from the queue: the messages sent and not delivered.
+        monkeypatch.setattr(scoring, "runs_in_broker", lambda: set(self.run_ids()))
 
     def _sender(self, name: str, task: Any) -> Any:
         def apply_async(args: tuple[Any, ...] = (), **kwargs: Any) -> None:

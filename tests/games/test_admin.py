@@ -316,8 +316,8 @@ def test_the_audit_trails_old_admin_links_lead_to_its_new_place(as_director: Cli
     assert response["Location"] == "/admin/ops/auditentry/7/change/?q=x"
 
 
-def test_jobs_are_read_only_with_progress(as_director: Client) -> None:
-    job = Job.objects.create(kind="rescore", total=10, done=4)
+def test_jobs_are_read_only_with_progress(as_director: Client, staff_director: Any) -> None:
+    job = Job.objects.create(kind="rescore", total=10, done=4, created_by=staff_director)
     body = as_director.get(reverse("admin:ops_job_changelist")).content.decode()
     assert "<progress" in body and "4/10" in body
     assert as_director.get(reverse("admin:ops_job_add")).status_code == 403

@@ -13,7 +13,7 @@ from games.models import GameState, ScoringRun
 from ops.models import Job
 from tests.factories import GameFactory, TournamentFactory, UserFactory
 from tests.games.api_helpers import assert_error
-from tests.games.rescore_helpers import FINISHED, Broker, count
+from tests.games.rescore_helpers import FINISHED, MARKED, Broker, count
 
 
 @pytest.fixture
@@ -105,13 +105,26 @@ def test_the_game_shows_its_latest_verification(api, game, alice, broker):
     assert api.get(f"/api/v1/games/{game.pk}/").json()["verification"]["state"] == "pending"
     tasks.rescore_game(ScoringRun.objects.get().pk)
     body = api.get(f"/api/v1/games/{game.pk}/").json()["verification"]
+    # No dead stones given or marked: the estimate's count is not the claim, so the
+    # players are asked to mark the dead stones (no verification, no dispute yet).
     assert (body["state"], body["computed_result"], body["matches"]) == (
         "done",
         count(FINISHED),
-        False,
+        None,
     )
+    assert (body["dead_source"], body["step"], body["dead_stones"]) == ("estimated", "removal", [])
     assert body["first_illegal"] is None and body["breakdown"]["rules"] == "japanese"
-    assert body["queued"] is True and body["message"] is None
+    assert body["queued"] is True and "marking of the dead stones" in body["message"]
+
+
+def test_the_verification_says_the_markup_decided(api, game, alice, broker):
+    from games import services
+
+    services.game_result_submit(actor=alice.user, game=game, result="B+6.5", sgf=MARKED)
+    tasks.rescore_game(ScoringRun.objects.get().pk)
+    body = api.get(f"/api/v1/games/{game.pk}/").json()["verification"]
+    assert (body["matches"], body["dead_source"], body["step"]) == (False, "markup", "mismatch")
+    assert body["message"] is None
 
 
 def test_a_game_without_a_record_has_no_verification(api, game):

@@ -1,0 +1,476 @@
+"""Dead stones in a finished position, estimated: Benson's pass-alive test, then random playouts.
+
+Deterministic: the playouts are seeded from the position, so the same board always gives
+the same estimate.  How it decides and where it is known to be wrong: docs/rules.md,
+"How dead stones are found".
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from .board import Board, tables
+from .rules import Rules
+from .types import Color, Point
+
+__all__ = ["ChainEstimate", "Estimate", "estimate_dead", "flipped_dead_sets", "pass_alive"]
+
+PLAYOUTS = 100
+# A chain whose mean ownership is weaker than this is reported as unsure.
+UNSURE_BELOW = 0.4
+# When no chain is unsure, the least confident ones are tried when flipping.
+FLIP_FALLBACK = 3
+MAX_FLIP_CANDIDATES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class ChainEstimate:
+    """One chain: its stones, colour, mean own-colour ownership (-1..1) and verdict."""
+
+    color: Color
+    points: tuple[Point, ...]  # sorted top-left first
+    ownership: float
+    dead: bool
+    unsure: bool
+    pass_alive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """Which stones are dead, which chains are unsure, and every point's ownership.
+
+    ``ownership[y * size + x]`` is +1 when Black owned the point in every playout,
+    -1 when White did.
+    """
+
+    size: int
+    dead: frozenset[Point]
+    chains: tuple[ChainEstimate, ...]
+    ownership: tuple[float, ...]
+
+    @property
+    def unsure(self) -> tuple[tuple[Point, ...], ...]:
+        return tuple(c.points for c in self.chains if c.unsure)
+
+    def owner(self, point: Point) -> float:
+        return self.ownership[point[1] * self.size + point[0]]
+
+
+# --------------------------------------------------------------------------- Benson
+
+
+def _chains(cells: Sequence[int], neigh: Sequence[tuple[int, ...]]) -> list[int]:
+    """``head[i]``: the smallest index of the chain at ``i`` (-1 for an empty point)."""
+    head = [-1] * len(cells)
+    for i, c in enumerate(cells):
+        if not c or head[i] >= 0:
+            continue
+        head[i] = i
+        todo = [i]
+        for s in todo:
+            for n in neigh[s]:
+                if cells[n] == c and head[n] < 0:
+                    head[n] = i
+                    todo.append(n)
+    return head
+
+
+def _benson(
+    cells: Sequence[int], neigh: Sequence[tuple[int, ...]], head: Sequence[int], color: int
+) -> tuple[set[int], list[list[int]]]:
+    """Benson's algorithm for ``color``: the heads of its pass-alive chains, and the
+    small regions they enclose (every empty point a liberty of an enclosing chain:
+    the opponent can make no eye there, so its stones inside are pass-dead)."""
+    n = len(cells)
+    region = [-1] * n
+    members: list[list[int]] = []
+    borders: list[set[int]] = []
+    small: list[set[int]] = []  # chains for which the region is vital
+    for i in range(n):
+        if cells[i] == color or region[i] >= 0:
+            continue
+        rid = len(members)
+        region[i] = rid
+        pts = [i]
+        chains: set[int] = set()
+        for p in pts:
+            for q in neigh[p]:
+                c = cells[q]
+                if c == color:
+                    chains.add(head[q])
+                elif region[q] < 0:
+                    region[q] = rid
+                    pts.append(q)
+        members.append(pts)
+        borders.append(chains)
+        # Vital to chain x: every empty point of the region is a liberty of x.
+        vital = set(chains)
+        for p in pts:
+            if cells[p]:
+                continue
+            touching = {head[q] for q in neigh[p] if cells[q] == color}
+            vital &= touching
+            if not vital:
+                break
+        small.append(vital)
+    alive = {head[i] for i in range(n) if cells[i] == color}
+    regions = set(range(len(members)))
+    while True:
+        vital_count = dict.fromkeys(alive, 0)
+        for r in regions:
+            for h in small[r]:
+                if h in vital_count:
+                    vital_count[h] += 1
+        drop = {h for h, k in vital_count.items() if k < 2}
+        if not drop:
+            break
+        alive -= drop
+        regions = {r for r in regions if borders[r] <= alive}
+    enclosed = [members[r] for r in regions if small[r] and borders[r] and borders[r] <= alive]
+    return alive, enclosed
+
+
+def pass_alive(board: Board) -> tuple[frozenset[Point], frozenset[Point]]:
+    """Stones that are pass-alive (Benson) and opponent stones they make pass-dead."""
+    cells = board._cells
+    neigh = board._t.neigh
+    head = _chains(cells, neigh)
+    alive_pts: set[int] = set()
+    dead_pts: set[int] = set()
+    for color in (1, 2):
+        alive, enclosed = _benson(cells, neigh, head, color)
+        alive_pts.update(i for i, c in enumerate(cells) if c == color and head[i] in alive)
+        for pts in enclosed:
+            dead_pts.update(p for p in pts if cells[p] == 3 - color)
+    size = board.size
+    return (
+        frozenset((i % size, i // size) for i in alive_pts),
+        frozenset((i % size, i // size) for i in dead_pts),
+    )
+
+
+# --------------------------------------------------------------------------- playouts
+
+
+@cache
+def _diagonals(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    diag: list[tuple[int, ...]] = []
+    off: list[int] = []
+    for i in range(size * size):
+        x, y = i % size, i // size
+        d = [
+            (x + dx) + (y + dy) * size
+            for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1))
+            if 0 <= x + dx < size and 0 <= y + dy < size
+        ]
+        diag.append(tuple(d))
+        off.append(4 - len(d))
+    return tuple(diag), tuple(off)
+
+
+def _playout(
+    cells: list[int],
+    head: list[int],
+    stones: list[list[int] | None],
+    libs: list[int],
+    cand: list[int],
+    size: int,
+    first: int,
+    rng: random.Random,
+) -> list[int]:
+    """Play ``first`` then alternately at random until both pass; the final cells.
+
+    A move is refused when it fills the mover's own true eye, is suicide, retakes
+    a ko at once, or leaves a chain of two or more stones of the mover in atari
+    without capturing (without that rule playouts break every seki).  Mutates
+    its arguments: the caller passes copies.
+    """
+    t = tables(size)
+    neigh = t.neigh
+    bits = t.bit
+    diag, off = _diagonals(size)
+    random_ = rng.random
+    color = first
+    passes = 0
+    ko = -1
+    limit = 3 * size * size
+    moves = 0
+    while passes < 2 and moves < limit:
+        opp = 3 - color
+        n = len(cand)
+        played = -1
+        while n:
+            k = int(random_() * n)
+            i = cand[k]
+            n -= 1
+            cand[k], cand[n] = cand[n], i
+            if i == ko:
+                continue
+            nb = neigh[i]
+            for q in nb:
+                if cells[q] != color:
+                    break
+            else:  # every neighbour is the mover's: fill it only if it is a false eye
+                bad = 1 if off[i] else 0
+                for q in diag[i]:
+                    if cells[q] == opp:
+                        bad += 1
+                if bad < 2:
+                    continue  # a true eye of the mover's: never fill it
+            bit = bits[i]
+            lb = 0
+            own: list[int] = []
+            caps: list[int] = []
+            for q in nb:
+                v = cells[q]
+                if not v:
+                    lb |= bits[q]
+                elif v == color:
+                    h = head[q]
+                    lb |= libs[h]
+                    if h not in own:
+                        own.append(h)
+                else:
+                    h = head[q]
+                    if libs[h] == bit and h not in caps:
+                        caps.append(h)
+            lb &= ~bit
+            if not caps:
+                if not lb:
+                    continue  # suicide
+                if not lb & (lb - 1) and own:
+                    total = 1
+                    for h in own:
+                        total += len(stones[h])  # type: ignore[arg-type]
+                    if total >= 2:
+                        continue  # a self-atari of a chain of two or more
+            played = i
+            k = n  # the swap above moved it there
+            break
+        if played < 0:
+            passes += 1
+            ko = -1
+            color = opp
+            moves += 1
+            continue
+        passes = 0
+        moves += 1
+        i = played
+        bit = bits[i]
+        cand[k] = cand[-1]
+        cand.pop()
+        cells[i] = color
+        # Opponent chains lose the liberty.
+        for q in neigh[i]:
+            if cells[q] == opp:
+                libs[head[q]] &= ~bit
+        # Merge into the largest own chain.
+        if not own:
+            head[i] = i
+            stones[i] = [i]
+            base = i
+        else:
+            base = own[0]
+            members = stones[base]
+            assert members is not None
+            for h in own[1:]:
+                m = stones[h]
+                assert m is not None
+                if len(m) > len(members):
+                    base, members = h, m
+            for h in own:
+                if h != base:
+                    m = stones[h]
+                    assert m is not None
+                    for s in m:
+                        head[s] = base
+                    members.extend(m)
+                    stones[h] = None
+            members.append(i)
+            head[i] = base
+        libs[base] = lb
+        ko = -1
+        if caps:
+            count = 0
+            last = -1
+            for h in caps:
+                m = stones[h]
+                assert m is not None
+                for s in m:
+                    cells[s] = 0
+                    head[s] = -1
+                for s in m:
+                    sb = bits[s]
+                    for q in neigh[s]:
+                        if cells[q]:
+                            libs[head[q]] |= sb
+                    cand.append(s)
+                    last = s
+                count += len(m)
+                stones[h] = None
+            if count == 1 and len(stones[base]) == 1 and libs[base] == bits[last]:  # type: ignore[arg-type]
+                ko = last
+        color = opp
+    return cells
+
+
+def _seed(cells: Sequence[int], size: int) -> int:
+    return zlib.crc32(bytes(cells)) ^ (size << 24)
+
+
+def estimate_dead(
+    position: Board,
+    rules: Rules | None = None,
+    *,
+    playouts: int = PLAYOUTS,
+    seed: int | None = None,
+) -> Estimate:
+    """Estimate the dead stones of a finished position.
+
+    Pass-alive chains (Benson) are never dead and the opponent stones they enclose
+    always are; the rest is decided by ``playouts`` random playouts, half with Black
+    to move first, seeded from the position unless ``seed`` is given.  Under rules
+    that count every stone (``remove_dead`` false) nothing is dead: dead stones must
+    be captured before the game ends.
+    """
+    size = position.size
+    t = tables(size)
+    neigh, bits = t.neigh, t.bit
+    cells0 = position.cells()
+    n = len(cells0)
+    head0 = _chains(cells0, neigh)
+    fixed_alive: set[int] = set()
+    fixed_dead: set[int] = set()
+    frozen_owner: dict[int, int] = {}
+    for color in (1, 2):
+        alive, enclosed = _benson(cells0, neigh, head0, color)
+        fixed_alive.update(i for i in range(n) if cells0[i] == color and head0[i] in alive)
+        for pts in enclosed:
+            for p in pts:
+                frozen_owner[p] = 1 if color == 1 else -1
+                if cells0[p]:
+                    fixed_dead.add(p)
+    # The playout board: pass-dead stones taken off, enclosed regions left alone.
+    start = cells0[:]
+    for p in fixed_dead:
+        start[p] = 0
+    head = _chains(start, neigh)
+    stones: list[list[int] | None] = [None] * n
+    libs = [0] * n
+    for i in range(n):
+        if start[i]:
+            h = head[i]
+            m = stones[h]
+            if m is None:
+                stones[h] = [i]
+            else:
+                m.append(i)
+            for q in neigh[i]:
+                if not start[q]:
+                    libs[h] |= bits[q]
+    cand0 = [i for i in range(n) if not start[i] and i not in frozen_owner]
+    rng = random.Random(_seed(cells0, size) if seed is None else seed)
+    halves = [[0] * n, [0] * n]
+    counts = [0, 0]
+    for k in range(max(playouts, 2)):
+        first = 1 if k % 2 == 0 else 2
+        final = _playout(
+            start[:],
+            head[:],
+            [None if m is None else m[:] for m in stones],
+            libs[:],
+            cand0[:],
+            size,
+            first,
+            rng,
+        )
+        acc = halves[k % 2]
+        counts[k % 2] += 1
+        for i in range(n):
+            c = final[i]
+            if c == 1:
+                acc[i] += 1
+            elif c == 2:
+                acc[i] -= 1
+            else:
+                b = w = False
+                for q in neigh[i]:
+                    v = final[q]
+                    if v == 1:
+                        b = True
+                    elif v == 2:
+                        w = True
+                if b != w:
+                    acc[i] += 1 if b else -1
+    total = counts[0] + counts[1]
+    ownership = [(halves[0][i] + halves[1][i]) / total for i in range(n)]
+    for p, owner in frozen_owner.items():
+        ownership[p] = float(owner)
+    for p in fixed_alive:
+        ownership[p] = 1.0 if cells0[p] == 1 else -1.0
+    remove = rules is None or rules.remove_dead
+    chains: list[ChainEstimate] = []
+    dead: set[Point] = set()
+    by_head: dict[int, list[int]] = {}
+    for i in range(n):
+        if head0[i] >= 0:
+            by_head.setdefault(head0[i], []).append(i)
+    for h, members in by_head.items():
+        color = cells0[h]
+        sign = 1 if color == 1 else -1
+        own = sign * sum(ownership[j] for j in members) / len(members)
+        by_half = [
+            sign * sum(halves[k][j] for j in members) / (len(members) * counts[k]) for k in (0, 1)
+        ]
+        points = tuple(sorted(((j % size, j // size) for j in members), key=lambda p: (p[1], p[0])))
+        if h in fixed_alive:
+            chains.append(ChainEstimate(Color(color), points, 1.0, False, False, True))
+            continue
+        if h in fixed_dead:
+            is_dead, unsure, own = True, False, -1.0
+        else:
+            is_dead = own < 0
+            unsure = abs(own) < UNSURE_BELOW or (by_half[0] < 0) != (by_half[1] < 0)
+        if not remove:
+            is_dead = unsure = False
+        if is_dead:
+            dead.update(points)
+        chains.append(ChainEstimate(Color(color), points, round(own, 3), is_dead, unsure))
+    return Estimate(
+        size=size,
+        dead=frozenset(dead),
+        chains=tuple(chains),
+        ownership=tuple(round(o, 3) for o in ownership),
+    )
+
+
+def flipped_dead_sets(
+    estimate: Estimate, *, most: int = 2
+) -> Iterator[tuple[frozenset[Point], tuple[ChainEstimate, ...]]]:
+    """Dead sets made by flipping at most ``most`` chains of the estimate (dead to alive or
+    alive to dead): the unsure chains, else the least confident ones, weakest first.
+
+    Yields ``(dead set, flipped chains)``: one flip before any two.
+    """
+    candidates = [c for c in estimate.chains if c.unsure]
+    if not candidates:
+        candidates = sorted(
+            (c for c in estimate.chains if not c.pass_alive),
+            key=lambda c: abs(c.ownership),
+        )[:FLIP_FALLBACK]
+    candidates.sort(key=lambda c: abs(c.ownership))
+    candidates = candidates[:MAX_FLIP_CANDIDATES]
+    for k in range(1, most + 1):
+        for group in combinations(candidates, k):
+            dead = set(estimate.dead)
+            for c in group:
+                if c.dead:
+                    dead.difference_update(c.points)
+                else:
+                    dead.update(c.points)
+            yield frozenset(dead), group
