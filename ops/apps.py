@@ -14,7 +14,8 @@ class OpsConfig(AppConfig):
     )
 
     def ready(self) -> None:
-        from ops import checks  # noqa: F401  (registers the static manifest check)
-
         # The signal that deletes a user's API tokens when his password changes.
-        from ops import accounts  # noqa: F401
+        from ops import (
+            accounts,  # noqa: F401
+            checks,  # noqa: F401  (registers the static manifest check)
+        )

@@ -79,7 +79,7 @@ def read_record(
     moves become warnings, kept as evidence (docs/formats.md, "Against the game")."""
     max_bytes = int(getattr(settings, "GOREF_SGF_MAX_BYTES", sgf_syntax.MAX_BYTES))
     try:
-        if ("\x00" if isinstance(data, str) else b"\x00") in data:
+        if "\x00" in data if isinstance(data, str) else b"\x00" in data:
             # Not text, and PostgreSQL cannot store it: refused before it reaches a row.
             raise ValidationError({"sgf": "The SGF record contains a NUL byte: it is not text."})
         text, record = read_text_and_record(data, max_bytes=max_bytes)
