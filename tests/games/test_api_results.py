@@ -218,7 +218,7 @@ def test_garbage_bodies_are_client_errors_never_500(
 
 
 @pytest.mark.django_db(transaction=True)  # real commits: the on-commit publish is counted too
-def test_a_submission_with_a_record_costs_at_most_15_queries_in_all(
+def test_a_submission_with_a_record_costs_at_most_12_queries_in_all(
     game, alice, monkeypatch, django_assert_max_num_queries
 ):
     from rest_framework.test import APIClient
