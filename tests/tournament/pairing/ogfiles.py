@@ -10,6 +10,7 @@ from pathlib import Path
 
 from games.tournament import opengotha
 from games.tournament.model import Event, GameRec
+from games.tournament.pairing.weights import COST_NAMES
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "opengotha" / "pairing"
 
@@ -35,18 +36,7 @@ def load(name: str) -> Tournament:
     return Tournament(event=event, names=names)
 
 
-COST_KEYS = (
-    "baseDuplicateGameCost",
-    "baseRandomCost",
-    "baseBWBalanceCost",
-    "mainCategoryCost",
-    "mainScoreDiffCost",
-    "mainDUDDCost",
-    "mainSeedCost",
-    "secHandiCost",
-    "secGeoCost",
-    "totalCost",
-)
+COST_KEYS = COST_NAMES  # the dumps name the components as OpenGotha does
 
 
 def dump(name: str, round_number: int) -> list[tuple[str, str, dict[str, int]]]:
