@@ -23,7 +23,8 @@ URL = "/api/v1/tournaments/"
 
 
 @pytest.fixture
-def demo(db):  # type: ignore[no-untyped-def]
+def demo(db, settings):  # type: ignore[no-untyped-def]
+    settings.DEBUG = True  # the demo's published passwords are for development only
     call_command("seed_demo", stdout=StringIO())
     return Tournament.objects.get(name=DEMO_TOURNAMENT)
 
