@@ -211,6 +211,7 @@ class EntryViewSet(
 
     serializer_class = EntrySerializer
     queryset = TournamentEntry.objects.all()  # the schema's id type; filtered per request
+    lookup_value_regex = "[0-9]{1,18}"  # a larger number is no id (and overflows the column)
     pagination_class = None
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 

@@ -11,7 +11,7 @@ router.register("players", views.PlayerViewSet, basename="player")
 router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("games", views.GameViewSet, basename="game")
 router.register(
-    r"tournaments/(?P<tournament_pk>[0-9]+)/entries", event.EntryViewSet, basename="entry"
+    r"tournaments/(?P<tournament_pk>[0-9]{1,18})/entries", event.EntryViewSet, basename="entry"
 )
 
 urlpatterns: list[URLPattern | URLResolver] = [
