@@ -22,7 +22,6 @@ from games.api.serializers import TournamentSerializer
 from games.models import Player, Presence, Tournament, TournamentEntry
 from games.services.event_files import tournament_import
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
-from ops.fields import MAX_ID
 from ops.services import UNSET
 from ratings.ranks import Rank
 
@@ -214,15 +213,6 @@ class EntryViewSet(
     lookup_value_regex = "[0-9]{1,18}"  # a larger number is no id (and overflows the column)
     pagination_class = None
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # An id past the database's integer range is simply not there: a 404, never
-        # an overflow deeper down.
-        for key in ("tournament_pk", "pk"):
-            value = self.kwargs.get(key)
-            if value is not None and not (str(value).isdigit() and 0 < int(value) <= MAX_ID):
-                raise exceptions.NotFound()
-        super().initial(request, *args, **kwargs)
 
     def _tournament(self) -> Tournament:
         pk = self.kwargs["tournament_pk"]
