@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.signals import token_expired
 
@@ -41,3 +42,9 @@ class TokenAuthentication(KnoxTokenAuthentication):
             token_expired.send(sender=self.__class__, username=username, source="auth_token")
             return True
         return False
+
+
+class TokenScheme(KnoxTokenScheme):
+    """The OpenAPI security scheme of these tokens (knox's, for this subclass)."""
+
+    target_class = "ops.auth.TokenAuthentication"

@@ -238,7 +238,9 @@ def _submission(
     validate_and_save(sub, exclude=["submitted_by", "game", "player"])
     if kind == SubmissionKind.SUBMIT:
         # The answer to this request names the claim: no second read for it.
-        game._current_claim = (sub.player_id, sub.pk)  # type: ignore[attr-defined]
+        # Kept with the game's update time: a copy of the game read before or after this
+        # request (refresh_from_db keeps the attribute) does not match it, and reads again.
+        game._current_claim = (sub.player_id, sub.pk, game.updated_at)  # type: ignore[attr-defined]
     return sub
 
 
@@ -366,7 +368,10 @@ def current_claim(game: Game) -> int | None:
     if game.state != GameState.SUBMITTED or game.result_submitted_by_id is None:
         return None
     known = getattr(game, "_current_claim", None)
-    if known is not None and known[0] == game.result_submitted_by_id:
+    if known is not None and (known[0], known[2]) == (
+        game.result_submitted_by_id,
+        game.updated_at,
+    ):
         return int(known[1])
     return (
         ResultSubmission.objects.filter(
