@@ -100,7 +100,9 @@ def _public(
 
 def _nonce(request: HttpRequest) -> str:
     """The request's CSP nonce when a CSP middleware gives it one (else empty)."""
-    return str(getattr(request, "csp_nonce", "") or "")
+    # django-csp's nonce is lazy and reads as false until first turned into text.
+    nonce = getattr(request, "csp_nonce", None)
+    return "" if nonce is None else str(nonce)
 
 
 @require_GET

@@ -34,3 +34,18 @@ def test_pages_send_a_strict_policy_and_their_inline_style_has_its_nonce(
 def test_the_api_docs_alone_allow_their_inline_bootstrap(db: Any, client: Client) -> None:
     policy = client.get("/api/docs/")["Content-Security-Policy"]
     assert "script-src 'self' 'unsafe-inline'" in policy
+
+
+@pytest.mark.django_db
+def test_a_page_served_from_the_visitors_cache_carries_its_own_working_nonce(client):  # type: ignore[no-untyped-def]
+
+    from tests.factories import TournamentFactory
+
+    t = TournamentFactory()
+    seen = []
+    for _ in range(2):  # the second answer comes from the whole-page cache
+        response = client.get(f"/tournaments/{t.pk}/")
+        (nonce,) = set(re.findall(r'nonce="([^"]*)"', response.content.decode()))
+        assert nonce and f"'nonce-{nonce}'" in response.headers["Content-Security-Policy"]
+        seen.append(nonce)
+    assert seen[0] != seen[1]
