@@ -1,6 +1,7 @@
 # goref: two commands do everything on a fresh machine.
 #   make run   install, migrate, load demo data, start the web server and a Celery worker
 #   make test  ruff (lint and format), the import contracts, mypy and the whole pytest suite
+#   make serve production: install, collect static files, migrate, gunicorn + a worker with beat
 SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
@@ -9,7 +10,11 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv lint typecheck pytest browser migrate demo worker bench clean
+# Every worker start gets its own node name: a claim's liveness is per process
+# of one start, and two starts under one name would vouch for each other.
+NODE = worker-$(shell od -An -N4 -tx4 /dev/urandom | tr -d ' ')@%h
+
+.PHONY: run serve test venv lint typecheck pytest browser migrate demo worker bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed: install Python 3.11"; exit 1; }
@@ -32,12 +37,34 @@ run: demo
 	@mkdir -p var
 	@echo "Starting a Celery worker (log: var/worker.log) and the web server on http://$(HOST):$(PORT)/"
 	@$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO --concurrency=2 \
-	  > var/worker.log 2>&1 & \
+	  -n "$(NODE)" > var/worker.log 2>&1 & \
 	  worker=$$!; trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT INT TERM; \
 	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 worker: venv
-	$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO
+	@mkdir -p var
+	$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO -n "$(NODE)"
+
+# Production on one host: DEBUG=0 (SECRET_KEY and ALLOWED_HOSTS from the
+# environment, as the README's Configuration says; a key is made once in
+# var/secret-key if none is given), static files collected (the start-up
+# check refuses to run without them), migrations, then a Celery worker with
+# beat in the background and gunicorn (config/gunicorn.py) in the foreground
+# on $(HOST):$(PORT).  Ctrl-C stops both (a supervisor stops the process group).
+serve: venv
+	@mkdir -p var
+	@test -n "$$SECRET_KEY" -o -s var/secret-key || \
+	  $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key
+	@export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret-key)}" \
+	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-$(HOST),localhost,127.0.0.1}" HOST=$(HOST) PORT=$(PORT); \
+	  $(BIN)/python manage.py collectstatic --noinput --verbosity 0 && \
+	  $(BIN)/python manage.py migrate --noinput && \
+	  $(BIN)/python manage.py check --deploy --fail-level ERROR && \
+	  { echo "Starting a Celery worker with beat (log: var/worker.log) and gunicorn on http://$(HOST):$(PORT)/"; \
+	    $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO \
+	      -n "$(NODE)" > var/worker.log 2>&1 & \
+	    worker=$$!; trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT INT TERM; \
+	    $(BIN)/gunicorn -c config/gunicorn.py config.wsgi; }
 
 # The formatter owns layout; lint-imports checks the import contracts in pyproject.toml.
 lint: venv
@@ -66,12 +93,15 @@ pytest: venv browser
 test: lint typecheck pytest
 
 # Benchmarks print figures against a peer measured in the same run.  The
-# re-scoring and database ratings benchmarks need PostgreSQL and Redis.
+# re-scoring, web and database ratings benchmarks need PostgreSQL and Redis
+# (the web one uses wrk when it is installed).
 bench: venv
 	$(BIN)/python -m bench.engine
 	$(BIN)/python bench/ratings.py --quick
 	$(BIN)/python -m bench.rescore
 	$(BIN)/python -m bench.deadstones
+	$(BIN)/python -m bench.web
+	$(BIN)/python -m bench.pairing
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

@@ -2,6 +2,10 @@
 
 503 only when the database is unreachable: a submission is stored even while
 the broker is down, and the sweep queues it later (docs/operations.md §1).
+Anyone (a load balancer) gets ``{"ok": ...}`` only; staff get every part, with
+host names and errors.  The broker is probed at most once per
+``BROKER_PROBE_SECONDS`` per process, so callers cannot make it open a
+connection per request.
 """
 
 from __future__ import annotations
@@ -42,7 +46,25 @@ def _check_database() -> dict[str, Any]:
     }
 
 
+BROKER_PROBE_SECONDS = 5.0
+_broker_probe: tuple[float, str, dict[str, Any]] | None = None  # (when, broker URL, answer)
+
+
 def _check_broker() -> dict[str, Any]:
+    """The last probe's answer if it is fresh, else a new probe."""
+    global _broker_probe
+    now = time.monotonic()
+    url = str(settings.CELERY_BROKER_URL)
+    if _broker_probe is not None:
+        when, probed_url, answer = _broker_probe
+        if probed_url == url and now - when < BROKER_PROBE_SECONDS:
+            return {**answer, "cached": True}
+    answer = _probe_broker()
+    _broker_probe = (now, url, answer)
+    return answer
+
+
+def _probe_broker() -> dict[str, Any]:
     started = time.monotonic()
     try:
         with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
@@ -92,11 +114,20 @@ def _check_queue() -> dict[str, Any]:
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     database = _check_database()
+    status = 200 if database["ok"] else 503
+    # Without a database nobody can be known as staff (the session lives there).
+    if not database["ok"] or not _is_staff(request):
+        return JsonResponse({"ok": database["ok"]}, status=status)
     body: dict[str, Any] = {
+        "ok": database["ok"],
         "database": database,
         "broker": _check_broker(),
-        "workers": _check_workers() if database["ok"] else {"ok": False, "error": "no database"},
+        "workers": _check_workers(),
         "queue": _check_queue(),
     }
-    body["ok"] = database["ok"]
-    return JsonResponse(body, status=200 if database["ok"] else 503)
+    return JsonResponse(body, status=status)
+
+
+def _is_staff(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    return bool(user is not None and user.is_authenticated and user.is_staff)

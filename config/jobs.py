@@ -22,13 +22,16 @@ from ops.services import is_authenticated
 
 
 def can_see_job(user: Any, job: Job) -> bool:
-    """Its creator, staff, and the directors of the tournament it works on."""
+    """Its creator, superusers, and the directors of the tournament it works on (a
+    re-score's ``tournament``, a recompute's ``from_tournament``).  Staff status alone
+    (every director in the admin has it) shows no other tournament's jobs."""
     if not is_authenticated(user):
         return False
-    if user.is_staff or user.is_superuser or job.created_by_id == user.pk:
+    if user.is_superuser or job.created_by_id == user.pk:
         return True
-    tournament_id = (job.params or {}).get("tournament")
-    if not isinstance(tournament_id, int):
+    params = job.params or {}
+    tournament_id = params.get("tournament", params.get("from_tournament"))
+    if not isinstance(tournament_id, int) or isinstance(tournament_id, bool):
         return False
     return Tournament.objects.filter(pk=tournament_id, directors=user).exists()
 

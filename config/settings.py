@@ -7,9 +7,11 @@ A malformed value stops start-up with a ``ConfigError`` (docs/operations.md §5)
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 
 from ratings.systems import DEFAULT_SYSTEM, SYSTEMS
 
@@ -41,7 +43,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
+    "csp",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
@@ -51,7 +55,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an oversized body is refused before anything reads it.
+    "ops.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +66,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A view's database error becomes a 503 (process_exception runs for any position).
+    "ops.unavailable.DatabaseUnavailableMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login form with 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -85,7 +96,14 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     check_url("DATABASE_URL", DATABASE_URL, ("postgres", "postgresql", "sqlite"))
     try:
-        _db = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+        # Keep a connection for a minute: opening one per request cost more than
+        # the lookups themselves; the health check replaces a connection the
+        # server closed (a restart) before the request uses it.
+        _db = dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
+        )
     except ValueError as exc:
         raise ConfigError(f"DATABASE_URL is malformed: {exc}") from None
 else:
@@ -117,11 +135,19 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        # A publish tries to connect once: a refused port fails in a millisecond
+        # instead of sleeping out the connection timeout between two attempts.
+        # The worker's own connection retries on its own terms (below).
+        "max_retries": 0,
     }
+    # The cache shares the broker's Redis; it must never slow or fail a write
+    # while that Redis is down: short socket timeouts, errors read as misses.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "ops.cache.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
+            "TIMEOUT": 300,
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
     }
 else:
@@ -139,6 +165,12 @@ else:
         "store_processed": False,
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Entries keyed by the versions of what they show, kept in each process too (ops.cache).
+CACHES["versioned"] = {
+    "BACKEND": "ops.cache.VersionedEntries",
+    "TIMEOUT": 300,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -151,6 +183,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A submission must not hang on a dead broker: fail fast, the sweep re-queues.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
+# After a failed publish, this process skips the broker for this many seconds
+# (ops.tasks_common.broker_down): requests do not each wait on a dead broker.
+GOREF_BROKER_DOWN_SECONDS = env_int("GOREF_BROKER_DOWN_SECONDS", 5, minimum=0)
+# The sweep (every GOREF_SWEEP_SECONDS) publishes again a pending run queued
+# longer ago than GOREF_REQUEUE_AFTER whose message the broker no longer holds
+# (games.services.scoring.sweep_pending; docs/operations.md, "Re-scoring runs").
+# A visitor (no session, no token) may see a write this many seconds late: each
+# process trusts the cache versions it read that recently (ops.cache.versions).
+GOREF_VISITOR_STALE_SECONDS = env_int("GOREF_VISITOR_STALE_SECONDS", 1, minimum=0)
+# bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
+GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
+GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)
+GOREF_REQUEUE_AFTER = env_int("GOREF_REQUEUE_AFTER", 60, minimum=1)
 
 # --- Auth, REST framework ---------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -159,14 +204,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a locked-out username or address before the
+    # password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
+    ],
+    # JSON with a nesting-depth limit and no NUL characters (ops.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "ops.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -199,7 +256,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (make serve runs it); whitenoise serves it with DEBUG=0.
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -243,3 +301,52 @@ if GOREF_RATING_SYSTEM not in SYSTEMS:
 GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
+
+
+# --- Request limits, logins, tokens, CSP (README, "Security") -----------------
+# The largest request body accepted, in bytes: above the SGF limit (a record in
+# JSON grows a little), the player CSV limit and a form's overhead.  Larger bodies
+# get 413 before anything reads them (ops.middleware).
+GOREF_MAX_REQUEST_BYTES = env_int("GOREF_MAX_REQUEST_BYTES", 4_000_000, minimum=1_500_000)
+if GOREF_MAX_REQUEST_BYTES > 30_000_000:
+    raise ConfigError("GOREF_MAX_REQUEST_BYTES is at most 30000000 (30 MB)")
+DATA_UPLOAD_MAX_MEMORY_SIZE = GOREF_MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = GOREF_MAX_REQUEST_BYTES
+# How deep a JSON body may nest (objects and arrays); none of goref's needs more than 4.
+GOREF_MAX_JSON_DEPTH = 32
+
+# django-axes: 10 failed logins for one username (or from one address) within 15
+# minutes lock it out for 15 minutes, the right password included.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = False  # a success does not wipe the failures an attacker piled up
+AXES_LOCKOUT_CALLABLE = "ops.logins.lockout_response"
+AXES_ENABLE_ADMIN = True
+AXES_VERBOSE = False
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    # Behind a proxy the client's address is in X-Forwarded-For (its last hop).
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# django-rest-knox: a new token per login, stored hashed, expiring.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env_int("GOREF_TOKEN_TTL_HOURS", 24 * 7, minimum=1)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+    "TOKEN_LIMIT_PER_USER": 20,
+}
+
+# django-csp: scripts and styles only from this site, or inline with the page's nonce
+# (``<style nonce="{{ request.csp_nonce }}">``); no inline event handlers or javascript: links.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}

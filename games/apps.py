@@ -15,3 +15,8 @@ class GamesConfig(AppConfig):
         ("game", ("view", "add", "change")),
         ("resultsubmission", ("view",)),
     )
+
+    def ready(self) -> None:
+        from games import cache
+
+        cache.register()

@@ -86,7 +86,13 @@ class ResultForm(forms.Form):
         return {"sgf": "sgf_file"} if self.cleaned_data.get("sgf_file") else {}
 
 
-class ContestForm(forms.Form):
+class ClaimForm(forms.Form):
+    """The claim a confirm or contest answers (a hidden field on the game page)."""
+
+    claim = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
+
+
+class ContestForm(ClaimForm):
     reason = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3, "cols": 60})
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +82,15 @@ def _messages(exc: ValidationError) -> dict[str, list[str]]:
 _FIELD_TO_COLUMN = {"declared_rank": "rank", "__all__": "row", "user": "row"}
 
 
+def players_import_upload(*, actor: Actor, upload: Any) -> ImportReport:
+    """An uploaded file (``UploadedFile``): its size is checked before a byte is read."""
+    if upload.size is None or upload.size > MAX_BYTES:
+        report = ImportReport()
+        report.error(0, "file", f"the file is larger than {MAX_BYTES // 1_000_000} MB")
+        return report
+    return players_import_csv(actor=actor, data=upload.read(MAX_BYTES + 1))
+
+
 def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
     """Create one player per CSV row, all or nothing.  Returns the report.
 
@@ -90,6 +100,10 @@ def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
     report = ImportReport()
     text = _decode(data, report)
     if text is None:
+        return report
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        report.error(line, "file", "this line contains a NUL byte: the file is not CSV text")
         return report
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
@@ -110,7 +124,7 @@ def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
 
     try:
         with transaction.atomic():
-            for index, raw in enumerate(reader, start=2):
+            for index, raw in _rows(reader, report):
                 report.rows += 1
                 if report.rows > MAX_ROWS:
                     report.error(index, "file", f"more than {MAX_ROWS} rows: split the file")
@@ -128,6 +142,24 @@ def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
     except _Rollback:
         report.created = []
     return report
+
+
+def _rows(
+    reader: csv.DictReader[str], report: ImportReport
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The data rows with their row numbers; a row the csv module cannot read (a cell over
+    its 131,072-character limit) ends the file with an error naming that row."""
+    index = 1
+    while True:
+        index += 1
+        try:
+            raw = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            report.error(index, "file", f"this row cannot be read as CSV ({exc})")
+            return
+        yield index, raw
 
 
 def _import_row(

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Q
 
+from games.groups import FEDERATION_GROUP
 from games.models import Game, Player, Tournament
 from ops.services import is_authenticated
 
@@ -37,6 +39,16 @@ def is_referee(user: Any, tournament: Tournament) -> bool:
     return tournament.referees.filter(pk=user.pk).exists()
 
 
+def is_federation_official(user: Any) -> bool:
+    """A superuser, or a member of the "Federation officials" group (named by a superuser
+    only; directing tournaments, staff status or the Directors group never make one)."""
+    if not is_authenticated(user):
+        return False
+    if user.is_superuser:
+        return True
+    return bool(user.groups.filter(name=FEDERATION_GROUP).exists())
+
+
 def is_any_director(user: Any) -> bool:
     """Directs at least one tournament, or is staff: may create players."""
     if not is_authenticated(user):
@@ -44,6 +56,30 @@ def is_any_director(user: Any) -> bool:
     if user.is_staff or user.is_superuser:
         return True
     return Tournament.objects.filter(directors=user).exists()
+
+
+def can_edit_player(user: Any, player: Player) -> bool:
+    """A superuser; or a director, for a player entered or playing in a tournament he
+    directs, or in none at all yet.  A player of other tournaments only is theirs to edit."""
+    if not is_authenticated(user):
+        return False
+    if user.is_superuser:
+        return True
+    if not is_any_director(user):
+        return False
+    if player.entries.filter(tournament__directors=user).exists():
+        return True  # entered in one of his tournaments
+    games = Game.objects.filter(Q(black=player) | Q(white=player))
+    if games.filter(tournament__directors=user).exists():
+        return True
+    # Nobody's yet: neither paired nor entered anywhere.
+    return not games.exists() and not player.entries.exists()
+
+
+def can_link_account(user: Any) -> bool:
+    """Only a superuser sets a player's account directly; anyone else goes through an
+    invitation that the account's holder accepts (games.services.invitations)."""
+    return is_superuser(user)
 
 
 def can_create_tournament(user: Any) -> bool:

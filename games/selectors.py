@@ -7,7 +7,7 @@ of queries whatever its length (the API tests pin those counts).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -25,6 +25,11 @@ from games.models import (
     Tournament,
     Winner,
 )
+from games.tournament.model import Presence
+from games.tournament.opengotha import rank_text
+from games.tournament.pairing import PairingParams
+from games.tournament.pairing.explain import check_games
+from games.tournament.pairing.state import round_state
 
 
 def rated_games() -> QuerySet[Game]:
@@ -268,3 +273,72 @@ def player_games(player: Player) -> list[dict[str, Any]]:
         }
         for g in rows
     ]
+
+
+# --------------------------------------------------------------------------- round pairing
+
+
+@dataclass
+class RoundView:
+    """What the "Pair round R" page shows: the entered players with rank and score before
+    the round, who is checked in, the recorded bye, and warnings for games as edited."""
+
+    tournament: Tournament
+    number: int
+    choices: list[tuple[int, str]]
+    playing: list[int]
+    bye: int | None
+    bye_player: Player | None
+    has_games: bool
+    has_results: bool
+    state: Any  # games.tournament.pairing.state.RoundState
+    players: dict[int, Player] = field(default_factory=dict)
+
+    def describe(self, pid: int | None) -> dict[str, Any] | None:
+        if pid is None or pid not in self.players:
+            return None
+        p = self.state.players.get(pid)
+        score = None
+        if p is not None:
+            score = (p.mms2 if self.state.mcmahon else p.nbw2) / 2
+        rank = p.entrant.rank if p is not None else None
+        return {
+            "player": self.players[pid],
+            "rank": rank_text(rank) if rank is not None else "",
+            "score": f"{score:g}" if score is not None else "",
+        }
+
+    def warnings(self, games: list[tuple[int, int, int]]) -> dict[tuple[int, int], list[str]]:
+        return check_games(self.state, [(b, w) for b, w, _ in games])
+
+
+def round_view(tournament: Tournament, number: int) -> RoundView:
+    """The pairing page's data for round ``number`` (the round's own games left out of the
+    history, since a re-pairing replaces them)."""
+    from games.events import event_of  # imported here: games.events loads the services package
+
+    data = event_of(tournament)
+    event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
+    params = PairingParams.from_opengotha(event.pairing, event.settings.system)
+    state = round_state(event, number, params)
+    order = {pid: i for i, pid in enumerate(state.order)}
+    entrants = sorted(
+        data.event.entrants,
+        key=lambda e: (order.get(e.id, len(order)), e.family_name, e.given_name),
+    )
+    choices = [(e.id, f"{e.family_name} {e.given_name} ({rank_text(e.rank)})") for e in entrants]
+    playing = [e.id for e in entrants if e.presence_in(number) is Presence.PLAY]
+    byes = [e.id for e in entrants if e.presence_in(number) is Presence.BYE]
+    games = Game.objects.filter(tournament=tournament, round__number=number)
+    return RoundView(
+        tournament=tournament,
+        number=number,
+        choices=choices,
+        playing=playing,
+        bye=byes[0] if byes else None,
+        bye_player=data.players.get(byes[0]) if byes else None,
+        has_games=games.exists(),
+        has_results=games.exclude(state=GameState.SCHEDULED).exists(),
+        state=state,
+        players=data.players,
+    )

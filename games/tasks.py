@@ -12,13 +12,15 @@ from typing import Any
 from celery import shared_task
 
 from ops.tasks_common import job_task_options
+from ops.worker import process_identity
 
 # A batch chunk waits longer for the database to come back than a rating job.
 _OPTIONS = job_task_options(max_retries=8)
 
 
 def _worker(task: Any) -> str:
-    return str(task.request.hostname or "unknown")
+    # The pool process, not just the worker: a claim dies with the process that holds it.
+    return process_identity(str(task.request.hostname or "unknown"))
 
 
 @shared_task(name="games.rescore_game", **_OPTIONS)

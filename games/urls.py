@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games import director_views as day
 from games import views, views_deadstones
 
 app_name = "games"
@@ -8,6 +9,16 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("tournaments/<int:pk>/standings/", day.standings, name="standings"),
+    path("tournaments/<int:pk>/entries/", day.entries, name="entries"),
+    path("tournaments/<int:pk>/entries/search/", day.player_search, name="entry-search"),
+    path("tournaments/<int:pk>/checkin/", day.checkin, name="checkin"),
+    path(
+        "tournaments/<int:pk>/checkin/<int:entry_pk>/<int:number>/",
+        day.checkin_toggle,
+        name="checkin-toggle",
+    ),
+    path("tournaments/<int:pk>/close/", day.close, name="close"),
     path("games/<int:pk>/", views.game_detail, name="game"),
     path("games/<int:pk>/record.sgf", views.game_sgf, name="game-sgf"),
     path("games/<int:pk>/submit/", views.game_submit, name="game-submit"),

@@ -7,27 +7,38 @@ on the game (docs/games.md, "Pages").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import cache as page_cache
+from games import events, selectors, services
 from games.diagram import game_diagram
 from games.engine.coords import parse_point
 from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
 from games.models import LOCKED_STATES, Game, GameState, Player, Round, Tournament
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, deadstones, outbound, scoring
+from games.services.results import (
+    CLAIM_CHANGED,
+    CONFLICT_OF_INTEREST,
+    current_claim,
+    replaced_claims,
+)
 from games.svg import board_svg
 from games.verification import verification
+from ops import cache
 from ops.forms import apply_service_errors
 
 RECENT_TOURNAMENTS = 10
@@ -51,23 +62,82 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tournament_list.html", {"tournaments": tournaments})
 
 
+def _lazy(compute: Callable[[], dict[str, Any]], keys: Iterable[str]) -> dict[str, Any]:
+    """Context values computed on first use, all from one call of ``compute``: a page
+    whose cached fragment is still good never runs its queries."""
+    once = functools.cache(compute)
+    return {key: SimpleLazyObject(functools.partial(lambda k: once()[k], key)) for key in keys}
+
+
+class _NotCached(Exception):
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
+def _public(
+    request: HttpRequest, key: str, names: list[str], page: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """The whole page from the cache for a visitor with no session (nothing on it is his),
+    until one of ``names`` is bumped; anyone else gets ``page()``, itself built around
+    a cached fragment."""
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+        return page()
+
+    def html() -> tuple[str, str]:
+        response = page()
+        if response.status_code != 200:
+            raise _NotCached(response)
+        return response.content.decode(response.charset or "utf-8"), _nonce(request)
+
+    try:
+        text, nonce = cache.cached(key, names, html, max_age=settings.GOREF_VISITOR_STALE_SECONDS)
+    except _NotCached as refused:
+        return refused.response
+    if nonce:  # a Content-Security-Policy nonce is per request: this one's, not the first's
+        text = text.replace(nonce, _nonce(request))
+    return HttpResponse(text)
+
+
+def _nonce(request: HttpRequest) -> str:
+    """The request's CSP nonce when a CSP middleware gives it one (else empty)."""
+    return str(getattr(request, "csp_nonce", "") or "")
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    names = [page_cache.tournament(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS]
+    return _public(
+        request, f"page.tournament.{pk}", names, lambda: _tournament_page(request, pk, names)
+    )
+
+
+def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    rounds = list(tournament.rounds.order_by("number"))
-    games = list(selectors.tournament_games(tournament))
-    by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
-    for g in games:
-        by_round.setdefault(g.round_id, []).append(g)
-    numbers = [r.number for r in rounds]
+
+    def body() -> dict[str, Any]:
+        rounds = list(tournament.rounds.order_by("number"))
+        games = events.with_entry_ranks(tournament, list(selectors.tournament_games(tournament)))
+        by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
+        for g in games:
+            by_round.setdefault(g.round_id, []).append(g)
+        # The standings replace the old points-then-wins crosstable (docs/tournaments.md).
+        table = events.standings_of(tournament)
+        return {
+            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
+            "round_numbers": list(range(1, table.round + 1)),
+            "table": table,
+            "standings": list(zip(table.rows, table.rounds, strict=True)),
+        }
+
     return render(
         request,
         "games/tournament_detail.html",
         {
             "tournament": tournament,
-            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
-            "round_numbers": numbers,
-            "crosstable": selectors.crosstable(tournament, games=games, round_numbers=numbers),
+            # The crosstable and rounds are a cached fragment (the template's
+            # {% cache %}) until one of these versions is bumped.
+            "versions": cache.versions(names),
+            **_lazy(body, ["rounds", "round_numbers", "table", "standings"]),
             "is_director": is_director(request.user, tournament),
         },
     )
@@ -78,7 +148,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rnd = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=number
     )
-    games = rnd.games.select_related("black", "white").order_by("table", "id")
+    games = events.with_entry_ranks(
+        rnd.tournament, list(rnd.games.select_related("black", "white").order_by("table", "id"))
+    )
     return render(
         request,
         "games/round_detail.html",
@@ -89,9 +161,27 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The player page: his rating, rank and their history (from ratings), and his games."""
+    names = [
+        page_cache.player(pk),
+        page_cache.PLAYERS,
+        page_cache.TOURNAMENTS,
+        page_cache.RATINGS,
+    ]
+    return _public(request, f"page.player.{pk}", names, lambda: _player_page(request, pk, names))
+
+
+def _player_page(request: HttpRequest, pk: int, names: list[str]) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    ctx = {"player": player, "games": selectors.player_games(player)}
-    ctx.update(outbound.player_rating_page(player))
+
+    def body() -> dict[str, Any]:
+        return {"games": selectors.player_games(player), **outbound.player_rating_page(player)}
+
+    ctx = {
+        "player": player,
+        # Everything below the name is a cached fragment (the template's {% cache %}).
+        "versions": cache.versions(names),
+        **_lazy(body, ["games", "strength", "history", "chart", "ranks"]),
+    }
     return render(request, "games/player_detail.html", ctx)
 
 
@@ -143,6 +233,8 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "can_finalise": director and not locked and bool(game.result_reason),
         "submissions": None,
         "contest_form": ContestForm(),
+        "claim": current_claim(game),
+        "replaced_claims": replaced_claims(game) if participant and pending else [],
     }
     if can_see_submissions(user, game):
         ctx["submissions"] = list(selectors.submissions_of(game))
@@ -267,6 +359,8 @@ def game_enter(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if not is_director(request.user, game.tournament):
         raise Http404("No such game to enter a result for.")
+    if is_participant(request.user, game):
+        return _refused(request, game, [CONFLICT_OF_INTEREST])
     if request.method == "GET":
         initial = {"result": game.result_display, "dead_stones": " ".join(game.dead_stones or [])}
         return _result_form_page(request, game, director=True, form=ResultForm(initial=initial))
@@ -288,13 +382,17 @@ def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if not allowed:
         raise Http404("No such game.")
     try:
+        if action in ("confirm", "contest"):
+            # The answer names the claim shown on the page; a changed one is refused.
+            form = ContestForm(request.POST)
+            form.is_valid()
+            claim = form.cleaned_data.get("claim")  # None: the service says it is missing
         if action == "confirm":
-            services.game_result_confirm(actor=user, game=game)
+            services.game_result_confirm(actor=user, game=game, claim=claim)
             messages.success(request, "Result confirmed: it is now final.")
         elif action == "contest":
-            form = ContestForm(request.POST)
-            reason = form.cleaned_data["reason"] if form.is_valid() else ""
-            services.game_result_contest(actor=user, game=game, reason=reason)
+            reason = form.cleaned_data.get("reason") or ""
+            services.game_result_contest(actor=user, game=game, reason=reason, claim=claim)
             messages.success(
                 request, "Result contested: a referee will look at it on the referee desk."
             )
@@ -303,14 +401,24 @@ def _answer(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             messages.success(request, "Result finalised.")
     except ValidationError as exc:
         # The user may see the game but the service refuses him this step
-        # (his own claim, nothing to confirm, a locked result): 403, with why.
-        return render(
-            request,
-            "games/refused.html",
-            {"game": game, "tournament": game.tournament, "reasons": exc.messages},
-            status=403,
-        )
+        # (his own claim, nothing to confirm, a locked result): 403, with why;
+        # a claim changed since the page was loaded: 409.
+        changed = CLAIM_CHANGED in exc.messages
+        return _refused(request, game, exc.messages, status=409 if changed else 403)
+    except PermissionDenied as exc:  # a director finalising his own game
+        return _refused(request, game, [str(exc)])
     return HttpResponseRedirect(game_url(game))
+
+
+def _refused(
+    request: HttpRequest, game: Game, reasons: list[str], *, status: int = 403
+) -> HttpResponse:
+    return render(
+        request,
+        "games/refused.html",
+        {"game": game, "tournament": game.tournament, "reasons": reasons},
+        status=status,
+    )
 
 
 def game_url(game: Game) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.html import format_html
 
 from ops.admin_mixins import ReadOnlyAdminMixin
@@ -11,6 +13,9 @@ from ops.models import Job, WorkerHeartbeat
 
 @admin.register(Job)
 class JobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Superusers see every job; anyone else in the admin the jobs he started (the API's
+    ``/jobs/{id}/`` also shows a tournament's jobs to its directors)."""
+
     list_display = ("id", "kind", "state", "progress", "failed", "created_by", "created_at")
     list_filter = ("state", "kind")
     list_select_related = ("created_by",)
@@ -27,6 +32,12 @@ class JobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "created_at",
         "finished_at",
     )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Job]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(created_by=request.user)
 
     @admin.display(description="progress")
     def progress(self, obj: Job) -> str:

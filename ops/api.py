@@ -124,6 +124,9 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not logged in."),
     403: OpenApiResponse(ErrorSerializer, description="Visible, but not yours to change."),
     404: OpenApiResponse(ErrorSerializer, description="Unknown id, or not visible to you."),
+    429: OpenApiResponse(
+        ErrorSerializer, description="Too many failed logins: locked out for now."
+    ),
 }
 CONFLICT = {409: OpenApiResponse(ErrorSerializer, description="The object's state forbids it.")}
 NOT_FOUND = {404: ERRORS[404]}

@@ -12,3 +12,10 @@ class OpsConfig(AppConfig):
         ("job", ("view",)),
         ("workerheartbeat", ("view",)),
     )
+
+    def ready(self) -> None:
+        # The signal that deletes a user's API tokens when his password changes.
+        from ops import (
+            accounts,  # noqa: F401
+            checks,  # noqa: F401  (registers the static manifest check)
+        )

@@ -17,6 +17,8 @@ class WorkerHeartbeat(models.Model):
     pid = models.PositiveIntegerField()
     started_at = models.DateTimeField()
     last_seen = models.DateTimeField(db_index=True)
+    # ``ops.worker.process_identity`` of each process that may hold a claim.
+    children = models.JSONField(default=list, blank=True)
 
     def __str__(self) -> str:
         return self.hostname

@@ -8,6 +8,7 @@ limits below the visibility timeout: docs/operations.md §1.  Usage:
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,15 +33,39 @@ def job_task_options(**overrides: Any) -> dict[str, Any]:
     return {**options, **overrides}
 
 
+_broker_down_until = 0.0
+
+
+def broker_down() -> bool:
+    """Did a publish from this process fail in the last ``GOREF_BROKER_DOWN_SECONDS``?
+
+    Process-local on purpose: each web worker finds out for itself, at the
+    cost of one failed connection, and forgets quickly.
+    """
+    return time.monotonic() < _broker_down_until
+
+
+def mark_broker(*, up: bool) -> None:
+    global _broker_down_until
+    _broker_down_until = 0.0 if up else time.monotonic() + settings.GOREF_BROKER_DOWN_SECONDS
+
+
 def publish_or_log(send: Callable[[], object], *, what: str) -> bool:
     """Hand work to the broker after commit; never raise (False: logged, a sweep retries).
 
     The row that describes the work is already saved, so a broker that is down
-    must not turn a successful request into an error.
+    must not turn a successful request into an error, nor make it wait: while
+    a publish failed a moment ago the next ones are skipped at once.
     """
+    log = logging.getLogger(__name__)
+    if broker_down():
+        log.warning("broker down: %s not queued; the sweep will queue it", what)
+        return False
     try:
         send()
     except Exception:
-        logging.getLogger(__name__).exception("could not queue %s; the sweep will retry", what)
+        mark_broker(up=False)
+        log.exception("could not queue %s; the sweep will retry", what)
         return False
+    mark_broker(up=True)
     return True

@@ -78,7 +78,19 @@ class RatingRunAdmin(DirectorsView):
         if request.method == "POST":
             tid = request.POST.get("from_tournament") or ""
             tournament = Tournament.objects.filter(pk=int(tid)).first() if tid.isdigit() else None
-            job = services.ratings_recompute_start(actor=request.user, from_tournament=tournament)
+            try:
+                job = services.ratings_recompute_start(
+                    actor=request.user, from_tournament=tournament
+                )
+            except PermissionDenied as exc:
+                messages.error(request, str(exc))
+                return HttpResponseRedirect(reverse("admin:ratings_ratingrun_recompute"))
+            if job.created_by_id != request.user.pk:
+                # Coalesced with the job already waiting, which someone else started.
+                messages.success(
+                    request, f"A recompute was already waiting (job #{job.pk}): it covers yours."
+                )
+                return HttpResponseRedirect(reverse("admin:ratings_ratingrun_changelist"))
             messages.success(request, f"Rating recompute queued as job #{job.pk}.")
             return HttpResponseRedirect(reverse("admin:ops_job_change", args=[job.pk]))
         context = {

@@ -11,3 +11,13 @@ class RatingsConfig(AppConfig):
         ("promotioncandidate", ("view", "change")),
         ("rankchange", ("view",)),
     )
+
+    def ready(self) -> None:
+        from games.cache import RATINGS, player
+        from ops import cache
+        from ratings.models import HonoraryTitle, PlayerRating, RankChange
+
+        # What a single saved row changes; a recompute bumps RATINGS itself.
+        cache.register(HonoraryTitle, lambda t: [player(t.player_id), RATINGS])
+        cache.register(RankChange, lambda c: [player(c.player_id), RATINGS])
+        cache.register(PlayerRating, lambda r: [player(r.player_id), RATINGS])

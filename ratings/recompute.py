@@ -19,9 +19,11 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from games.cache import RATINGS
 from games.models import MAX_RATED_HANDICAP, Player, Tournament, TournamentEntry
 from games.selectors import rated_games as selected_rated_games
 from games.selectors import unrated_by_handicap
+from ops import cache
 from ops.audit import audit_record
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.ranks import MAX_INDEX, Rank
@@ -516,5 +518,6 @@ def _execute(
                 "not_rated",
             ]
         )
+        cache.touch(RATINGS)  # every cached rating, history and handicap, after commit
     if progress is not None:
         progress(total, total)

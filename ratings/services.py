@@ -24,7 +24,7 @@ from games.services import game_even_set
 from ops.audit import audit_record
 from ops.models import Job, JobState
 from ops.services import TRANSIENT_DB_ERRORS, Actor, as_user, validate_and_save
-from ops.tasks_common import publish_or_log
+from ops.tasks_common import mark_broker, publish_or_log
 from ratings.handicap import HandicapAdvice
 from ratings.models import HonoraryTitle, RankChangeKind
 from ratings.promotion.evaluation import promotions_queue
@@ -49,29 +49,71 @@ def _publish(job_id: int) -> None:
 
 
 def _queue(*, actor: Actor, from_tournament: Tournament | None, reason: str) -> Job:
+    """The ratings job that will run: the one already waiting (pending) if there is one,
+    widened to cover this request, else a new one.  Call it inside a transaction.
+
+    Coalescing keeps the queue at one pending job behind at most one running one, however
+    often recomputes are asked for: each job recomputes from its start to the present, so
+    the waiting job covers every request made before it starts."""
+    wanted = from_tournament.pk if from_tournament is not None else None
+    waiting = (
+        Job.objects.select_for_update()
+        .filter(kind=JOB_KIND, state=JobState.PENDING)
+        .order_by("pk")
+        .first()
+    )
+    if waiting is not None:
+        start = waiting.params.get("from_tournament")
+        if start is not None and start != wanted:
+            # Two different starting points: the earlier one covers both.
+            start = _earlier(start, wanted)
+            waiting.params = {**waiting.params, "from_tournament": start}
+            waiting.save(update_fields=["params"])
+        return waiting
     job = Job.objects.create(
         kind=JOB_KIND,
-        params={
-            "from_tournament": from_tournament.pk if from_tournament is not None else None,
-            "reason": reason,
-        },
+        params={"from_tournament": wanted, "reason": reason},
         created_by=as_user(actor),
     )
     transaction.on_commit(lambda: _publish(job.pk))
     return job
 
 
+def _earlier(a: int, b: int | None) -> int | None:
+    """Of two tournaments to recompute from, the one rated first (``None``: from the start)."""
+    if b is None:
+        return None
+    rows = dict(Tournament.objects.filter(pk__in=[a, b]).values_list("pk", "end_date"))
+    if a not in rows or b not in rows:
+        return None
+    return min((rows[a], a), (rows[b], b))[1]
+
+
 def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None = None) -> Job:
-    """A director (or staff) asks for a recompute: full, or from one tournament onward."""
-    if not permissions.is_any_director(actor):
-        raise PermissionDenied("Only tournament directors and staff can recompute ratings.")
+    """A federation official asks for a recompute, full or from one tournament onward; a
+    tournament's directors from their own tournament.  Coalesced with the job waiting."""
+    # ``actor=None``: the operator (a management command, a test).
+    if from_tournament is None:
+        allowed = permissions.is_federation_official(actor)
+    else:
+        allowed = permissions.is_federation_official(actor) or permissions.is_director(
+            actor, from_tournament
+        )
+    if actor is not None and not allowed:
+        raise PermissionDenied(
+            "Only federation officials recompute every rating; a tournament's directors "
+            "recompute from their own tournament."
+        )
     with transaction.atomic():
         job = _queue(actor=actor, from_tournament=from_tournament, reason="requested")
         audit_record(
             actor=actor,
             action="ratings.recompute_requested",
             obj=job,
-            new={"from_tournament": job.params["from_tournament"]},
+            new={
+                "from_tournament": from_tournament.pk if from_tournament is not None else None,
+                "job_from_tournament": job.params["from_tournament"],
+            },
         )
     return job
 
@@ -97,6 +139,7 @@ def ratings_sweep(*, now: Any = None) -> int:
     """Publish again the ratings jobs the broker never got (pending past a grace period)
     or whose worker died (running longer than the hard time limit).  Returns how many."""
     now = now or timezone.now()
+    mark_broker(up=True)  # a sweep always tries the broker again
     stale_running = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
     ids = list(
         Job.objects.filter(kind=JOB_KIND)
@@ -152,9 +195,10 @@ def ratings_job_run(*, job_id: int) -> str:
 
 
 def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> HonoraryTitle:
-    """A director awards the honorary 9p+ (WGA 9x9 rules), with a reason; never from a rating."""
-    if not permissions.is_any_director(actor):
-        raise PermissionDenied("Only tournament directors can award the honorary 9p+.")
+    """A federation official awards the honorary 9p+ (WGA 9x9 rules), with a reason; never
+    from a rating."""
+    if actor is not None and not permissions.is_federation_official(actor):
+        raise PermissionDenied("Only federation officials award the honorary 9p+.")
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Say why the honorary 9p+ is awarded."})

@@ -9,6 +9,7 @@ the offender passes there, later moves kept while legal (``restore_with_pass``),
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -210,6 +211,19 @@ def move_list(record: GameRecord) -> list[dict[str, Any]]:
     ]
 
 
+def record_diff(stored: GameRecord, attached: GameRecord) -> list[str]:
+    """How an attached record's moves differ from the stored one's, as unified-diff lines
+    of numbered moves ("- 58 B E5" stored only, "+ 58 B F5" attached only); [] if alike."""
+
+    def lines(record: GameRecord) -> list[str]:
+        return [f"{m['number']} {m['color']} {m['point']}" for m in move_list(record)]
+
+    diff = difflib.unified_diff(
+        lines(stored), lines(attached), "stored record", "attached record", n=2, lineterm=""
+    )
+    return list(diff)
+
+
 def position_at(record: GameRecord, rules: Rules, number: int | None) -> Replay:
     """The position after move ``number`` (all moves when ``None``), tolerant."""
     return replay(record, rules, strict=False, stop_after=number)
@@ -226,6 +240,7 @@ __all__ = [
     "owner_of",
     "parse_continuation",
     "position_at",
+    "record_diff",
     "record_upto",
     "repetition_in_time",
     "replace_with_pass",

@@ -76,9 +76,25 @@ def can_name_officials(user: Any, tournament: Tournament) -> bool:
 
 
 def can_assign(user: Any, dispute: Dispute) -> bool:
-    """A director assigns a referee; a referee of the tournament may take it himself."""
+    """A director assigns a referee; a referee of the tournament may take an unassigned
+    dispute himself.  Nobody who plays in the game does either."""
     tournament = dispute.game.tournament
-    return permissions.is_director(user, tournament) or permissions.is_referee(user, tournament)
+    if is_party(user, dispute.game):
+        return False
+    if permissions.is_director(user, tournament):
+        return True
+    return permissions.is_referee(user, tournament) and dispute.assigned_referee_id in (
+        None,
+        _user_id(user),
+    )
+
+
+PARTY_REFUSAL = "You play in this game: an official who does not play in it decides."
+
+
+def conflict_of_interest(user: Any, dispute: Dispute) -> str | None:
+    """Why ``user`` may not act as an official on ``dispute`` (he plays in its game), or None."""
+    return PARTY_REFUSAL if is_party(user, dispute.game) else None
 
 
 def is_party(user: Any, game: Game) -> bool:
@@ -103,8 +119,10 @@ def can_raise_dispute(user: Any, game: Game) -> bool:
 
 
 def can_rule(user: Any, dispute: Dispute) -> bool:
-    """The official whose turn it is at the dispute's current level."""
+    """The official whose turn it is at the dispute's current level, never a party."""
     tournament = dispute.game.tournament
+    if is_party(user, dispute.game):
+        return False
     if dispute.level == 1:
         if not permissions.is_referee(user, tournament):
             return False
@@ -126,6 +144,8 @@ def who_rules(dispute: Dispute) -> str:
 
 def can_close(user: Any, dispute: Dispute) -> bool:
     tournament = dispute.game.tournament
+    if is_party(user, dispute.game):
+        return False
     return (
         permissions.is_referee(user, tournament)
         or permissions.is_director(user, tournament)

@@ -193,7 +193,8 @@ def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     dispute = _dispute(request, pk)
     if not roles.can_rule(request.user, dispute):
-        return _refused(request, dispute, [roles.who_rules(dispute)])
+        reason = roles.conflict_of_interest(request.user, dispute) or roles.who_rules(dispute)
+        return _refused(request, dispute, [reason])
     form = RulingForm(request.POST, kind=dispute.kind)
     if form.is_valid():
         try:

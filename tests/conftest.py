@@ -30,6 +30,28 @@ def _fast_password_hasher(settings) -> None:  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No test inherits another's cached reads or its "broker down" moment.
+
+    A test runs in one transaction that never commits, so cached reads are
+    invalidated at the write instead of after commit: every page test that
+    writes and reads again checks that the write bumps what the page shows.
+    """
+    from django.core.cache import caches
+
+    from ops import cache as versioned
+    from ops.tasks_common import mark_broker
+
+    for alias in ("default", "versioned"):
+        caches[alias].clear()
+    versioned._seen.clear()
+    monkeypatch.setattr(versioned, "after_commit", lambda callback: callback())
+    mark_broker(up=True)
+    yield
+    mark_broker(up=True)
+
+
 def _missing(reason: str) -> None:
     if REQUIRE_INTEGRATION:
         pytest.fail(f"integration service missing in CI: {reason}")
@@ -74,9 +96,17 @@ class Worker:
     """A real ``celery worker`` process bound to the test database and broker."""
 
     def __init__(
-        self, env: dict[str, str], concurrency: int, log: Path, scoring_delay: float = 0.0
+        self,
+        env: dict[str, str],
+        concurrency: int,
+        log: Path,
+        scoring_delay: float = 0.0,
+        hostname: str = "",
+        beat_schedule: Path | None = None,
     ) -> None:
         self.log = log
+        self.hostname = hostname or f"test-{os.getpid()}-{time.monotonic_ns()}@%h"
+        beat = ["-B", "-s", str(beat_schedule)] if beat_schedule else []
         self._fh = log.open("wb")
         # A delay: celery started through tests/games/slow_worker.py, slowed per game.
         command = ["tests.games.slow_worker", str(scoring_delay)] if scoring_delay else ["celery"]
@@ -93,7 +123,8 @@ class Worker:
                 "--without-mingle",
                 "--without-gossip",
                 "--pool=prefork",
-                f"--hostname=test-{os.getpid()}-{time.monotonic_ns()}@%h",
+                f"--hostname={self.hostname}",
+                *beat,
             ],
             cwd=ROOT,
             env=env,
@@ -143,13 +174,22 @@ def start_worker(
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
     def start(
-        *, concurrency: int = 1, broker_url: str | None = None, scoring_delay: float = 0.0
+        *,
+        concurrency: int = 1,
+        broker_url: str | None = None,
+        scoring_delay: float = 0.0,
+        hostname: str = "",
+        beat: bool = False,
+        env_extra: dict[str, str] | None = None,
     ) -> Worker:
-        worker_env = dict(env)
+        """``beat``: with the sweeps on their schedule (``-B``); ``hostname``: a fixed node
+        name (a restart under the same name); ``env_extra``: settings, e.g. shorter intervals."""
+        worker_env = {**env, **(env_extra or {})}
         if broker_url:
             worker_env["REDIS_URL"] = broker_url
         log = tmp_path / f"worker-{len(workers)}.log"
-        worker = Worker(worker_env, concurrency, log, scoring_delay)
+        schedule = tmp_path / f"beat-{len(workers)}" if beat else None
+        worker = Worker(worker_env, concurrency, log, scoring_delay, hostname, schedule)
         workers.append(worker)
         worker.wait_ready()
         return worker

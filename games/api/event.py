@@ -3,18 +3,24 @@ standings, files.  docs/tournaments.md."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services
+from games import events, services
 from games.api.serializers import TournamentSerializer
 from games.models import Player, Presence, Tournament, TournamentEntry
+from games.services.event_files import tournament_import
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
 from ops.services import UNSET
 from ratings.ranks import Rank
@@ -90,6 +96,86 @@ class EntryUpdateSerializer(EntryWriteSerializer):
     withdraw_from = serializers.IntegerField(
         min_value=1, max_value=64, required=False, help_text="Absent from this round on."
     )
+
+
+class StandingPlayerSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    family_name = serializers.CharField()
+    given_name = serializers.CharField()
+    rank = serializers.CharField(help_text="The rank at entry.")
+    club = serializers.CharField()
+    country = serializers.CharField()
+
+
+class StandingRowSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField(
+        allow_null=True, help_text="Shared by equal players; null: no game or bye yet."
+    )
+    player = StandingPlayerSerializer()
+    values = serializers.DictField(child=serializers.FloatField())
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    criteria = serializers.ListField(child=serializers.CharField())
+    rows = StandingRowSerializer(many=True)
+
+
+class StandingsQuerySerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(min_value=0, max_value=64, required=False)
+    criteria = serializers.CharField(max_length=200, required=False)
+
+
+class ExportQuerySerializer(serializers.Serializer[Any]):
+    format = serializers.ChoiceField(choices=list(events.EXPORTS))
+    round = serializers.IntegerField(min_value=0, max_value=64, required=False)
+
+
+class ImportSerializer(serializers.Serializer[Any]):
+    file = serializers.FileField(help_text="OpenGotha XML or EGF results (.h9).")
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class ImportResultSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    players = serializers.IntegerField()
+    games = serializers.IntegerField()
+
+
+def standings_body(standings: events.Standings) -> dict[str, Any]:
+    return {
+        "round": standings.round,
+        "criteria": standings.criteria,
+        "rows": [
+            {
+                "place": row.place,
+                "player": {
+                    "id": row.player.pk,
+                    "family_name": row.player.family_name,
+                    "given_name": row.player.given_name,
+                    "rank": str(Rank(row.entry.rank)),
+                    "club": row.entry.club,
+                    "country": row.entry.country,
+                },
+                "values": row.values,
+            }
+            for row in standings.rows
+        ],
+    }
+
+
+MAX_IMPORT_BYTES = 20_000_000
+
+
+class FormatIsAFileFormat(DefaultContentNegotiation):
+    """``?format=`` names the export's file format here, not DRF's renderer: answer with
+    the first renderer (JSON, for errors); the file itself is a plain response."""
+
+    def select_renderer(
+        self, request: Any, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        first = next(iter(renderers))
+        return first, first.media_type
 
 
 # --------------------------------------------------------------------------- entries
@@ -188,7 +274,92 @@ class EntryViewSet(
 
 
 class TournamentEventActions(viewsets.GenericViewSet[Tournament]):
-    """Start and close: actions of ``TournamentViewSet``."""
+    """Start, close, standings and files: actions of ``TournamentViewSet``."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "round", int, description="After this round (default: the last round with a game)."
+            ),
+            OpenApiParameter(
+                "criteria",
+                str,
+                description="Comma-separated placement criteria "
+                "such as MMS,SOSM,DC (default: the tournament's).",
+            ),
+        ],
+        responses={200: StandingsSerializer, 400: ERRORS[400], **NOT_FOUND},
+        description="The standings after a round, in order: players equal on every criterion "
+        "share a place; values are plain numbers (halves as .5).",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        query = valid(StandingsQuerySerializer, request.query_params.dict())
+        names = [c for c in query.get("criteria", "").split(",") if c.strip()]
+        try:
+            table = events.standings_of(
+                tournament, after_round=query.get("round"), criteria=names or None
+            )
+        except ValueError as e:
+            raise exceptions.ValidationError({"criteria": str(e)}) from None
+        return Response(standings_body(table))
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format",
+                str,
+                enum=list(events.EXPORTS),
+                required=True,
+                description="opengotha (XML), egf (.h9 results) or csv (standings).",
+            ),
+            OpenApiParameter("round", int, description="After this round (egf, csv)."),
+        ],
+        responses={(200, "application/octet-stream"): OpenApiTypes.BINARY, 400: ERRORS[400]},
+        description="The tournament as a file for OpenGotha, the EGD or a spreadsheet.",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        pagination_class=None,
+        content_negotiation_class=FormatIsAFileFormat,
+    )
+    def export(self, request: Request, pk: str | None = None) -> HttpResponse:
+        tournament = self.get_object()
+        query = valid(ExportQuerySerializer, request.query_params.dict())
+        fmt = query["format"]
+        body = events.export(tournament, fmt, after_round=query.get("round"))
+        response = HttpResponse(body, content_type=events.EXPORTS[fmt][0])
+        response["Content-Disposition"] = (
+            f'attachment; filename="{events.filename(tournament, fmt)}"'
+        )
+        return response
+
+    @extend_schema(
+        request={"multipart/form-data": ImportSerializer},
+        responses={201: ImportResultSerializer, **ERRORS},
+        description="Import a tournament file as a new tournament (the format is recognised "
+        "from its content); a file that cannot be read imports nothing.",
+    )
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_file(self, request: Request) -> Response:
+        data = valid(
+            ImportSerializer, request.data.dict() if hasattr(request.data, "dict") else request.data
+        )
+        upload = data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise exceptions.ValidationError({"file": "The file is too large."})
+        with service_errors():
+            result = tournament_import(
+                actor=request.user, data=upload.read(), name=data.get("name", "")
+            )
+        body = {
+            "tournament": result.tournament.pk,
+            "players": result.players,
+            "games": result.games,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
 
     def _event_out(self, tournament: Tournament) -> Response:
         return Response(TournamentSerializer(tournament).data)

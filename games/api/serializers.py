@@ -16,6 +16,7 @@ from games.api.fields import points_field, sgf_field
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.models import Game as GameModel
 from games.services import outbound
+from games.services.results import current_claim
 from games.services.scoring import WAITING_MESSAGE, latest_run
 from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.fields import IdField
@@ -29,7 +30,10 @@ class TokenRequestSerializer(serializers.Serializer[Any]):
 
 
 class TokenSerializer(serializers.Serializer[Any]):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+    expiry = serializers.DateTimeField(
+        allow_null=True, help_text="When the token stops working (log in again for a new one)."
+    )
 
 
 # --------------------------------------------------------------------------- players
@@ -283,6 +287,10 @@ class GameSerializer(GameListSerializer):
     disputes = serializers.SerializerMethodField(
         help_text="Closed disputes and their rulings (public with the game; referee app)."
     )
+    claim = serializers.SerializerMethodField(
+        help_text="The id of the claim awaiting the opponent's answer (send it to confirm or "
+        "contest); null when none is."
+    )
     rated = serializers.SerializerMethodField(
         help_text="Whether the result can reach the ratings once locked and its event closed."
     )
@@ -293,6 +301,7 @@ class GameSerializer(GameListSerializer):
     class Meta(GameListSerializer.Meta):
         fields = [
             *GameListSerializer.Meta.fields,
+            "claim",
             "rated",
             "not_rated_reason",
             "sgf",
@@ -302,6 +311,9 @@ class GameSerializer(GameListSerializer):
             "verification",
         ]
         read_only_fields = fields
+
+    def get_claim(self, obj: GameModel) -> int | None:
+        return current_claim(obj)
 
     def get_rated(self, obj: GameModel) -> bool:
         return not obj.not_rated_reason
@@ -371,7 +383,23 @@ class ResultRequestSerializer(serializers.Serializer[Any]):
     comment = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 
+CLAIM_HELP = (
+    "The id of the claim being answered (the game's `claim`): if the submitter has "
+    "changed it since, the answer is refused with 409 and nothing changes."
+)
+
+
+class ConfirmRequestSerializer(serializers.Serializer[Any]):
+    # Required: a missing claim is a 400, once the caller may answer at all (403/409 first).
+    claim = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text=f"Required. {CLAIM_HELP}"
+    )
+
+
 class ContestRequestSerializer(serializers.Serializer[Any]):
+    claim = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text=f"Required. {CLAIM_HELP}"
+    )
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
 
-from games.api import event, views
+from games.api import event, rounds, views
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
@@ -16,5 +16,10 @@ router.register(
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/pairing/",
+        rounds.RoundPairingView.as_view(),
+        name="tournament-round-pairing",
+    ),
     *router.urls,
 ]

@@ -15,14 +15,16 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.models import AuthToken
 from rest_framework import exceptions, mixins, status, viewsets
-from rest_framework.authtoken.models import Token
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import cache as page_cache
 from games import permissions, selectors, services
 from games.api import serializers as s
 from games.api.event import TournamentEventActions
@@ -31,31 +33,55 @@ from games.models import Game, GameState, Player, Tournament
 from games.services.players import PLAYER_FIELDS
 from games.services.scoring import tournament_rescore
 from games.services.tournaments import TOURNAMENT_FIELDS
+from ops import cache
+from ops.accounts import token_create, token_revoke
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
+from ops.cache import visitor_max_age
+from ops.logins import locked_message
 
 # --------------------------------------------------------------------------- auth
 
 
 class TokenView(APIView):
-    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
+    """``POST``: exchange a username and password for a new API token
+    (``Authorization: Token <key>``), which expires; ``DELETE``: revoke the token the
+    request is authenticated with.  Failed logins count towards the lockout."""
 
-    authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
+
+    def get_authenticators(self) -> list[Any]:
+        # Logging in needs no credentials (a stale token must not turn it into a 401);
+        # revoking needs the token being revoked.
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST":
+            return []
+        return [KnoxTokenAuthentication()]
 
     @extend_schema(
         request=s.TokenRequestSerializer,
-        responses={200: s.TokenSerializer, 400: ERRORS[400]},
+        responses={200: s.TokenSerializer, 400: ERRORS[400], 429: ERRORS[429]},
         auth=[],
     )
     def post(self, request: Request) -> Response:
         data = valid(s.TokenRequestSerializer, request.data)
         user = authenticate(request._request, username=data["username"], password=data["password"])
+        if getattr(request._request, "axes_locked_out", False):
+            return Response({"message": locked_message(), "extra": {}}, status=429)
         if user is None or not user.is_active:
             raise exceptions.ValidationError(
                 {"non_field_errors": ["Unable to log in with those credentials."]}
             )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        key, expiry = token_create(user=user)
+        return Response({"token": key, "expiry": expiry})
+
+    @extend_schema(request=None, responses={204: None, 401: ERRORS[401]})
+    def delete(self, request: Request) -> Response:
+        if not isinstance(request.auth, AuthToken):
+            raise exceptions.NotAuthenticated(
+                "Send the token to revoke: Authorization: Token <key>."
+            )
+        token_revoke(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --------------------------------------------------------------------------- players
@@ -92,6 +118,20 @@ class PlayerViewSet(
             return selectors.player_list().select_related("rating", "honorary_title")
         params = valid(s.PlayerFilterSerializer, self.request.query_params.dict())
         return selectors.player_list(**params).select_related("rating", "honorary_title")
+
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """One player with his rating: the public lookup, cached until he, any player's
+        club or the ratings change (``games.cache``)."""
+        if not (pk or "").isdigit() or len(pk or "") > 18:
+            return super().retrieve(request, pk=pk)  # the usual 404
+        versions = [page_cache.player(pk), page_cache.PLAYERS, page_cache.RATINGS]
+        data = cache.cached(
+            f"api.player.{int(pk or 0)}",
+            versions,
+            lambda: dict(s.PlayerSerializer(self.get_object()).data),
+            max_age=visitor_max_age(request),
+        )
+        return Response(data)
 
     def create(self, request: Request) -> Response:
         data = valid(s.PlayerWriteSerializer, request.data)
@@ -277,12 +317,17 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 game = services.game_result_enter(**kwargs)
         return self._out(game)
 
-    @extend_schema(request=None, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS})
+    @extend_schema(
+        request=s.ConfirmRequestSerializer, responses={200: s.GameSerializer, **GAME_WRITE_ERRORS}
+    )
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         game = self._game()
+        data = valid(s.ConfirmRequestSerializer, request.data)
         with service_errors():
-            game = services.game_result_confirm(actor=request.user, game=game)
+            game = services.game_result_confirm(
+                actor=request.user, game=game, claim=data.get("claim")
+            )
         return self._out(game)
 
     @extend_schema(
@@ -294,7 +339,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = valid(s.ContestRequestSerializer, request.data)
         with service_errors():
             game = services.game_result_contest(
-                actor=request.user, game=game, reason=data.get("reason", "")
+                actor=request.user,
+                game=game,
+                reason=data.get("reason", ""),
+                claim=data.get("claim"),
             )
         return self._out(game)
 

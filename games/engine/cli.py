@@ -19,8 +19,9 @@ from typing import Any, NoReturn
 
 from .coords import CoordinateError, parse_points, point_to_gtp, point_to_sgf
 from .deadstones import estimate_dead
+from .fillin import _num
 from .record import parse_record
-from .replay import Violation, replay
+from .replay import Violation, first_player, replay
 from .rules import Rules, UnknownRules, get_rules
 from .scoring import DeadStoneError, dead_from_markup, score
 from .sgf import MAX_BYTES, SgfError
@@ -134,6 +135,11 @@ def _check(files: list[str], rules: Rules, *, as_json: bool) -> int:
         bad = replay(record, rules, strict=True).first_illegal
         report.update(
             legal=bad is None,
+            size=record.size,
+            komi=None if record.komi is None else _num(record.komi),
+            handicap=record.handicap,
+            first_player=first_player(record).letter,
+            charset=record.charset,
             moves=len(record.moves),
             first_illegal=None if bad is None else violation_dict(bad, record.size),
             warnings=list(record.warnings),

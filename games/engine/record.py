@@ -7,12 +7,21 @@ is written: docs/formats.md, "Reading an SGF file" and "Writing an SGF file".
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from decimal import Decimal, InvalidOperation
 from functools import cache
 
 from . import sgf
-from .coords import CoordinateError, expand_sgf_points, is_sgf_pass, point_to_sgf, sgf_to_point
+from .board import Board
+from .coords import (
+    CoordinateError,
+    expand_sgf_points,
+    is_sgf_pass,
+    point_to_gtp,
+    point_to_sgf,
+    sgf_to_point,
+)
 from .result import Reason, Result, ResultError
 from .sgf import Node, SgfError
 from .types import MAX_SIZE, MIN_SIZE, Color, GameRecord, Move, Point, Setup
@@ -59,6 +68,10 @@ FOX_KOMI = {
     Decimal(350): Decimal(7),
     Decimal(700): Decimal(7),
 }
+# The name Fox's records give in AP.
+_FOX_APPS = ("foxwq",)
+# GoGoD writes Chinese komi in stones: these quarter values mean "double me".
+GOGOD_QUARTER_KOMI = frozenset({Decimal("2.75"), Decimal("3.25"), Decimal("3.75")})
 _MAX_RAW_KOMI = 1000  # above Fox's 750; keeps absurd exponents out of the arithmetic
 # A compressed list (AB[aa:yy]) is 7 bytes for 625 points: without a cap, 1 MB
 # of them would expand to tens of millions of points.  Real records list a few
@@ -79,14 +92,45 @@ def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRe
     One game tree of plain move nodes (the common case) is read in bulk, anything
     else the general way; both give the same record, or the error with its place.
     """
-    text = sgf.decode(data, max_bytes=max_bytes)
+    return read_text_and_record(data, max_bytes=max_bytes)[1]
+
+
+def read_text_and_record(
+    data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES
+) -> tuple[str, GameRecord]:
+    """``parse_record``, with the text the bytes were read as (to keep the file)."""
+    error: SgfError | None = None
+    for decoded in sgf.decodings(data, max_bytes=max_bytes):
+        try:
+            record = _parse_text(decoded.text)
+        except SgfError as e:
+            error = error or e
+            continue
+        notes = (decoded.warning,) if decoded.warning else ()
+        record = dataclasses.replace(
+            record, charset=decoded.charset, warnings=notes + record.warnings
+        )
+        return decoded.text, record
+    assert error is not None  # the last reading always decodes
+    raise error
+
+
+def _parse_text(text: str) -> GameRecord:
+    record = _parse_tree_text(text)
+    if sgf._START.search(text) is None:  # the reader found "(" and a property
+        note = "the first node has no ';': read as if it had one"
+        record = dataclasses.replace(record, warnings=(note, *record.warnings))
+    return record
+
+
+def _parse_tree_text(text: str) -> GameRecord:
     split = _split_plain_moves(text)
     if split is not None:
         root_text, pairs = split
-        record = _build(sgf.parse(root_text, max_bytes=max_bytes), pairs)
+        record = _build(sgf.parse_text(root_text), pairs)
         if record is not None:
             return record
-    record = _build(sgf.parse(text, max_bytes=max_bytes), [])
+    record = _build(sgf.parse_text(text), [])
     assert record is not None  # the general path raises rather than give up
     return record
 
@@ -143,8 +187,8 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
     size = _read_size(root)
     info = {k: root.values(k)[0] for k in INFO_PROPERTIES if k in root}
     komi = _read_komi(root, warnings)
-    handicap = _read_handicap(root, size)
-    first_player = _read_player(root)
+    handicap = _read_handicap(root, size, warnings)
+    first_player = _read_player(root, warnings)
     if handicap == 1:
         handicap = 0
         if first_player is None:
@@ -158,12 +202,14 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
 
     budget = _Budget(MAX_LISTED_POINTS)
     setup = _read_setup(root, size, budget)
-    if handicap >= 2 and setup.black and len(setup.black) != handicap:
-        warnings.append(f"HA[{handicap}] but the root places {len(setup.black)} black stones")
+    # Set-up nodes before the first move (Fox, Tygem and some editors put the
+    # handicap stones in the second node): checked like the root's.
+    opening: list[tuple[Node, Setup]] = [(root, setup)] if setup else []
     actions: list[Move | Setup] = []
     root_move = _read_move(root, size)
     if root_move is not None:
         actions.append(root_move)
+    moved = root_move is not None
     black_moves, white_moves = _move_table(size)
     for node in nodes[1:]:
         props = node.properties
@@ -177,13 +223,17 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
                 plain = table.get(values[0])
                 if plain is not None:
                     actions.append(plain)
+                    moved = True
                     continue
         node_setup = _read_setup(node, size, budget)
         if node_setup:
+            if not moved:
+                opening.append((node, node_setup))
             actions.append(node_setup)
         move = _read_move(node, size)
         if move is not None:
             actions.append(move)
+            moved = True
     if pairs:
         tables = {"B": black_moves, "W": white_moves}
         for color, value in pairs:
@@ -191,6 +241,13 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
             if plain is None:
                 return None
             actions.append(plain)
+    start = _start_position(opening, size)
+    placed = sum(1 for color in start.values() if color is Color.BLACK)
+    if handicap >= 2 and placed and placed != handicap:
+        warnings.append(f"HA[{handicap}] but {placed} black stones are set up")
+    if not handicap and "HA" not in root and _white_after_black_setup(opening, actions):
+        handicap = placed
+        warnings.append(f"no HA: the {placed} black set-up stones are read as the handicap")
 
     last = nodes[-1] if not pairs else Node()  # a plain move has no TB/TW
     return GameRecord(
@@ -205,6 +262,52 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
         territory_white=frozenset(_read_points(last, "TW", size, budget)),
         warnings=tuple(warnings),
     )
+
+
+def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point, Color]:
+    """The stones set up before the first move; a chain without a liberty is
+    refused (as sgfmill does), naming the node that last placed a stone of it.
+
+    The position is built once: a file may hold thousands of set-up nodes.
+    """
+    if not opening:
+        return {}
+    placed: dict[Point, tuple[Color, Node]] = {}
+    for node, setup in opening:
+        for points, color in ((setup.black, Color.BLACK), (setup.white, Color.WHITE)):
+            for p in points:
+                placed[p] = (color, node)
+        for p in setup.empty:
+            placed.pop(p, None)
+    board = Board(size)
+    board.place_setup(
+        Setup(
+            black=frozenset(p for p, (c, _) in placed.items() if c is Color.BLACK),
+            white=frozenset(p for p, (c, _) in placed.items() if c is Color.WHITE),
+        )
+    )
+    for point in sorted(placed, key=lambda q: (q[1], q[0])):
+        if board.liberties(point) == 0:
+            color, node = placed[point]
+            ident = "AB" if color is Color.BLACK else "AW"
+            raise node.error(
+                ident if ident in node else None,
+                f"the set-up {color.name.lower()} chain at {point_to_gtp(point, size)} "
+                f"({point_to_sgf(point)}) has no liberty",
+            )
+    return {p: color for p, (color, _) in placed.items()}
+
+
+def _white_after_black_setup(
+    opening: list[tuple[Node, Setup]], actions: list[Move | Setup]
+) -> bool:
+    """Two or more black set-up stones, no white ones, and White moves first."""
+    if not opening or any(s.white for _, s in opening):
+        return False
+    if sum(len(s.black) for _, s in opening) < 2:
+        return False
+    first = next((a for a in actions if isinstance(a, Move)), None)
+    return first is not None and first.color is Color.WHITE
 
 
 def _read_size(root: Node) -> int:
@@ -232,18 +335,24 @@ def _read_komi(root: Node, warnings: list[str]) -> Decimal | None:
     try:
         komi = Decimal(raw.strip())
     except InvalidOperation:
-        raise root.error("KM", f"komi {raw!r} is not a number") from None
+        warnings.append(f"KM[{raw}] is not a number: komi unknown")
+        return None
     if not komi.is_finite() or abs(komi) > _MAX_RAW_KOMI:
-        raise root.error("KM", f"komi {raw!r} is out of range")
-    app = (root.get("AP") or "").strip().lower()
-    if app.startswith("foxwq") and komi in FOX_KOMI:
-        warnings.append(f"Fox record: KM[{raw}] read as komi {_fmt(FOX_KOMI[komi])}")
+        warnings.append(f"KM[{raw}] is out of range: komi unknown")
+        return None
+    if komi in FOX_KOMI:
+        # Fox writes AP twice (AP[GNU Go:3.8] ... AP[foxwq]): any value names it.
+        # No real komi is this large, so the scaled value is read whoever wrote it.
+        fox = any(v.strip().lower().startswith(_FOX_APPS) for v in root.values("AP"))
         komi = FOX_KOMI[komi]
-    elif not _is_half_points(komi) and _is_half_points(komi * 2):
+        source = "Fox record" if fox else "Fox's scaled komi"
+        warnings.append(f"{source}: KM[{raw}] read as komi {_fmt(komi)}")
+    elif komi in GOGOD_QUARTER_KOMI:
         warnings.append(f"quarter komi KM[{raw}] (GoGoD Chinese) doubled to {_fmt(komi * 2)}")
         komi = komi * 2
     if not _is_half_points(komi):
-        raise root.error("KM", f"komi {raw} is not a whole or half point")
+        warnings.append(f"KM[{raw}] is not a whole or half point: komi unknown")
+        return None
     if komi == 0:
         re_text = root.get("RE")
         if re_text is not None and _is_half_point_result(re_text):
@@ -267,27 +376,30 @@ def _is_half_point_result(text: str) -> bool:
     )
 
 
-def _read_handicap(root: Node, size: int) -> int:
+def _read_handicap(root: Node, size: int, warnings: list[str]) -> int:
     raw = root.get("HA")
     if raw is None or not raw.strip():
         return 0
     text = raw.strip()
     if not text.isascii() or not text.isdigit() or len(text) > 3:
-        raise root.error("HA", f"handicap {raw!r} is not a number of stones")
+        warnings.append(f"HA[{raw}] is not a number of stones: ignored")
+        return 0
     handicap = int(text)
     if handicap >= size * size:
-        raise root.error("HA", f"handicap {handicap} does not fit on a {size}x{size} board")
+        warnings.append(f"HA[{raw}] does not fit on a {size}x{size} board: ignored")
+        return 0
     return handicap
 
 
-def _read_player(root: Node) -> Color | None:
+def _read_player(root: Node, warnings: list[str]) -> Color | None:
     raw = root.get("PL")
     if raw is None:
         return None
     try:
         return Color.from_letter(raw.strip())
     except ValueError:
-        raise root.error("PL", f"player {raw!r} is not B or W") from None
+        warnings.append(f"PL[{raw}] is not B or W: ignored")
+        return None
 
 
 class _Budget:
@@ -435,4 +547,11 @@ def _fmt(d: Decimal) -> str:
     return str(int(d)) if d == d.to_integral_value() else format(d.normalize(), "f")
 
 
-__all__ = ["FOX_KOMI", "INFO_PROPERTIES", "SgfError", "parse_record", "write_record"]
+__all__ = [
+    "FOX_KOMI",
+    "INFO_PROPERTIES",
+    "SgfError",
+    "parse_record",
+    "read_text_and_record",
+    "write_record",
+]

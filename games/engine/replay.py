@@ -105,12 +105,46 @@ class Replay:
 
 
 def first_player(record: GameRecord) -> Color:
-    """PL if given, else White after Black handicap stones, else Black."""
+    """Who moves first (docs/rules.md, "Replaying a record").
+
+    PL if given; else White when set-up stones come before the first move and
+    White makes it (handicap stones in the root or a later node, with or
+    without HA), or in a handicap game (HA 2 or more) with black set-up stones;
+    else Black.
+    """
     if record.first_player is not None:
         return record.first_player
-    if record.handicap >= 2 and record.setup.black:
+    setup_black = bool(record.setup.black)
+    setup_any = bool(record.setup)
+    for action in record.actions:
+        if isinstance(action, Move):
+            if setup_any and action.color is Color.WHITE:
+                return Color.WHITE
+            break
+        setup_any = setup_any or bool(action)
+        setup_black = setup_black or bool(action.black)
+    if record.handicap >= 2 and setup_black:
         return Color.WHITE
     return Color.BLACK
+
+
+def free_placement(record: GameRecord) -> int:
+    """How many of the first moves are handicap stones placed as moves: HA[n] and
+    n Black moves on the board first, with no set-up before them (as Pachi and KGS
+    write free placement), else 0."""
+    n = record.handicap
+    if n < 2 or record.first_player is Color.WHITE or record.setup:
+        return 0
+    moves = 0
+    for action in record.actions:
+        if not isinstance(action, Move):
+            return 0
+        if moves == n:
+            return n if action.color is Color.WHITE else 0
+        if action.color is not Color.BLACK or action.point is None:
+            return 0
+        moves += 1
+    return n if moves == n else 0
 
 
 def replay(
@@ -129,6 +163,7 @@ def replay(
     if record.setup:
         board.place_setup(record.setup)
     to_move = int(first_player(record))
+    free = free_placement(record)  # Black's first moves that are handicap stones
     board.record_position(to_move)
 
     ko = _KO_CODE[rules.ko]
@@ -206,7 +241,7 @@ def replay(
                     winner = color if n > 0 else 3 - color
                     first_capture = FirstCapture(number, Color(winner), n < 0)
         last_move = action
-        to_move = 3 - color
+        to_move = 3 - color if number >= free else color
         h = board.hash
         seen_pos.add(h)
         h ^= side_key[to_move]

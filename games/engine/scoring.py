@@ -19,6 +19,7 @@ from .coords import point_to_gtp
 from .fillin import FillIn, _num, fill_in
 from .result import Reason, Result
 from .rules import Rules, Scoring
+from .territory import japanese_territory
 from .types import Color, Point
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ class Score:
     compensation: int = 0
     handicap: int = 0
     no_result_at: int | None = None  # the move that made an unbreakable cycle (Void)
+    teire_points: int = 0  # japanese: points still to be filled inside territory
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: numbers are ints, or floats for half points; colours "B"/"W"."""
@@ -84,6 +86,7 @@ class Score:
             "white_stones": self.white_stones,
             "dame": self.dame,
             "seki_points": self.seki_points,
+            "teire_points": self.teire_points,
             "white_passed_first": self.white_passed_first,
             "first_pass_of_final_sequence": fp.letter if fp else None,
             "handicap": self.handicap,
@@ -231,91 +234,6 @@ def _regions(cells: list[int], neigh: tuple[tuple[int, ...], ...]) -> tuple[list
     return owner, counts
 
 
-def _seki_excluded(board: Board) -> tuple[list[int], int]:
-    """Territory lost to the seki rule, ``[0, black, white]``, and the seki points.
-
-    The definition (seki points, chains in seki, open dame) and its known limits:
-    docs/rules.md, "Territory counting".
-    """
-    cells = board._cells
-    t = board._t
-    neigh, bit = t.neigh, t.bit
-    head, libs = board._head, board._libs
-    n = len(cells)
-    # Regions: id per empty point, their points, owner and bordering chains.
-    region = [-1] * n
-    points: list[list[int]] = []
-    owners: list[int] = []
-    borders: list[set[int]] = []
-    for i in range(n):
-        if cells[i] or region[i] >= 0:
-            continue
-        rid = len(points)
-        region[i] = rid
-        members = [i]
-        border = 0
-        chains: set[int] = set()
-        for p in members:  # grows while it is walked: a breadth-first fill
-            for q in neigh[p]:
-                c = cells[q]
-                if c:
-                    border |= c
-                    chains.add(head[q])
-                elif region[q] < 0:
-                    region[q] = rid
-                    members.append(q)
-        points.append(members)
-        owners.append(border if border != 3 else 0)
-        borders.append(chains)
-
-    def unsafe(i: int, color: int) -> bool:
-        """Would ``color`` at empty ``i`` be self-atari (or suicide), capturing nothing?"""
-        me = bit[i]
-        total = 0
-        for q in neigh[i]:
-            c = cells[q]
-            if not c:
-                total |= bit[q]
-            elif c == color:
-                total |= libs[head[q]]
-            elif libs[head[q]] == me:
-                return False  # it captures: a fill that cannot be refused
-        return (total & ~me).bit_count() <= 1
-
-    seki_points = 0
-    in_seki: set[int] = set()
-    for rid, members in enumerate(points):
-        if owners[rid] != 0 or not borders[rid]:
-            continue
-        for i in members:
-            colours = {cells[q] for q in neigh[i] if cells[q]}
-            if len(colours) == 2 and unsafe(i, 1) and unsafe(i, 2):
-                seki_points += 1
-                in_seki.update(head[q] for q in neigh[i] if cells[q])
-    # Spread to the chains sharing a one-colour region with a chain in seki.
-    lost = [0, 0, 0]
-    if in_seki:
-        by_chain: dict[int, list[int]] = {}
-        for rid, chains in enumerate(borders):
-            if owners[rid]:
-                for h in chains:
-                    by_chain.setdefault(h, []).append(rid)
-        todo = list(in_seki)
-        zeroed: set[int] = set()
-        while todo:
-            h = todo.pop()
-            for rid in by_chain.get(h, ()):
-                if rid in zeroed:
-                    continue
-                zeroed.add(rid)
-                lost[owners[rid]] += len(points[rid])
-                for other in borders[rid]:
-                    if other not in in_seki:
-                        in_seki.add(other)
-                        todo.append(other)
-    return lost, seki_points
-
-
 def score_position(
     board: Board,
     rules: Rules,
@@ -366,11 +284,13 @@ def score_position(
         black_stones, white_stones = counts[3], counts[4]
     bt, wt = counts[1], counts[2]
     dame = counts[0]
-    seki = 0
+    seki = teire = 0
     if seki_rule:
-        lost, seki = _seki_excluded(board)
-        bt -= lost[1]
-        wt -= lost[2]
+        counted = japanese_territory(board)
+        seki = len(counted.seki_points)
+        teire = len(counted.teire[1]) + len(counted.teire[2])
+        bt -= counted.lost(Color.BLACK)
+        wt -= counted.lost(Color.WHITE)
     black_area = Decimal(black_stones + counts[1])
     white_area = Decimal(white_stones + counts[2])
     fill: FillIn | None = None
@@ -420,6 +340,7 @@ def score_position(
         white_stones=white_stones,
         dame=dame,
         seki_points=seki,
+        teire_points=teire,
         white_passed_first=white_passed_first,
         first_pass_of_final_sequence=first_pass_of_final_sequence,
         fill_in=fill,

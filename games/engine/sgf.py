@@ -8,6 +8,7 @@ placed by line and column.  Charsets, escapes, identifiers: docs/formats.md, "SG
 from __future__ import annotations
 
 import bisect
+import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,13 +16,16 @@ from dataclasses import dataclass, field
 MAX_BYTES = 1_000_000
 MAX_NODES = 20_000
 MAX_DEPTH = 1_000
+# The games after the first (counted, never replayed) may hold this many times MAX_NODES.
+LATER_GAMES_NODES = 5
 
 _WS = re.compile(r"\s*")
 _START = re.compile(r"\(\s*;")
+# A game tree whose first node has no ";" (Nihon Ki-in's records start "(\r\nTE[...").
+_START_NO_SEMICOLON = re.compile(r"\(\s*(?=[A-Za-z]+\s*\[)")
 _IDENT = re.compile(r"[A-Za-z]+")
 _VALUE = re.compile(r"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.DOTALL)
-_CA_RAW = re.compile(rb"(?<![A-Za-z])CA\s*\[([^\]\\]{0,64})\]")
 _MAX_IDENT = 32
 _UPPER_IDENT = re.compile(r"[A-Z]+")
 
@@ -196,55 +200,168 @@ class GameTree:
 
 # --------------------------------------------------------------------------- decoding
 
+# Charset names real files give in CA, to the Python codec that reads them.  Each
+# maps to the superset its writers really use (Windows code page 932 for Shift_JIS,
+# GB18030 for GB2312 and GBK, code page 949 for EUC-KR, 950 for Big5).
+CHARSET_ALIASES = {
+    "shift_jis": "cp932",
+    "shift-jis": "cp932",
+    "shiftjis": "cp932",
+    "sjis": "cp932",
+    "s_jis": "cp932",
+    "x-sjis": "cp932",
+    "csshiftjis": "cp932",
+    "windows-31j": "cp932",
+    "ms_kanji": "cp932",
+    "mskanji": "cp932",
+    "ms932": "cp932",
+    "x-euc-jp": "euc_jp",
+    "gb2312": "gb18030",
+    "gb_2312-80": "gb18030",
+    "euc-cn": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "cp936": "gb18030",
+    "euc-kr": "cp949",
+    "ks_c_5601-1987": "cp949",
+    "x-windows-949": "cp949",
+    "windows-949": "cp949",
+    "uhc": "cp949",
+    "big5": "cp950",
+    "x-mac-roman": "mac_roman",
+    "utf16": "utf-16",
+    "utf16le": "utf-16-le",
+    "utf16be": "utf-16-be",
+}
+# Tried in order when there is no CA, or the CA is unknown or wrong.  ISO-8859-1
+# reads any bytes, so a record is never refused for its text.
+FALLBACK_CHARSETS = ("utf-8", "gb18030", "iso-8859-1")
+_SHOWN = {"utf-8": "UTF-8", "gb18030": "GB18030", "iso8859-1": "ISO-8859-1", "utf-16": "UTF-16"}
+# The root node's properties, in the raw bytes (identifiers and brackets are ASCII).
+_ROOT_START = re.compile(rb"\(\s*;?")
+_RAW_PROPERTY = re.compile(rb"\s*([A-Za-z]{1,32})\s*((?:\[(?:[^\\\]]|\\.)*\]\s*)+)", re.DOTALL)
+_RAW_VALUE = re.compile(rb"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """One reading of a file's bytes: the text, the charset used (``None`` for text
+    given as text) and a warning when the charset was a guess or a correction."""
+
+    text: str
+    charset: str | None = None
+    warning: str | None = None
+
 
 def decode(data: bytes | str, *, max_bytes: int = MAX_BYTES) -> str:
-    """Bytes to text per the ``CA`` property (see the module docstring)."""
+    """Bytes to text: the first reading ``decodings`` gives."""
+    return next(decodings(data, max_bytes=max_bytes)).text
+
+
+def decodings(data: bytes | str, *, max_bytes: int = MAX_BYTES) -> Iterator[Decoded]:
+    """The readings of ``data`` to try, best first (docs/formats.md, "SGF").
+
+    The root's ``CA`` when it names a charset that decodes the bytes, then
+    UTF-8, GB18030 and ISO-8859-1, each that decodes them; the last always does.
+    A reader takes the first whose text it can parse.
+    """
     if isinstance(data, str):
         if len(data) > max_bytes or len(data.encode("utf-8", "surrogatepass")) > max_bytes:
             raise SgfError(f"the file is larger than {max_bytes:,} bytes")
-        return data
+        yield Decoded(data)
+        return
     if len(data) > max_bytes:
         raise SgfError(f"the file is larger than {max_bytes:,} bytes")
-    m = _CA_RAW.search(data)
-    charset = m.group(1).decode("ascii", "replace").strip() if m else ""
-    if not charset:
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            line, column = _byte_position(data, e.start)
-            raise SgfError(
-                "the file is not UTF-8 and has no CA property naming its charset",
-                line=line,
-                column=column,
-            ) from None
-    assert m is not None  # a charset was found
-    line, column = _byte_position(data, m.start(1))
+    tried: set[str] = set()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # A UTF-16 byte order mark says what the file is (its CA, if any, cannot
+        # be read from the bytes as ASCII).
+        text = _try_decode(data, "utf-16")
+        if text is not None:
+            yield Decoded(text, "UTF-16")
+        tried.add("utf-16")
+    declared = root_charset(data)
+    problem = ""
+    if declared:
+        codec = charset_codec(declared)
+        if codec is None:
+            problem = f"CA[{declared}] is not a charset goref knows"
+        else:
+            tried.add(codec)
+            text = _try_decode(data, codec)
+            if text is not None:
+                yield Decoded(text, _shown(codec))
+                problem = f"CA[{declared}] did not give a readable record"
+            else:
+                problem = f"the file is not {declared} as its CA says"
+    if not problem and data.isascii():
+        yield Decoded(data.decode("ascii"), "UTF-8")
+        return
+    why = problem or "no CA property names the charset"
+    later: list[Decoded] = []
+    for codec in FALLBACK_CHARSETS:
+        codec = codecs.lookup(codec).name
+        if codec in tried:
+            continue
+        tried.add(codec)
+        text = _try_decode(data, codec)
+        if text is None:
+            continue
+        shown = _shown(codec)
+        decoded = Decoded(text, shown, f"{why}: the text was read as {shown}")
+        if text.count("]") != data.count(b"]") or text.count("[") != data.count(b"["):
+            # A guessed multibyte charset took a bracket as the second byte of a
+            # character (Latin-1 "é]" is one GB18030 character): that reading could
+            # hide a move, so it is tried only after ISO-8859-1.  A backslash taken
+            # so is normal (Shift_JIS "ソ" ends in 0x5C), where a reading byte by
+            # byte would take it for an escape.
+            later.append(decoded)
+            continue
+        yield decoded
+    yield from later
+
+
+def charset_codec(name: str) -> str | None:
+    """The Python codec for a CA value (``"Windows-31J"`` -> ``"cp932"``), or ``None``."""
+    key = name.strip().lower().replace(" ", "")
+    key = CHARSET_ALIASES.get(key, key)
     try:
-        text = data.decode(charset)
+        return codecs.lookup(key).name
     except LookupError:
-        raise SgfError(
-            f"unknown charset {charset!r}", line=line, column=column, property="CA"
-        ) from None
-    except UnicodeDecodeError as e:
-        line, column = _byte_position(data, e.start)
-        raise SgfError(
-            f"the file cannot be decoded as {charset} (the CA property): {e.reason}",
-            line=line,
-            column=column,
-        ) from None
-    except (UnicodeError, ValueError) as e:  # codecs raise their own ValueErrors
-        raise SgfError(
-            f"the file cannot be decoded as {charset}: {e}",
-            line=line,
-            column=column,
-            property="CA",
-        ) from None
+        return None
+
+
+def root_charset(data: bytes) -> str:
+    """The first value of the root node's ``CA`` in raw bytes, or ``""``.
+
+    Only the root's own properties are looked at: a comment that quotes
+    ``CA[...]``, or a ``CA`` on a later node, does not decide the charset.
+    """
+    start = _ROOT_START.search(data)
+    if start is None:
+        return ""
+    pos = start.end()
+    while (m := _RAW_PROPERTY.match(data, pos)) is not None:
+        pos = m.end()
+        ident = bytes(c for c in m.group(1) if 65 <= c <= 90)
+        if ident == b"CA":
+            value = _RAW_VALUE.match(m.group(2).lstrip())
+            if value is None:  # cannot happen: the group is made of values
+                return ""
+            return value.group(1).decode("ascii", "replace").strip()[:64]
+    return ""
+
+
+def _try_decode(data: bytes, codec: str) -> str | None:
+    try:
+        text = data.decode("utf-8-sig" if codec == "utf-8" else codec)
+    except (UnicodeError, ValueError):  # codecs raise their own ValueErrors
+        return None
     return text.removeprefix("\ufeff")
 
 
-def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
-    line = data.count(b"\n", 0, offset) + 1
-    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+def _shown(codec: str) -> str:
+    return _SHOWN.get(codec, codec)
 
 
 # --------------------------------------------------------------------------- reading
@@ -261,11 +378,32 @@ def parse(
 
     Well-formed files take a fast path (one regular expression, places worked out only
     for errors); anything else goes to the careful reader: the same trees, or the error.
+    Bytes are read in each charset ``decodings`` gives until one parses; the error
+    raised is the first reading's.
     """
-    text = decode(data, max_bytes=max_bytes)
+    error: SgfError | None = None
+    for decoded in decodings(data, max_bytes=max_bytes):
+        try:
+            return parse_text(decoded.text, max_nodes=max_nodes, max_depth=max_depth)
+        except SgfError as e:
+            error = error or e
+    assert error is not None  # the last reading always decodes
+    raise error
+
+
+def parse_text(
+    text: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH
+) -> list[GameTree]:
+    """``parse`` for text already decoded."""
     start = _START.search(text)
     if start is None:
-        raise SgfError("no SGF game tree found: the file has no '(;'")
+        bare = _START_NO_SEMICOLON.search(text)
+        if bare is None:
+            raise SgfError("no SGF game tree found: the file has no '(;'")
+        # Read as if the ';' were there (columns on that line then count it).
+        text = text[: bare.end()] + ";" + text[bare.end() :]
+        start = _START.search(text)
+        assert start is not None
     src = _Source(text)
     trees = _fast_read(src, start.start(), max_nodes, max_depth)
     if trees is None:
@@ -330,7 +468,8 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
     tree: GameTree | None = None  # the innermost open game tree
     props: dict[str, list[str]] | None = None  # the open node's properties
     last: list[str] | None = None  # the values of the property just read
-    nodes = 0
+    nodes = 0  # in the game being read
+    later = 0  # in the games after the first
     new_node = Node.__new__
     unescape = _ESCAPE.sub
     text, match = src.text, _TOKEN.match
@@ -345,8 +484,10 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
             if tree.children:
                 return None
             nodes += 1
-            if nodes > max_nodes:
-                return None
+            if len(roots) > 1:
+                later += 1
+            if nodes > max_nodes or later > LATER_GAMES_NODES * max_nodes:
+                return None  # the careful reader names the place, or stops reading
             node = new_node(Node)
             node.properties = props = {}
             node._src = src
@@ -381,6 +522,8 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
             if m.group(4) == "(":
                 if (tree is not None and not tree.nodes) or len(stack) >= max_depth:
                     return None
+                if tree is None:
+                    nodes = 0  # the limit is per game
                 new = GameTree()
                 (tree.children if tree is not None else roots).append(new)
                 stack.append(new)
@@ -424,7 +567,8 @@ class _Reader:
         text, n = self.text, len(self.text)
         roots: list[GameTree] = []
         stack: list[GameTree] = []
-        nodes = 0
+        nodes = 0  # in the game being read
+        later = 0  # in the games after the first
         while True:
             pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
             if pos >= n:
@@ -437,6 +581,8 @@ class _Reader:
             if not stack and c != "(":
                 break  # trailing text after the last game tree
             if c == "(":
+                if not stack:
+                    nodes = 0  # the limit is per game
                 if stack and not stack[-1].nodes:
                     raise self.fail(pos, "a game tree must start with a node (';')")
                 if len(stack) >= self.max_depth:
@@ -455,8 +601,15 @@ class _Reader:
                 if tree.children:
                     raise self.fail(pos, "a node cannot follow a variation in the same game tree")
                 nodes += 1
-                if nodes > self.max_nodes:
-                    raise self.fail(pos, f"the file has more than {self.max_nodes:,} nodes")
+                if len(roots) == 1 and nodes > self.max_nodes:
+                    raise self.fail(pos, f"the first game has more than {self.max_nodes:,} nodes")
+                if len(roots) > 1:
+                    later += 1
+                    if nodes > self.max_nodes or later > LATER_GAMES_NODES * self.max_nodes:
+                        # Only the first game is read: the games after it are only
+                        # counted, and stop being read where a limit is reached.
+                        roots.pop()
+                        break
                 line, column = self.where(pos)
                 node = Node(line=line, column=column)
                 pos = self.read_properties(node, pos + 1)

@@ -92,6 +92,7 @@ class GameRecord:
     # Things the reader noticed and worked around (Fox komi, HA[1], KM[0]
     # with a half-point RE, ...): shown to the referee, never fatal.
     warnings: tuple[str, ...] = ()
+    charset: str | None = None  # how the file's bytes were read ("UTF-8", "GB18030", ...)
 
     @property
     def moves(self) -> tuple[Move, ...]:

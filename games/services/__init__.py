@@ -29,6 +29,7 @@ from games.services.results import (
 from games.services.tournaments import (
     round_get_or_create,
     tournament_create,
+    tournament_officials_set,
     tournament_referees_set,
     tournament_update,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "round_results_enter",
     "tournament_close",
     "tournament_create",
+    "tournament_officials_set",
     "tournament_referees_set",
     "tournament_settings_update",
     "tournament_start",

@@ -14,6 +14,7 @@ from django.db.models import Q
 from games import permissions
 from games.models import Game, Player, Presence, Tournament, TournamentEntry
 from games.services import outbound
+from ops import cache
 from ops.audit import audit_record
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 from ratings.ranks import Rank, RankError
@@ -260,6 +261,7 @@ def entry_remove(*, actor: Actor, entry: TournamentEntry) -> None:
         old={"player": entry.player_id, "rank": entry.rank, "participation": entry.participation},
     )
     entry.delete()
+    cache.changed(entry)  # the tournament's page no longer lists him
 
 
 def entry_for(tournament: Tournament, player: Player, *, field_name: str) -> TournamentEntry:

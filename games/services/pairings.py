@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from games import permissions
+from games.cache import player as player_version
 from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, Presence, Round, Tournament, TournamentEntry
 from games.services import outbound
@@ -17,6 +18,7 @@ from games.services.entries import check_open, entry_for
 from games.services.lifecycle import tournament_mark_started
 from games.services.results import game_lock
 from games.services.tournaments import as_komi, round_get_or_create, rules_named
+from ops import cache
 from ops.audit import audit_record
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 
@@ -200,6 +202,8 @@ def game_update(
             _check_playing(entry, game.round.number, field_name)
         Round.objects.select_for_update().filter(pk=game.round_id).first()
         _check_players_free(game.round, new_black, new_white, exclude=game.pk)
+        # The players who leave the game no longer show it (the save bumps the new ones).
+        cache.touch(player_version(game.black_id), player_version(game.white_id))
         game.black, game.white = new_black, new_white
         changed += ["black", "white"]
     if handicap is not UNSET:

@@ -10,7 +10,9 @@ from django.db import transaction
 from games import permissions
 from games.models import Club, Player
 from games.services import outbound
+from ops.audit import audit_record
 from ops.services import UNSET, Actor, Unset, require, validate_and_save
+from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
 
 # What a player record holds, as player_create / player_update take it (also the
@@ -72,6 +74,30 @@ def _check_actor(actor: Actor) -> None:
         require(permissions.is_any_director(actor), "Only tournament directors can edit players.")
 
 
+def _check_link(actor: Actor, user: Any) -> None:
+    """Setting a player's account: a superuser (or the operator); a director invites instead."""
+    if actor is not None and user is not None:
+        require(
+            permissions.can_link_account(actor),
+            "Only a superuser links an account to a player: invite the player by e-mail instead.",
+        )
+
+
+def player_audit_value(player: Player) -> dict[str, Any]:
+    """What the audit trail keeps of a player record."""
+    return {
+        "family_name": player.family_name,
+        "given_name": player.given_name,
+        "rank": str(Rank(player.declared_rank)),
+        "club": player.club.name if player.club_id and player.club else None,
+        "country": player.country,
+        "egd_pin": player.egd_pin,
+        "aga_id": player.aga_id,
+        "nzgs_id": player.nzgs_id,
+        "user": player.user_id,
+    }
+
+
 @transaction.atomic
 def player_create(
     *,
@@ -87,6 +113,8 @@ def player_create(
     user: Any = None,
 ) -> Player:
     _check_actor(actor)
+    _check_link(actor, user)
+    check_visible_text(family_name=family_name, given_name=given_name, club=club, country=country)
     country = (country or "").strip().upper()
     player = Player(
         family_name=(family_name or "").strip(),
@@ -100,6 +128,7 @@ def player_create(
         user=user,
     )
     validate_and_save(player)
+    audit_record(actor=actor, action="player.created", obj=player, new=player_audit_value(player))
     return player
 
 
@@ -118,8 +147,19 @@ def player_update(
     nzgs_id: str | Unset | None = UNSET,
     user: Any = UNSET,
 ) -> Player:
-    """Change the given fields only (``UNSET`` leaves a field alone)."""
+    """Change the given fields only (``UNSET`` leaves a field alone); audited with the old
+    and new values.  Directors edit the players of their own tournaments only."""
     _check_actor(actor)
+    if actor is not None:
+        require(
+            permissions.can_edit_player(actor, player),
+            "This player plays in other directors' tournaments: ask one of them, or a superuser.",
+        )
+    if user is not UNSET:
+        _check_link(actor, True)
+    check_visible_text(family_name=family_name, given_name=given_name, club=club, country=country)
+    # The stored row, not the caller's copy (a form may have written onto it already).
+    old = player_audit_value(Player.objects.select_related("club").get(pk=player.pk))
     changed: list[str] = []
     if family_name is not UNSET:
         player.family_name = (family_name or "").strip()
@@ -146,6 +186,16 @@ def player_update(
         changed.append("user")
     if changed:
         validate_and_save(player, update_fields=changed)
+        new = player_audit_value(player)
+        diff = [k for k in new if new[k] != old[k]]
+        if diff:
+            audit_record(
+                actor=actor,
+                action="player.updated",
+                obj=player,
+                old={k: old[k] for k in diff},
+                new={k: new[k] for k in diff},
+            )
     if "declared_rank" in changed:
         # Every change of the official rank is in the rank history.
         outbound.rank_corrected(actor=actor, player=player, old_rank=old_rank)

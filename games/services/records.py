@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from games.engine import sgf as sgf_syntax
 from games.engine.board import Board
 from games.engine.coords import CoordinateError, parse_point, point_to_gtp
-from games.engine.record import parse_record
+from games.engine.record import read_text_and_record
 from games.engine.replay import replay
 from games.engine.result import Reason, Result, ResultError
 from games.engine.rules import Rules
@@ -79,8 +79,10 @@ def read_record(
     moves become warnings, kept as evidence (docs/formats.md, "Against the game")."""
     max_bytes = int(getattr(settings, "GOREF_SGF_MAX_BYTES", sgf_syntax.MAX_BYTES))
     try:
-        text = sgf_syntax.decode(data, max_bytes=max_bytes) if isinstance(data, bytes) else data
-        record = parse_record(text, max_bytes=max_bytes)
+        if (b"\x00" in data) if isinstance(data, bytes) else ("\x00" in data):
+            # Not text, and PostgreSQL cannot store it: refused before it reaches a row.
+            raise ValidationError({"sgf": "The SGF record contains a NUL byte: it is not text."})
+        text, record = read_text_and_record(data, max_bytes=max_bytes)
     except SgfError as e:
         raise ValidationError({"sgf": f"The SGF record cannot be read: {e}."}) from None
     if record.size != board_size:

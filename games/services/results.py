@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
@@ -24,7 +26,7 @@ from games.services import deadstones, outbound, records
 from games.services.common import COMMITTEE_FINAL_MESSAGE, LOCKED_MESSAGE, GameLockedError
 from games.services.scoring import latest_run, scoring_run_request
 from ops.audit import audit_record
-from ops.services import Actor, StateConflict, as_user, validate_and_save
+from ops.services import UNSET, Actor, StateConflict, Unset, as_user, validate_and_save
 
 # Every field a result writes, on every path (players, directors, rulings).
 RESULT_FIELDS = [
@@ -165,6 +167,13 @@ def _participant(actor: Actor, game: Game) -> Player:
 def _require_director(actor: Actor, game: Game) -> None:
     if actor is not None and not permissions.can_enter_results(actor, game):
         raise PermissionDenied("Only the tournament's directors can enter or finalise results.")
+    if actor is not None and permissions.is_participant(actor, game):
+        raise PermissionDenied(CONFLICT_OF_INTEREST)
+
+
+CONFLICT_OF_INTEREST = (
+    "You play in this game: another director enters, corrects or finalises its result."
+)
 
 
 def result_store(
@@ -190,7 +199,8 @@ def result_store(
     if state is not None:
         game.state = state
         fields = [*RESULT_FIELDS, "state"]
-    validate_and_save(game, update_fields=fields)
+    # ``by`` was read from the database a moment ago: no query to prove it exists.
+    validate_and_save(game, update_fields=fields, exclude=["result_submitted_by"])
 
 
 def _store(game: Game, evidence: Evidence, *, by: Player | None) -> None:
@@ -224,7 +234,8 @@ def _submission(
         dead_stones=evidence.dead_stones if evidence else [],
         comment=comment or "",
     )
-    validate_and_save(sub, exclude=["submitted_by"])
+    # The game is locked and the player was just read: their rows exist.
+    validate_and_save(sub, exclude=["submitted_by", "game", "player"])
     return sub
 
 
@@ -260,9 +271,17 @@ def _record(
         if check is not None:
             check(game)
         old = _snapshot(game)
+        replaced = (
+            player is not None
+            and game.state == GameState.SUBMITTED
+            and game.result_submitted_by_id == player.pk
+        )
         _store(game, evidence, by=player)
         kind = SubmissionKind.SUBMIT if player is not None else SubmissionKind.DIRECTOR
         _submission(game, kind, actor=actor, player=player, evidence=evidence, comment=comment)
+        if replaced:
+            assert player is not None
+            _tell_opponent_claim_changed(game, player, old=old["result"])
         if player is None:
             audit_record(
                 actor=actor,
@@ -273,6 +292,26 @@ def _record(
             )
         result_changed(game)
     return game
+
+
+def _tell_opponent_claim_changed(game: Game, player: Player, *, old: str | None) -> None:
+    """The submitter replaced his own claim before an answer: his opponent is told by
+    e-mail (on commit), and an earlier page's confirm button no longer works
+    (``current_claim`` changed)."""
+    opponent = game.white if player.pk == game.black_id else game.black
+    user = opponent.user if opponent.user_id else None
+    email = getattr(user, "email", "") if user is not None else ""
+    if not email:
+        return
+    subject = f"goref: {player.full_name} changed the claimed result of your game"
+    body = (
+        f"{player.full_name} changed the result claimed for your game in {game.tournament.name}, "
+        f"round {game.round.number}: from {old or 'none'} to {game.result_display}.\n"
+        "Look at the game again before you confirm or contest it."
+    )
+    transaction.on_commit(
+        lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email], fail_silently=True)
+    )
 
 
 def _lock_result(
@@ -317,13 +356,61 @@ def _open_to_players(game: Game) -> None:
         raise StateConflict("A director has entered this result: ask a director to change it.")
 
 
-def game_result_confirm(*, actor: Actor, game: Game) -> Game:
-    """The opponent of the submitter confirms: the result is locked for good."""
+def current_claim(game: Game) -> int | None:
+    """The id of the claim awaiting the opponent's answer (the latest player's submission
+    of a submitted result), or ``None``.  Confirming and contesting name it, so an answer
+    is bound to the claim the opponent saw."""
+    if game.state != GameState.SUBMITTED or game.result_submitted_by_id is None:
+        return None
+    return (
+        ResultSubmission.objects.filter(
+            game=game, kind=SubmissionKind.SUBMIT, player_id=game.result_submitted_by_id
+        )
+        .order_by("-created_at", "-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+CLAIM_CHANGED = "The claim changed: look again."
+
+
+def replaced_claims(game: Game) -> list[ResultSubmission]:
+    """The claimant's earlier claims that his current one replaced (newest first), for
+    the opponent to see before he answers; [] when the claim was never changed."""
+    current = current_claim(game)
+    if current is None:
+        return []
+    subs = list(ResultSubmission.objects.filter(game=game).order_by("-created_at", "-id")[:50])
+    earlier: list[ResultSubmission] = []
+    for sub in subs:
+        if sub.pk == current:
+            continue
+        if sub.kind != SubmissionKind.SUBMIT or sub.player_id != game.result_submitted_by_id:
+            break  # anything else (an answer, a ruling) starts the current claim's story
+        earlier.append(sub)
+    return earlier
+
+
+def _check_claim(game: Game, claim: int | Unset | None) -> None:
+    """The web forms and the API always pass the claim the opponent saw (``None``: the
+    client sent none); ``UNSET`` is a caller that shows no claim (the operator, a script)."""
+    if claim is UNSET:
+        return
+    if claim is None:
+        raise ValidationError({"claim": "Send the id of the claim you answer (the game's claim)."})
+    if claim != current_claim(game):
+        raise StateConflict(CLAIM_CHANGED)
+
+
+def game_result_confirm(*, actor: Actor, game: Game, claim: int | Unset | None = UNSET) -> Game:
+    """The opponent of the submitter confirms ``claim``: the result is locked for good."""
     _participant(actor, game)
     with transaction.atomic():
         game = game_lock(game)
         player = _participant(actor, game)
         _check_opponents_claim(game, player, "confirm")
+        _check_claim(game, claim)
         # A count that matched only with unsure chains flipped: confirming agrees to them.
         agreed = deadstones.flip_accept(game=game, run=latest_run(game), actor=actor)
         deadstones.review_close(game=game)
@@ -333,13 +420,16 @@ def game_result_confirm(*, actor: Actor, game: Game) -> Game:
     return game
 
 
-def game_result_contest(*, actor: Actor, game: Game, reason: str = "") -> Game:
-    """The opponent of the submitter contests: the game is disputed until a ruling."""
+def game_result_contest(
+    *, actor: Actor, game: Game, reason: str = "", claim: int | Unset | None = UNSET
+) -> Game:
+    """The opponent of the submitter contests ``claim``: the game is disputed until a ruling."""
     _participant(actor, game)
     with transaction.atomic():
         game = game_lock(game)
         player = _participant(actor, game)
         _check_opponents_claim(game, player, "contest")
+        _check_claim(game, claim)
         game.state = GameState.DISPUTED
         validate_and_save(game, update_fields=["state", "updated_at"])
         _submission(game, SubmissionKind.CONTEST, actor=actor, player=player, comment=reason)
@@ -416,6 +506,7 @@ def round_results_enter(
     errors: list[str] = []
     seen: set[int] = set()
     plan: list[tuple[Game, str]] = []
+    own = permissions.player_for(actor) if actor is not None else None
     for line, (item, game_id) in enumerate(zip(results, ids, strict=True), start=1):
         if game_id < 0:
             errors.append(f"line {line}: expected a game id and a result, got {item!r}.")
@@ -441,6 +532,9 @@ def round_results_enter(
             continue
         if found.is_locked:
             errors.append(f"{where}: {GameLockedError().message}")
+            continue
+        if own is not None and own.pk in (found.black_id, found.white_id):
+            errors.append(f"{where}: {CONFLICT_OF_INTEREST}")
             continue
         plan.append((found, text))
     if errors:

@@ -7,6 +7,7 @@ The delivery design (stored first, queued on commit, the sweep): docs/operations
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -25,13 +26,12 @@ from games import permissions, tasks
 from games.engine import ENGINE_VERSION
 from games.engine.rules import PRESETS
 from games.models import FINISHED_STATES, Game, ScoringRun, ScoringState, Tournament
-from ops.models import Job, JobState, WorkerHeartbeat
+from ops.models import Job, JobState
 from ops.services import Actor, as_user
-from ops.worker import HEARTBEAT_SECONDS
+from ops.tasks_common import broker_down, mark_broker
+from ops.worker import live_identities
 
 log = logging.getLogger(__name__)
-# A worker whose heartbeat is older than this is gone: its claims can be taken over.
-WORKER_GONE_AFTER = timedelta(seconds=HEARTBEAT_SECONDS * 3)
 
 
 def claim_expires() -> timedelta:
@@ -114,19 +114,23 @@ def scoring_run_request(*, game: Game) -> ScoringRun | None:
         return None
     digest = input_hash(game)
     now = timezone.now()
-    with transaction.atomic():
-        run, created = ScoringRun.objects.select_for_update().get_or_create(
-            game=game,
-            rules=game.rules,
-            engine_version=ENGINE_VERSION,
-            defaults={"input_hash": digest, "requested_at": now},
-        )
-        if not created:
+    # The caller holds the game's row lock (results.game_lock), so no one else
+    # creates this run meanwhile: no get_or_create, and no savepoints of its own.
+    with transaction.atomic(savepoint=False):
+        key = {"game": game, "rules": game.rules, "engine_version": ENGINE_VERSION}
+        run = ScoringRun.objects.select_for_update().filter(**key).first()
+        # ``queued_at`` is written now, with the run: a publish on commit that
+        # fails clears it (one more query then, none when the broker answers).
+        if run is None:
+            run = ScoringRun.objects.create(
+                **key, input_hash=digest, requested_at=now, queued_at=now
+            )
+        else:
             if run.input_hash == digest:
                 return run  # already scored, or already on its way
-            _reset(run, digest=digest, now=now, job=_keep_job(run))
+            _reset(run, digest=digest, now=now, job=_keep_job(run), queued=True)
         run_id = run.pk
-        transaction.on_commit(lambda: publish([run_id]))
+        transaction.on_commit(lambda: publish([run_id], recorded=True))
     return run
 
 
@@ -136,9 +140,12 @@ def _keep_job(run: ScoringRun) -> Job | None:
     return None if run.state in FINISHED_STATES else run.job
 
 
-def _reset(run: ScoringRun, *, digest: str, now: Any, job: Job | None) -> None:
+def _reset(
+    run: ScoringRun, *, digest: str, now: Any, job: Job | None, queued: bool = False
+) -> None:
     for name, value in _RESULT_FIELDS.items():
         setattr(run, name, value)
+    run.queued_at = now if queued else None
     run.state = ScoringState.PENDING
     run.input_hash = digest
     run.requested_at = now
@@ -151,14 +158,29 @@ def _reset(run: ScoringRun, *, digest: str, now: Any, job: Job | None) -> None:
 # --------------------------------------------------------------------------- publishing
 
 
-def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: int = 0) -> int:
+def publish(
+    run_ids: Sequence[int],
+    *,
+    job_id: int | None = None,
+    chunk_size: int = 0,
+    recorded: bool = False,
+) -> int:
     """Hand runs to the broker (after commit); returns how many were published.
+
+    ``recorded``: the runs' ``queued_at`` was written with them, so only a
+    failure costs a write (clearing it).
 
     Never raises: a broker that is down leaves the runs pending with
     ``queued_at`` null, and ``sweep_pending`` publishes them when it is back.
+    Nothing is tried while a publish from this process failed a moment ago
+    (``ops.tasks_common.broker_down``); each sweep starts by trying again.
     """
     ids = list(run_ids)
     if not ids:
+        return 0
+    if broker_down():
+        log.warning("broker down: %d re-scoring run(s) left for the sweep", len(ids))
+        _not_queued(ids, recorded)
         return 0
     size = chunk_size or CHUNK_SIZE
     published: list[int] = []
@@ -173,12 +195,16 @@ def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: in
                     tasks.rescore_chunk.apply_async((chunk,), producer=producer)
                     published.extend(chunk)
     except Exception:  # the broker is down or refuses: keep the runs, the sweep retries
+        mark_broker(up=False)
         log.warning(
             "re-scoring of %d run(s) not queued (broker unavailable); the sweep will queue them",
             len(ids) - len(published),
             exc_info=True,
         )
+    _not_queued([i for i in ids if i not in set(published)], recorded)
     if published:
+        mark_broker(up=True)
+    if published and not recorded:
         try:
             ScoringRun.objects.filter(pk__in=published).exclude(state__in=FINISHED_STATES).update(
                 queued_at=timezone.now()
@@ -186,6 +212,17 @@ def publish(run_ids: Sequence[int], *, job_id: int | None = None, chunk_size: in
         except Exception:  # a duplicate message later is harmless; the work is queued
             log.warning("queued_at not recorded", exc_info=True)
     return len(published)
+
+
+def _not_queued(ids: list[int], recorded: bool) -> None:
+    """Runs written as queued whose publish failed: queued_at cleared (the form and the
+    API say the check waits for the queue; the sweep sees them as never queued)."""
+    if not (ids and recorded):
+        return
+    try:
+        ScoringRun.objects.filter(pk__in=ids, state=ScoringState.PENDING).update(queued_at=None)
+    except Exception:  # the sweep still finds them: queued long ago, not in the broker
+        log.warning("queued_at not cleared", exc_info=True)
 
 
 # --------------------------------------------------------------------------- batches
@@ -207,8 +244,10 @@ def tournament_rescore(
         raise ValidationError({"rules": f"Unknown rules preset {rules!r}."})
     if actor is not None:
         if tournament is None:
-            if not (getattr(actor, "is_staff", False) or permissions.is_superuser(actor)):
-                raise PermissionDenied("Only staff can re-score every game under a preset.")
+            if not permissions.is_federation_official(actor):
+                raise PermissionDenied(
+                    "Only federation officials re-score every game under a preset."
+                )
         elif not permissions.is_director(actor, tournament):
             raise PermissionDenied("Only the tournament's directors can re-score it.")
 
@@ -360,31 +399,105 @@ def finish_jobs(job_ids: Iterable[int | None]) -> None:
 
 
 def stale_claim_q(now: Any) -> Q:
-    """A running run whose claim no longer holds: the claiming worker's heartbeat
-    stopped, or the claim is older than the hard time limit (the task is dead)."""
-    alive = WorkerHeartbeat.objects.filter(last_seen__gte=now - WORKER_GONE_AFTER).values(
-        "hostname"
-    )
+    """A running run whose claim no longer holds: the process that claimed it is
+    not listed by a fresh worker heartbeat (``ops.worker``), or the claim is
+    older than the hard time limit (the task is dead)."""
     return Q(state=ScoringState.RUNNING) & (
-        Q(claimed_at__lt=now - claim_expires()) | ~Q(claimed_by__in=alive)
+        Q(claimed_at__lt=now - claim_expires()) | ~Q(claimed_by__in=live_identities(now))
     )
+
+
+# Tasks whose first argument names re-scoring runs (one id, or a list).
+_RUN_TASKS = ("games.rescore_game", "games.rescore_chunk")
+# Reading more waiting messages than this costs more than a duplicate publish saves.
+MAX_SCANNED = 50_000
+
+
+def runs_in_broker() -> set[int] | None:
+    """The run ids of every re-scoring message waiting in the broker's queue;
+    ``None`` when that cannot be known (an error, or a queue too long to read).
+
+    A message a worker has taken but not acknowledged is not counted: with a
+    prefetch of one it is running (its runs are claimed), or its worker died.
+    """
+    url = str(settings.CELERY_BROKER_URL)
+    try:
+        if url.startswith(("redis://", "rediss://")):
+            import redis
+
+            client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=5)
+            if int(client.llen("celery")) > MAX_SCANNED:  # type: ignore[arg-type]
+                return None
+            raw: list[Any] = list(client.lrange("celery", 0, MAX_SCANNED))  # type: ignore[arg-type]
+        elif url.startswith("filesystem://"):
+            from pathlib import Path
+
+            folder = Path(str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]))
+            files = sorted(folder.glob("*.msg"))
+            if len(files) > MAX_SCANNED:
+                return None
+            raw = []
+            for path in files:
+                try:
+                    raw.append(path.read_bytes())
+                except OSError:  # taken by a worker meanwhile
+                    continue
+        else:
+            return None
+    except Exception:
+        log.warning("sweep: the broker's queue could not be read", exc_info=True)
+        return None
+    found: set[int] = set()
+    for payload in raw:
+        found.update(_message_runs(payload))
+    return found
+
+
+def _message_runs(payload: bytes | str) -> list[int]:
+    """The run ids a Kombu message (JSON envelope, task protocol 2) carries."""
+    try:
+        message = json.loads(payload)
+        if message.get("headers", {}).get("task") not in _RUN_TASKS:
+            return []
+        body = message["body"]
+        if message.get("properties", {}).get("body_encoding") == "base64":
+            body = base64.b64decode(body)
+        first = json.loads(body)[0][0]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return []
+    items = first if isinstance(first, list) else [first]
+    return [int(i) for i in items if isinstance(i, int)]
 
 
 def sweep_pending() -> int:
-    """Publish again every run the broker may not have (docs/operations.md, "Re-scoring runs": never
-    queued, queued too long ago, or under a stale claim); returns how many."""
+    """Publish again every run the broker may not have (docs/operations.md, "Re-scoring
+    runs"): never queued; queued more than ``GOREF_REQUEUE_AFTER`` ago while no
+    message in the broker's queue names it (a queue lost with Redis, a worker
+    that died holding it); under a stale claim.  Returns how many."""
     now = timezone.now()
-    visibility = timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)
-    waiting = Q(state=ScoringState.PENDING, requested_at__lt=now - SWEEP_GRACE) & (
-        Q(queued_at__isnull=True) | Q(queued_at__lt=now - visibility)
-    )
+    mark_broker(up=True)  # a sweep always tries the broker again
+    pending = Q(state=ScoringState.PENDING, requested_at__lt=now - SWEEP_GRACE)
+    never = pending & Q(queued_at__isnull=True)
+    overdue = pending & Q(queued_at__lt=now - timedelta(seconds=settings.GOREF_REQUEUE_AFTER))
     rows = list(
-        ScoringRun.objects.filter(waiting | stale_claim_q(now))
+        ScoringRun.objects.filter(never | overdue | stale_claim_q(now))
         .order_by("job_id", "pk")
-        .values_list("pk", "job_id")
+        .values_list("pk", "job_id", "state", "queued_at")
     )
+    late = [pk for pk, _, state, queued in rows if state == ScoringState.PENDING and queued]
+    if late:
+        waiting = runs_in_broker()
+        if waiting is None:
+            # Not knowable: only what the broker would have handed out again by now.
+            cutoff = now - timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)
+            waiting = {
+                pk
+                for pk, _, state, queued in rows
+                if state == ScoringState.PENDING and queued and queued >= cutoff
+            }
+        rows = [r for r in rows if r[0] not in waiting]
     by_job: dict[int | None, list[int]] = {}
-    for pk, owner in rows:
+    for pk, owner, _, _ in rows:
         by_job.setdefault(owner, []).append(pk)
     total = 0
     for job, ids in by_job.items():

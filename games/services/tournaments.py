@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -15,6 +16,7 @@ from games.models import Round, Tournament
 from games.services.event_settings import apply_settings, tournament_settings_update
 from ops.audit import audit_record
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
+from ops.text import check_visible_text
 
 # What tournament_create / tournament_update take, in the order forms show them.
 TOURNAMENT_FIELDS = (
@@ -28,6 +30,21 @@ TOURNAMENT_FIELDS = (
     "time_control",
     "rated",
 )
+
+
+def tournament_audit_value(tournament: Tournament) -> dict[str, object]:
+    """What the audit trail keeps of a tournament's settings."""
+    return {
+        "name": tournament.name,
+        "start_date": str(tournament.start_date),
+        "end_date": str(tournament.end_date),
+        "venue": tournament.venue,
+        "rules": tournament.rules,
+        "board_size": tournament.board_size,
+        "komi": str(tournament.komi),
+        "time_control": tournament.time_control,
+        "rated": tournament.rated,
+    }
 
 
 def tournament_referees_set(*, actor: Actor, tournament: Tournament, referees: list[Any]) -> None:
@@ -102,6 +119,7 @@ def tournament_create(
             permissions.can_create_tournament(actor),
             "Only staff or users allowed to add tournaments can create one.",
         )
+    check_visible_text(name=name, venue=venue)
     preset = rules_named(rules)
     tournament = Tournament(
         name=(name or "").strip(),
@@ -119,6 +137,12 @@ def tournament_create(
     creator = as_user(actor)
     if creator is not None:
         tournament.directors.add(creator)
+    audit_record(
+        actor=actor,
+        action="tournament.created",
+        obj=tournament,
+        new=tournament_audit_value(tournament),
+    )
     return tournament
 
 
@@ -145,6 +169,8 @@ def tournament_update(
         require(
             permissions.is_director(actor, tournament), "Only its directors can edit a tournament."
         )
+    check_visible_text(name=name, venue=venue)
+    old = tournament_audit_value(Tournament.objects.get(pk=tournament.pk))
     changed: list[str] = []
     if rules is not UNSET:
         old_preset = get_rules(tournament.rules)
@@ -178,6 +204,16 @@ def tournament_update(
             changed.append(field_name)
     if changed:
         validate_and_save(tournament, update_fields=changed)
+        new = tournament_audit_value(tournament)
+        diff = [k for k in new if new[k] != old[k]]
+        if diff:
+            audit_record(
+                actor=actor,
+                action="tournament.updated",
+                obj=tournament,
+                old={k: old[k] for k in diff},
+                new={k: new[k] for k in diff},
+            )
     if settings:
         tournament = tournament_settings_update(actor=actor, tournament=tournament, **settings)
     return tournament
@@ -202,3 +238,39 @@ def round_get_or_create(*, actor: Actor, tournament: Tournament, number: int) ->
             return rnd
     except IntegrityError:
         return Round.objects.get(tournament=tournament, number=number)
+
+
+@transaction.atomic
+def tournament_officials_set(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    directors: Iterable[Any] | Unset = UNSET,
+    referees: Iterable[Any] | Unset = UNSET,
+) -> Tournament:
+    """Name the tournament's co-directors and referees (users); audited with before and
+    after.  A tournament always keeps at least one director."""
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament),
+            "Only its directors can name a tournament's directors and referees.",
+        )
+    old: dict[str, list[int]] = {}
+    new: dict[str, list[int]] = {}
+    for name, users in (("directors", directors), ("referees", referees)):
+        if users is UNSET:
+            continue
+        wanted = sorted({u.pk for u in users})
+        relation = getattr(tournament, name)
+        before = sorted(relation.values_list("pk", flat=True))
+        if wanted == before:
+            continue
+        if name == "directors" and not wanted:
+            raise ValidationError({"directors": "A tournament needs at least one director."})
+        relation.set(wanted)
+        old[name], new[name] = before, wanted
+    if new:
+        audit_record(
+            actor=actor, action="tournament.officials_changed", obj=tournament, old=old, new=new
+        )
+    return tournament

@@ -18,10 +18,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import cache as page_cache
 from games.engine.coords import point_to_gtp
 from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament
+from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
+from ops.cache import visitor_max_age
 from ratings import selectors, services
 from ratings.api import serializers as s
 from ratings.strength import current_strength, pairing_advice, policy_for, what_if
@@ -65,9 +68,20 @@ class HandicapView(APIView):
     )
     def get(self, request: Request) -> Response:
         data = valid(s.HandicapQuerySerializer, request.query_params.dict())
-        a, b = _two_players(data)
-        tournament = tournament_field(data, "tournament")
-        return Response(s.HandicapSerializer(handicap_payload(tournament, a, b)).data)
+        if data["black"] == data["white"]:
+            _two_players(data)  # the 400
+        black, white, tid = data["black"], data["white"], data.get("tournament")
+        # Cached until either player, the tournament or the ratings change (games.cache).
+        versions = [page_cache.player(black), page_cache.player(white), page_cache.RATINGS]
+        versions.append(page_cache.tournament(tid) if tid is not None else page_cache.TOURNAMENTS)
+
+        def answer() -> dict[str, Any]:
+            a, b = _two_players(data)
+            tournament = tournament_field(data, "tournament")
+            return dict(s.HandicapSerializer(handicap_payload(tournament, a, b)).data)
+
+        key = f"api.handicap.{black}.{white}.{tid}"
+        return Response(cache.cached(key, versions, answer, max_age=visitor_max_age(request)))
 
 
 def handicap_payload(tournament: Tournament | None, a: Player, b: Player) -> dict[str, Any]:

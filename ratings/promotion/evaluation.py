@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.models import Player, Round
 from games.selectors import rated_games
-from ops.tasks_common import publish_or_log
+from ops.tasks_common import mark_broker, publish_or_log
 from ratings import tasks
 from ratings.models import (
     HonoraryTitle,
@@ -92,6 +92,7 @@ def promotions_sweep(*, now: dt.datetime | None = None) -> int:
     docs/operations.md §1.
     """
     now = now or timezone.now()
+    mark_broker(up=True)  # a sweep always tries the broker again
     lost = now - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
     ids = list(
         RatingRun.objects.filter(

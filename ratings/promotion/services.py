@@ -18,7 +18,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import permissions
-from games.groups import DIRECTORS_GROUP
 from games.models import Player, Tournament
 from ops.audit import audit_record
 from ops.services import (
@@ -27,7 +26,6 @@ from ops.services import (
     StateConflict,
     Unset,
     as_user,
-    is_authenticated,
     validate_and_save,
 )
 from ratings.models import (
@@ -50,12 +48,9 @@ log = logging.getLogger(__name__)
 
 
 def is_federation_director(user: Any) -> bool:
-    """A superuser, or staff in the Directors group: decides for the whole federation."""
-    if not is_authenticated(user):
-        return False
-    if user.is_superuser:
-        return True
-    return bool(user.is_staff and user.groups.filter(name=DIRECTORS_GROUP).exists())
+    """A federation official (``games.permissions``): decides for the whole federation.
+    Directing a tournament, even with admin access, is not enough."""
+    return permissions.is_federation_official(user)
 
 
 def can_manage_policy(user: Any, tournament: Tournament | None) -> bool:

@@ -114,7 +114,9 @@ class DisputeViewSet(
     def rulings(self, request: Request, pk: str | None = None) -> Response:
         dispute = self._dispute()
         if not roles.can_rule(request.user, dispute):  # before judging the body
-            raise exceptions.PermissionDenied(roles.who_rules(dispute))
+            raise exceptions.PermissionDenied(
+                roles.conflict_of_interest(request.user, dispute) or roles.who_rules(dispute)
+            )
         data = valid(s.RulingCreateSerializer, request.data)
         before = dispute.rulings.count()
         with service_errors():
@@ -152,7 +154,11 @@ class DisputeViewSet(
         dispute = self._dispute()
         if not roles.can_assign(request.user, dispute):
             raise exceptions.PermissionDenied(
-                "Only a director assigns a dispute; a referee may take one himself."
+                roles.conflict_of_interest(request.user, dispute)
+                or (
+                    "Only a director assigns a dispute; a referee may take one himself "
+                    "unless a director assigned it to another referee."
+                )
             )
         data = valid(s.AssignSerializer, request.data)
         with service_errors():

@@ -193,6 +193,8 @@ def dispute_rule(
 ) -> Dispute:
     """The official of the dispute's level rules on the claim, ``upheld`` or ``dismissed``
     (a committee member votes; two agreeing votes make the ruling)."""
+    conflict = roles.conflict_of_interest(actor, dispute)
+    require(conflict is None, conflict or "")
     require(roles.can_rule(actor, dispute), roles.who_rules(dispute))
     if decision not in Decision.values:
         raise ValidationError({"decision": "Either upheld or dismissed."})
@@ -244,7 +246,11 @@ def dispute_rule(
                 obj=dispute,
                 new={"decision": decision, "result": named, "moves": continuation},
             )
-            cast = list(dispute.votes.all())
+            # Only the votes of the committee's present members count (a member
+            # replaced before the appeal was heard has no say in it).
+            officials = roles.officials_of(game.tournament)
+            seated = set(officials.committee_ids) if officials is not None else set()
+            cast = [v for v in dispute.votes.all() if v.member_id in seated]
             key = _vote_key(decision, named, continuation)
             if sum(1 for v in cast if _vote_key(v.decision, v.result, v.moves) == key) < MAJORITY:
                 return dispute
@@ -401,6 +407,8 @@ def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
 
 def dispute_close(*, actor: Actor, dispute: Dispute) -> Dispute:
     """An official closes a ruled dispute nobody appealed; the game may then be settled."""
+    conflict = roles.conflict_of_interest(actor, dispute)
+    require(conflict is None, conflict or "")
     if not roles.can_close(actor, dispute):
         raise PermissionDenied(
             "Only the tournament's referees, chief referee or directors close a dispute."

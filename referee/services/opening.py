@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from games import permissions
@@ -26,6 +26,7 @@ from referee.models import (
     Dispute,
     DisputeKind,
     DisputeState,
+    Level,
     TournamentOfficials,
 )
 
@@ -80,6 +81,7 @@ def tournament_officials_set(
             tournament=tournament
         )
         old = {"chief_referee": officials.chief_referee_id, "committee": officials.committee_ids}
+        _refuse_while_heard(officials, chief_referee=chief_referee, members=members)
         officials.chief_referee = chief_referee
         officials.committee_1, officials.committee_2, officials.committee_3 = [
             *members,
@@ -96,6 +98,38 @@ def tournament_officials_set(
             new={"chief_referee": officials.chief_referee_id, "committee": officials.committee_ids},
         )
     return officials
+
+
+def _refuse_while_heard(
+    officials: TournamentOfficials, *, chief_referee: Any, members: list[Any]
+) -> None:
+    """Seats are frozen while an appeal is before them: the committee while a level-3
+    appeal is open, the chief referee while a level-2 one is (an appeal is heard by the
+    officials named when it was made).  One query, and only when a seat changes."""
+    levels = []
+    if sorted(m.pk for m in members) != sorted(officials.committee_ids):
+        levels.append(Level.COMMITTEE)
+    new_chief = chief_referee.pk if chief_referee is not None else None
+    if new_chief != officials.chief_referee_id:
+        levels.append(Level.CHIEF)
+    if not levels:
+        return
+    heard = set(
+        Dispute.objects.filter(
+            game__tournament_id=officials.tournament_id,
+            state=DisputeState.APPEALED,
+            level__in=levels,
+        ).values_list("level", flat=True)
+    )
+    if Level.COMMITTEE in heard:
+        raise StateConflict(
+            "The arbitration committee is hearing an appeal: "
+            "its members cannot change until it rules."
+        )
+    if Level.CHIEF in heard:
+        raise StateConflict(
+            "The chief referee is hearing an appeal: he cannot be replaced until he rules."
+        )
 
 
 # --------------------------------------------------------------------------- opening
@@ -126,10 +160,19 @@ def _gather_evidence(
     sgf: str | None,
     stones: list[str] | None,
 ) -> tuple[int | None, dict[str, Any]]:
-    """Check the claim against the record and gather what the officials will see."""
-    text = sgf if sgf and sgf.strip() else game.sgf
+    """Check the claim against the record and gather what the officials will see.
+
+    The ruling acts on the game's stored record.  A record attached to the claim is the
+    record only when the game has none yet (a claim raised at the board); otherwise it
+    is evidence, kept with the differences from the stored one, and never replaces it."""
+    attached = sgf if sgf and sgf.strip() else ""
+    text = game.sgf or attached
     evidence: dict[str, Any] = {"game": {**game_snapshot(game), "state": str(game.state)}}
     evidence["game"]["result_submitted_by"] = game.result_submitted_by_id
+    if attached and game.sgf and attached != game.sgf:
+        other = _read(game, attached)
+        evidence["attached_record"] = attached
+        evidence["attached_diff"] = remedies.record_diff(_read(game, game.sgf), other)
     if not text:
         if kind in RECORD_KINDS:
             raise ValidationError(
@@ -216,8 +259,11 @@ def dispute_open(
         game, _ = game_dispute_open(game=game)
         if Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).exists():
             raise StateConflict("This game already has an open dispute: it is settled first.")
-        referee = permissions.is_referee(actor, game.tournament) and not permissions.is_superuser(
-            actor
+        # A referee who raises a dispute takes it, unless he plays in the game.
+        referee = (
+            permissions.is_referee(actor, game.tournament)
+            and not permissions.is_superuser(actor)
+            and not permissions.is_participant(actor, game)
         )
         dispute = Dispute(
             game=game,
@@ -365,6 +411,8 @@ def _found_move(kind: DisputeKind, evidence: dict[str, Any]) -> int | None:
 def dispute_assign(*, actor: Actor, dispute: Dispute, referee: Any) -> Dispute:
     """A director assigns a referee of the tournament, or a referee takes it himself."""
     tournament = dispute.game.tournament
+    conflict = roles.conflict_of_interest(actor, dispute)
+    require(conflict is None, conflict or "")
     require(
         permissions.is_director(actor, tournament)
         or (permissions.is_referee(actor, tournament) and referee == actor),
@@ -372,10 +420,18 @@ def dispute_assign(*, actor: Actor, dispute: Dispute, referee: Any) -> Dispute:
     )
     if not permissions.is_referee(referee, tournament):
         raise ValidationError({"referee": "Assign one of the tournament's referees."})
+    if permissions.is_participant(referee, dispute.game):
+        raise ValidationError({"referee": "That referee plays in this game: assign another."})
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
         if dispute.state not in (DisputeState.OPEN, DisputeState.ASSIGNED):
             raise StateConflict("Only a dispute that has not been ruled on is assigned.")
+        if not permissions.is_director(actor, tournament) and dispute.assigned_referee_id not in (
+            None,
+            referee.pk,
+        ):
+            # A director's assignment stands: only a director reassigns it.
+            raise PermissionDenied("A director assigned this dispute to another referee.")
         old = dispute.assigned_referee_id
         dispute.assigned_referee = referee
         dispute.state = DisputeState.ASSIGNED

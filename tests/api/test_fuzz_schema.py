@@ -40,12 +40,16 @@ def keep_the_test_connection() -> Iterator[None]:
 
 
 @pytest.fixture
-def admin_token(db: None, django_user_model: Any, keep_the_test_connection: None) -> str:
-    from rest_framework.authtoken.models import Token
+def admin_token(
+    db: None, django_user_model: Any, keep_the_test_connection: None, settings: Any
+) -> str:
+    from knox.models import AuthToken
 
+    settings.DEBUG = True  # seed_demo runs only under DEBUG
     call_command("seed_demo", stdout=StringIO())
+    settings.DEBUG = False
     admin = django_user_model.objects.create_superuser("fuzzer", password="fuzz-pw-123456")
-    return Token.objects.create(user=admin).key
+    return AuthToken.objects.create(user=admin)[1]
 
 
 @schema.parametrize()

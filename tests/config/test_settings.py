@@ -70,15 +70,24 @@ def test_a_malformed_setting_stops_start_up_with_its_name(
     assert message in done.stderr
 
 
-def test_check_deploy_is_clean_under_production_settings(tmp_path: Path) -> None:
-    done = run_manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        env_extra={"DEBUG": "0", "SECRET_KEY": STRONG_KEY, "ALLOWED_HOSTS": "goref.example.org"},
-        tmp_path=tmp_path,
-    )
+def test_check_deploy_is_clean_under_production_settings_once_static_files_are_collected(
+    tmp_path: Path,
+) -> None:
+    static = tmp_path / "static"
+    production = {
+        "DEBUG": "0",
+        "SECRET_KEY": STRONG_KEY,
+        "ALLOWED_HOSTS": "goref.example.org",
+        "STATIC_ROOT": str(static),
+    }
+    args = ("check", "--deploy", "--fail-level", "WARNING")
+    done = run_manage(*args, env_extra=production, tmp_path=tmp_path)
+    assert done.returncode != 0
+    assert "goref.E001" in done.stderr and "collectstatic" in done.stderr
+
+    static.mkdir()  # what collectstatic leaves (its content does not matter to the check)
+    (static / "staticfiles.json").write_text('{"paths": {}, "version": "1.1", "hash": ""}')
+    done = run_manage(*args, env_extra=production, tmp_path=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
 

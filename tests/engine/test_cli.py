@@ -78,6 +78,47 @@ def test_check_json_gives_number_colour_point_and_reason_per_file() -> None:
     }
 
 
+def test_check_json_reports_size_komi_handicap_first_player_and_charset() -> None:
+    real = ROOT / "tests" / "data" / "sgf" / "real"
+    handol = str(real / "lee-sedol-handol-g1.sgf")
+    fox = str(real / "tencent-2018-km375.sgf")
+    done = run("check", handol, fox, GNUGO, "--rules", "chinese", "--json")
+    assert done.returncode == 0, done.stderr
+    reports = json.loads(done.stdout)
+    read = [
+        {k: r[k] for k in ("size", "komi", "handicap", "first_player", "charset", "legal")}
+        for r in reports
+    ]
+    assert read == [
+        {
+            "size": 19,
+            "komi": 7.5,
+            "handicap": 2,
+            "first_player": "W",
+            "charset": "UTF-8",
+            "legal": True,
+        },
+        {
+            "size": 19,
+            "komi": 7.5,
+            "handicap": 0,
+            "first_player": "B",
+            "charset": "UTF-8",
+            "legal": True,
+        },
+        {
+            "size": 9,
+            "komi": 7.5,
+            "handicap": 0,
+            "first_player": "B",
+            "charset": "UTF-8",
+            "legal": True,
+        },
+    ]
+    assert reports[1]["warnings"] == ["Fox's scaled komi: KM[375] read as komi 7.5"]
+    assert f"{fox}: warning: Fox's scaled komi" in done.stderr
+
+
 def test_check_goes_on_past_an_unreadable_file_and_exits_with_the_worst_status(
     tmp_path: Path,
 ) -> None:

@@ -153,16 +153,32 @@ def test_fox_scaled_komi_is_read_as_real_komi(raw: str, komi: str) -> None:
     assert any("Fox" in w for w in record.warnings)
 
 
-def test_fox_komi_scaling_needs_the_fox_application() -> None:
-    with pytest.raises(SgfError, match="out of range"):
-        parse_record("(;KM[3750])")
+def test_fox_is_named_by_any_ap_value_not_only_the_first() -> None:
+    # As Fox writes its records: the GNU Go AP first, its own later in the root.
+    record = parse_record("(;KM[750]HA[0]RU[Japanese]AP[GNU Go:3.8]RE[W+R]AP[foxwq];B[pd])")
+    assert record.komi == Decimal("7.5")
+    assert record.warnings == ("Fox record: KM[750] read as komi 7.5",)
     assert parse_record("(;AP[foxwq:1.0]KM[6.5])").komi == Decimal("6.5")
 
 
-def test_a_gogod_quarter_komi_is_doubled() -> None:
-    record = parse_record("(;RU[Chinese]KM[3.75])")
+def test_a_scaled_fox_komi_is_read_even_without_the_fox_application() -> None:
+    record = parse_record("(;AP[YuanYu]KM[375]RU[Chinese])")
     assert record.komi == Decimal("7.5")
+    assert record.warnings == ("Fox's scaled komi: KM[375] read as komi 7.5",)
+
+
+@pytest.mark.parametrize("raw", ["2.75", "3.25", "3.75"])
+def test_a_gogod_quarter_komi_is_doubled(raw: str) -> None:
+    record = parse_record(f"(;RU[Chinese]KM[{raw}])")
+    assert record.komi == Decimal(raw) * 2
     assert any("quarter komi" in w for w in record.warnings)
+
+
+@pytest.mark.parametrize("raw", ["0.25", "6.25", "7.75", "-3.75"])
+def test_other_quarter_komi_are_not_doubled_but_unknown(raw: str) -> None:
+    record = parse_record(f"(;KM[{raw}])")
+    assert record.komi is None
+    assert record.warnings == (f"KM[{raw}] is not a whole or half point: komi unknown",)
 
 
 def test_komi_zero_with_a_half_point_result_means_unknown_komi() -> None:
@@ -203,12 +219,6 @@ def test_a_missing_komi_is_none_and_a_missing_size_is_19() -> None:
         ("(;SZ[9]AB[aa:zz])", 1, 8, "AB", "not on a 9x9 board"),
         ("(;SZ[9]AB[aa]AW[aa])", 1, 14, "AW", "set up twice"),
         ("(;SZ[9];W[ee]TW[jj])", 1, 14, "TW", "not on a 9x9"),
-        ("(;KM[six])", 1, 3, "KM", "not a number"),
-        ("(;KM[6.4])", 1, 3, "KM", "not a whole or half point"),
-        ("(;KM[NaN])", 1, 3, "KM", "out of range"),
-        ("(;HA[-2])", 1, 3, "HA", "not a number of stones"),
-        ("(;SZ[9]HA[81])", 1, 8, "HA", "does not fit"),
-        ("(;PL[X])", 1, 3, "PL", "not B or W"),
     ],
 )
 def test_each_record_error_names_line_column_and_property(
@@ -217,6 +227,29 @@ def test_each_record_error_names_line_column_and_property(
     with pytest.raises(SgfError, match=words) as err:
         parse_record(text)
     assert (err.value.line, err.value.column, err.value.property) == (line, column, prop)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value", "warning"),
+    [
+        ("(;KM[six];B[dd])", "komi", None, "KM[six] is not a number: komi unknown"),
+        ("(;KM[6.4];B[dd])", "komi", None, "KM[6.4] is not a whole or half point: komi unknown"),
+        ("(;KM[NaN];B[dd])", "komi", None, "KM[NaN] is out of range: komi unknown"),
+        ("(;HA[-2];B[dd])", "handicap", 0, "HA[-2] is not a number of stones: ignored"),
+        # A real record (DeepZenGo against Leela, 2017) gives its komi as HA.
+        ("(;HA[7.5];B[dd])", "handicap", 0, "HA[7.5] is not a number of stones: ignored"),
+        ("(;SZ[9]HA[81];B[dd])", "handicap", 0, "HA[81] does not fit on a 9x9 board: ignored"),
+        ("(;PL[X];B[dd])", "first_player", None, "PL[X] is not B or W: ignored"),
+        ("(;FF[1]PL[1];B[dd])", "first_player", None, "PL[1] is not B or W: ignored"),
+    ],
+)
+def test_an_unreadable_information_property_is_a_warning_not_a_refusal(
+    text: str, field: str, value: object, warning: str
+) -> None:
+    record = parse_record(text)
+    assert getattr(record, field) == value
+    assert record.warnings == (warning,)
+    assert record.moves == (Move(Color.BLACK, (3, 3)),)
 
 
 def test_only_the_first_game_of_a_collection_is_read_with_a_warning() -> None:
@@ -353,3 +386,59 @@ def test_a_second_game_after_plain_moves_is_still_noticed() -> None:
     rec = parse_record("(;SZ[9];B[ee];W[cc]) (;SZ[13];B[aa])")
     assert rec.size == 9 and len(rec.moves) == 2
     assert any("2 games" in w for w in rec.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "prop", "words"),
+    [
+        ("(;SZ[9]AB[ab][ba]AW[aa])", 1, 18, "AW", "white chain at A9 \\(aa\\) has no liberty"),
+        ("(;SZ[9]\n;AW[ab][ba]AB[aa];W[ee])", 2, 12, "AB", "black chain at A9 \\(aa\\)"),
+    ],
+)
+def test_a_set_up_chain_without_liberties_is_refused_naming_the_point(
+    text: str, line: int, column: int, prop: str, words: str
+) -> None:
+    with pytest.raises(SgfError, match=words) as err:
+        parse_record(text)
+    assert (err.value.line, err.value.column, err.value.property) == (line, column, prop)
+
+
+def test_every_set_up_node_before_the_first_move_is_checked_quickly() -> None:
+    import time
+
+    # 5,000 set-up nodes of one stone each fill a 25x25 board with Black (checking
+    # node by node, rebuilding the board each time, took seconds).
+    nodes = "".join(f";AB[{chr(97 + i % 25)}{chr(97 + i // 25 % 25)}]" for i in range(5_000))
+    start = time.perf_counter()
+    with pytest.raises(SgfError, match="black chain at A25 \\(aa\\) has no liberty") as err:
+        parse_record("(;SZ[25]" + nodes + ";B[])")
+    assert time.perf_counter() - start < 2
+    assert err.value.property == "AB"
+    # A chain closed by a third node is found too, and a later move does not hide it.
+    with pytest.raises(SgfError, match="white chain at A9"):
+        parse_record("(;SZ[9];AB[ab];AB[ba]AW[aa];B[ee])")
+
+
+def test_the_node_limit_counts_only_the_first_game_of_a_collection() -> None:
+    big = "(" + ";B[aa];W[bb]" * 6_000 + ")"
+    record = parse_record("(;SZ[9];B[ee])" + big * 3)
+    assert record.moves == (Move(Color.BLACK, (4, 4)),)
+    assert record.warnings == ("the file holds 4 games; only the first is read",)
+
+
+def test_a_shift_jis_record_is_read_under_its_java_and_windows_names() -> None:
+    text = "(;CA[{}]PB[井山裕太]PW[張栩]C[ソ表];B[pd];W[dp])"
+    for name in ("Windows-31J", "x-sjis", "Shift_JIS", "MS_KANJI"):
+        record = parse_record(text.format(name).encode("cp932"))
+        assert record.charset == "cp932" and record.warnings == ()
+        assert record.info["PB"] == "井山裕太" and record.info["C"] == "ソ表"
+        assert len(record.moves) == 2
+
+
+def test_a_record_is_never_refused_for_its_text() -> None:
+    # Shift_JIS without CA: not UTF-8, so GB18030, which takes the 0x5C of "ソ"
+    # as part of a character as Shift_JIS does (byte by byte it would be an
+    # escape): the name is wrong, the moves intact.
+    record = parse_record("(;PB[ソ]C[x];B[pd];W[dp])".encode("cp932"))
+    assert record.charset == "GB18030"
+    assert record.moves == (Move(Color.BLACK, (15, 3)), Move(Color.WHITE, (3, 15)))

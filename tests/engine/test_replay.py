@@ -216,3 +216,44 @@ def test_an_nz_handicap_record_with_white_passes_replays_without_wrong_turns():
     # The same record with the stones as AB instead is White to move first.
     ab = parse_record("(;GM[1]FF[4]SZ[9]HA[3]AB[cc][gg][cg];W[ee];B[gc])")
     assert replay(ab, get_rules("nz")).violations == []
+
+
+def test_handicap_stones_in_the_second_node_let_white_move_first():
+    from games.engine.record import parse_record
+
+    # Fox, Tygem and the 2019 Lee Sedol-HanDol game 1 put the AB after the root.
+    rec = parse_record("(;SZ[9]HA[2]KM[0.5];AB[cc][gg];W[ee];B[gc])")
+    r = replay(rec, get_rules("japanese"))
+    assert r.violations == [] and r.moves_played == 2
+    assert r.board.get((2, 2)) is B and r.board.get((4, 4)) is W
+
+
+def test_black_set_up_stones_without_ha_are_the_handicap_and_white_moves_first():
+    from games.engine.record import parse_record
+
+    rec = parse_record("(;SZ[9]KM[0.5]AB[cc][gg];W[ee];B[gc])")
+    assert rec.handicap == 2
+    assert rec.warnings == ("no HA: the 2 black set-up stones are read as the handicap",)
+    assert replay(rec, get_rules("chinese")).violations == []
+
+
+def test_set_up_stones_do_not_excuse_black_moving_twice():
+    from games.engine.record import parse_record
+
+    rec = parse_record("(;SZ[9]HA[2]AB[cc][gg];B[ee])")
+    assert [v.reason for v in replay(rec, get_rules("chinese")).violations] == ["wrong-turn"]
+
+
+def test_ha_stones_written_as_black_moves_are_the_free_placed_handicap():
+    from games.engine.record import parse_record
+
+    # As Pachi and KGS write free placement: HA[3], three Black moves, then White.
+    rec = parse_record("(;SZ[9]HA[3]KM[0.5];B[cc];B[gg];B[cg];W[ee];B[gc];W[ge])")
+    r = replay(rec, get_rules("japanese"))
+    assert r.violations == [] and r.moves_played == 6 and r.to_move is B
+    # Without HA the same moves are a wrong turn at move 2.
+    plain = parse_record("(;SZ[9]KM[0.5];B[cc];B[gg];B[cg];W[ee])")
+    assert [v.number for v in replay(plain, get_rules("japanese")).violations] == [2]
+    # A fourth Black move is one too many.
+    extra = parse_record("(;SZ[9]HA[3];B[cc];B[gg];B[cg];B[gc];W[ee])")
+    assert [v.number for v in replay(extra, get_rules("japanese")).violations] == [2]

@@ -6,7 +6,17 @@ import time
 
 import pytest
 
-from games.engine.sgf import GameTree, Node, SgfError, escape, parse, serialise
+from games.engine.sgf import (
+    Decoded,
+    GameTree,
+    Node,
+    SgfError,
+    charset_codec,
+    decodings,
+    escape,
+    parse,
+    serialise,
+)
 
 
 def one_node(text: str) -> Node:
@@ -62,21 +72,60 @@ def test_bytes_are_decoded_with_the_ca_charset() -> None:
     assert one_node("(;CA[GB2312]PB[聂卫平])".encode("gb2312")).get("PB") == "聂卫平"
 
 
-def test_latin1_bytes_without_ca_are_an_error() -> None:
-    with pytest.raises(SgfError, match="not UTF-8") as err:
-        parse("(;\nPB[José])".encode("latin-1"))
-    assert (err.value.line, err.value.column) == (2, 7)
+def test_a_ca_on_a_later_node_or_quoted_in_a_comment_does_not_decide() -> None:
+    text = "(;C[write CA[ISO-8859-1\\] in the root]PB[聂卫平];CA[ISO-8859-1]B[dd])"
+    assert one_node(text.encode("utf-8")).get("PB") == "聂卫平"
 
 
-def test_an_unknown_charset_is_an_error_naming_ca() -> None:
-    with pytest.raises(SgfError, match="unknown charset 'klingon'") as err:
-        parse(b"(;CA[klingon]C[x])")
-    assert err.value.property == "CA"
+@pytest.mark.parametrize(
+    ("name", "codec"),
+    [
+        ("Windows-31J", "cp932"),
+        ("x-sjis", "cp932"),
+        ("MS_KANJI", "cp932"),
+        ("Shift_JIS", "cp932"),
+        ("GB2312", "gb18030"),
+        ("GBK", "gb18030"),
+        ("EUC-KR", "cp949"),
+        ("Big5", "cp950"),
+        (" utf-8 ", "utf-8"),
+        ("ISO-8859-1", "iso8859-1"),
+        ("klingon", None),
+    ],
+)
+def test_charset_names_real_files_give_map_to_a_codec(name: str, codec: str | None) -> None:
+    assert charset_codec(name) == codec
 
 
-def test_bytes_the_named_charset_cannot_decode_are_an_error() -> None:
-    with pytest.raises(SgfError, match="cannot be decoded as utf-8"):
-        parse(b"(;CA[utf-8]C[\xff])")
+def test_without_ca_utf8_then_gb18030_then_latin1_each_named_in_a_warning() -> None:
+    utf8 = [d.charset for d in decodings("(;PB[é])".encode())]
+    assert utf8 == ["UTF-8", "GB18030", "ISO-8859-1"]
+    (first, *_) = decodings("(;PB[聂卫平])".encode("gbk"))
+    assert (first.text, first.charset) == ("(;PB[聂卫平])", "GB18030")
+    assert first.warning == "no CA property names the charset: the text was read as GB18030"
+    # 0xff is neither UTF-8 nor GB18030: only ISO-8859-1 is left.
+    assert [d.charset for d in decodings(b"(;PB[\xff])")] == ["ISO-8859-1"]
+
+
+def test_plain_ascii_needs_no_charset_and_gets_no_warning() -> None:
+    assert list(decodings(b"(;SZ[9];B[ee])")) == [Decoded("(;SZ[9];B[ee])", "UTF-8")]
+
+
+def test_an_unknown_or_wrong_ca_falls_back_with_a_warning() -> None:
+    (unknown, *_) = decodings(b"(;CA[klingon]C[x\xc3\xa9])")
+    assert (unknown.text, unknown.charset) == ("(;CA[klingon]C[xé])", "UTF-8")
+    assert unknown.warning == (
+        "CA[klingon] is not a charset goref knows: the text was read as UTF-8"
+    )
+    (wrong, *_) = decodings("(;CA[UTF-8]PB[聂卫平])".encode("gbk"))
+    assert (wrong.text, wrong.charset) == ("(;CA[UTF-8]PB[聂卫平])", "GB18030")
+    assert wrong.warning == "the file is not UTF-8 as its CA says: the text was read as GB18030"
+
+
+def test_a_multibyte_charset_that_swallows_a_bracket_gives_way_to_the_next() -> None:
+    # Latin-1 "é]" is a valid GB18030 pair that eats the closing bracket; the
+    # GB18030 reading does not parse, so ISO-8859-1 is used.
+    assert one_node("(;PB[José]PW[x];B[dd])".encode("latin-1")).get("PB") == "José"
 
 
 @pytest.mark.parametrize(
@@ -102,9 +151,15 @@ def test_each_syntax_error_names_line_column_and_property(
 
 
 def test_text_without_a_game_tree_is_an_error() -> None:
-    for text in ["", "hello", "()", "(B[aa])"]:
+    for text in ["", "hello", "()", "(B)", "( [aa])"]:
         with pytest.raises(SgfError, match="no SGF game tree"):
             parse(text)
+
+
+def test_a_first_node_without_its_semicolon_is_read_as_if_it_had_one() -> None:
+    # Nihon Ki-in writes "(\r\nTE[...]...;B[pd]...)".
+    (tree,) = parse("(\r\nTE[x]SZ[9];B[ee])")
+    assert [n.properties for n in tree.nodes] == [{"TE": ["x"], "SZ": ["9"]}, {"B": ["ee"]}]
 
 
 def test_the_error_message_reads_line_column_property() -> None:
@@ -127,7 +182,7 @@ def test_input_over_one_megabyte_is_refused() -> None:
 
 
 def test_more_than_twenty_thousand_nodes_are_refused() -> None:
-    quickly("(" + ";B[aa]" * 20_001 + ")", "more than 20,000 nodes")
+    quickly("(" + ";B[aa]" * 20_001 + ")", "first game has more than 20,000 nodes")
 
 
 def test_deep_nesting_is_refused_without_recursion() -> None:

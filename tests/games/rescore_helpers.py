@@ -47,10 +47,13 @@ class Broker:
 
     def patch(self, monkeypatch: pytest.MonkeyPatch) -> None:
         from games import tasks
+        from games.services import scoring
 
         for name in ("rescore_game", "rescore_chunk", "sweep_pending"):
             task = getattr(tasks, name)
             monkeypatch.setattr(task, "apply_async", self._sender(name, task))
+        # What the sweep reads from the queue: the messages sent and not delivered.
+        monkeypatch.setattr(scoring, "runs_in_broker", lambda: set(self.run_ids()))
 
     def _sender(self, name: str, task: Any) -> Any:
         def apply_async(args: tuple[Any, ...] = (), **kwargs: Any) -> None:

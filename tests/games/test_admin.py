@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
-from games.models import Game, GameState, Player, Round
+from games.models import Game, GameState, Player, Round, Tournament
 from ops.models import AuditEntry, Job
 from tests.factories import TournamentFactory, entered_player
 
@@ -75,21 +75,7 @@ def test_the_tournament_page_has_rounds_and_games_inline(as_director: Client, ga
 
 def test_a_tournament_change_goes_through_the_service(as_director: Client, tournament: Any) -> None:
     url = reverse("admin:games_tournament_change", args=[tournament.pk])
-    data = {
-        "name": "Wellington Open 2026",
-        "start_date": "2026-03-07",
-        "end_date": "2026-03-08",
-        "venue": "",
-        "rules": "japanese",
-        "board_size": "19",
-        "komi": "6.5",
-        "time_control": "",
-        "rated": "on",
-        "rounds-TOTAL_FORMS": "0",
-        "rounds-INITIAL_FORMS": "0",
-        "games-TOTAL_FORMS": "0",
-        "games-INITIAL_FORMS": "0",
-    }
+    data = _form_data(as_director.get(url), name="Wellington Open 2026")
     response = as_director.post(url, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     tournament.refresh_from_db()
@@ -134,20 +120,7 @@ def test_a_tournament_change_the_service_refuses_is_shown_not_a_500(
 
     services.game_result_enter(actor=director, game=game, result="B+R", sgf=sgf_samples.SIMPLE)
     url = reverse("admin:games_tournament_change", args=[tournament.pk])
-    page = as_director.get(url)
-    data = {**page.context["adminform"].form.initial}
-    data.update(
-        {
-            "board_size": "13",
-            "rated": "on" if tournament.rated else "",
-            "rounds-TOTAL_FORMS": "0",
-            "rounds-INITIAL_FORMS": "0",
-            "games-TOTAL_FORMS": "0",
-            "games-INITIAL_FORMS": "0",
-        }
-    )
-    data = {k: ("" if v is None else v) for k, v in data.items()}
-    data["referees"] = [u.pk for u in data.get("referees", [])]
+    data = _form_data(as_director.get(url), board_size="13")
     response = as_director.post(url, data, follow=True)
     assert response.status_code == 200
     assert "already have records on this board size" in response.content.decode()
@@ -343,8 +316,8 @@ def test_the_audit_trails_old_admin_links_lead_to_its_new_place(as_director: Cli
     assert response["Location"] == "/admin/ops/auditentry/7/change/?q=x"
 
 
-def test_jobs_are_read_only_with_progress(as_director: Client) -> None:
-    job = Job.objects.create(kind="rescore", total=10, done=4)
+def test_jobs_are_read_only_with_progress(as_director: Client, staff_director: Any) -> None:
+    job = Job.objects.create(kind="rescore", total=10, done=4, created_by=staff_director)
     body = as_director.get(reverse("admin:ops_job_changelist")).content.decode()
     assert "<progress" in body and "4/10" in body
     assert as_director.get(reverse("admin:ops_job_add")).status_code == 403
@@ -360,3 +333,78 @@ def test_a_player_is_not_let_into_the_admin(alice: Any) -> None:
     c = Client()
     c.force_login(alice.user)
     assert c.get(reverse("admin:games_game_changelist")).status_code == 302
+
+
+def _form_data(page: Any, **changes: Any) -> dict[str, Any]:
+    """The change form's values as a browser would post them, with ``changes``."""
+    import json
+
+    form = page.context["adminform"].form
+    data: dict[str, Any] = {}
+    for name in form.fields:
+        value = form[name].value()
+        if isinstance(value, list | dict) and name in ("criteria", "category_limits"):
+            value = json.dumps(value)
+        elif isinstance(value, bool):
+            value = "on" if value else ""
+        data[name] = "" if value is None else value
+    data.update(
+        {
+            "rounds-TOTAL_FORMS": "0",
+            "rounds-INITIAL_FORMS": "0",
+            "games-TOTAL_FORMS": "0",
+            "games-INITIAL_FORMS": "0",
+            **changes,
+        }
+    )
+    return {k: v for k, v in data.items() if v != ""}
+
+
+def test_a_directors_group_member_adds_a_tournament(as_director: Client, director: Any) -> None:
+    page = as_director.get(reverse("admin:games_tournament_add"))
+    assert page.status_code == 200
+    data = _form_data(
+        page,
+        name="Club Night",
+        start_date="2026-06-01",
+        end_date="2026-06-01",
+        rules="japanese",
+        system="swiss",
+        number_of_rounds="4",
+    )
+    response = as_director.post(reverse("admin:games_tournament_add"), data, follow=True)
+    assert response.status_code == 200, response.content.decode()[:2000]
+    created = Tournament.objects.get(name="Club Night")
+    assert created.system == "swiss" and created.number_of_rounds == 4
+    assert created.directors.filter(pk=director.pk).exists()
+
+
+def test_settings_and_officials_change_through_their_services(
+    as_director: Client, tournament: Any, referee: Any
+) -> None:
+    from ops.models import AuditEntry
+    from tests.factories import UserFactory
+
+    co = UserFactory(username="co")
+    url = reverse("admin:games_tournament_change", args=[tournament.pk])
+    page = as_director.get(url)
+    assert "check-in" in page.content.decode()
+    directors = [str(u.pk) for u in tournament.directors.all()] + [str(co.pk)]
+    data = _form_data(page, mm_bar="2", directors=directors, referees=[str(referee.pk)])
+    response = as_director.post(url, data, follow=True)
+    assert response.status_code == 200
+    tournament.refresh_from_db()
+    assert tournament.mm_bar == 2 and tournament.directors.filter(pk=co.pk).exists()
+    assert AuditEntry.objects.filter(action="tournament.settings_changed").exists()
+    assert AuditEntry.objects.filter(action="tournament.officials_changed").exists()
+
+
+def test_the_close_action_refuses_while_a_result_is_pending(
+    as_director: Client, game: Game
+) -> None:
+    response = as_director.post(
+        reverse("admin:games_tournament_changelist"),
+        {"action": "close", "_selected_action": [game.tournament_id]},
+        follow=True,
+    )
+    assert "no final result yet" in response.content.decode()

@@ -16,10 +16,11 @@ def test_a_player_gets_a_token_and_uses_it(api, alice, password, game):
     assert response.status_code == 200
 
 
-def test_the_same_user_gets_the_same_token(api, alice, password):
+def test_each_login_gets_a_new_token_with_an_expiry(api, alice, password):
     first = api.post(URL, {"username": "alice", "password": password}, format="json").json()
     again = api.post(URL, {"username": "alice", "password": password}, format="json").json()
-    assert first == again
+    assert first["token"] != again["token"]
+    assert first["expiry"] and again["expiry"]
 
 
 def test_bad_credentials_are_a_400_in_the_error_shape(api, alice):

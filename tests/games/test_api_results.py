@@ -32,14 +32,17 @@ def test_alice_submits_and_bob_confirms(api_as, game, alice, bob):
     )
     assert body["sgf"] == sgf_samples.SIMPLE and body["dead_stones"] == ["D4", "D3"]
     assert any("RE[B+R]" in w for w in body["sgf_warnings"])
-    response = api_as(bob).post(url(game, "confirm"))
+    response = api_as(bob).post(url(game, "confirm"), {"claim": body["claim"]}, format="json")
     assert response.status_code == 200
     assert response.json()["state"] == "confirmed" and response.json()["locked_at"]
 
 
 def test_bob_contests_with_a_reason(api_as, game, alice, bob):
     api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json")
-    response = api_as(bob).post(url(game, "contest"), {"reason": "I never resigned"}, format="json")
+    claim = api_as(bob).get(url(game)).json()["claim"]
+    response = api_as(bob).post(
+        url(game, "contest"), {"reason": "I never resigned", "claim": claim}, format="json"
+    )
     assert response.status_code == 200 and response.json()["state"] == "disputed"
 
 
@@ -169,8 +172,10 @@ def test_a_final_game_refuses_every_change_with_409(api_as, final_game, alice, b
 
 
 def test_players_and_officials_see_the_submissions(api_as, game, alice, bob, director, referee):
-    api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json")
-    api_as(bob).post(url(game, "contest"), {"reason": "no"}, format="json")
+    claim = (
+        api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json").json()["claim"]
+    )
+    api_as(bob).post(url(game, "contest"), {"reason": "no", "claim": claim}, format="json")
     for who in (alice, bob, director, referee):
         response = api_as(who).get(url(game, "submissions"))
         assert response.status_code == 200
@@ -210,3 +215,44 @@ def test_garbage_bodies_are_client_errors_never_500(
         api_as(alice).generic("POST", "/api/v1/auth/token/", b"{", content_type="application/json"),
         400,
     )
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: the on-commit publish is counted too
+def test_a_submission_with_a_record_costs_at_most_12_queries_in_all(
+    game, alice, monkeypatch, django_assert_max_num_queries
+):
+    from rest_framework.test import APIClient
+
+    from games import tasks
+    from games.models import ScoringRun
+    from tests.factories import PASSWORD
+    from tests.games.rescore_helpers import FINISHED, count
+
+    sent: list[object] = []
+    monkeypatch.setattr(tasks.rescore_game, "apply_async", lambda args, **kw: sent.append(args))
+    client = APIClient()
+    login = {"username": alice.user.username, "password": PASSWORD}
+    token = client.post("/api/v1/auth/token/", login, format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    # token and user, game, player; the locked game, its update, the submission,
+    # the run (read, insert); the answer's disputes and run; BEGIN and COMMIT on SQLite
+    with django_assert_max_num_queries(12):
+        response = client.post(
+            url(game, "result"), {"result": count(FINISHED), "sgf": FINISHED}, format="json"
+        )
+    assert response.status_code == 200, response.content
+    run = ScoringRun.objects.get(game=game)
+    assert sent == [(run.pk,)] and run.queued_at is not None
+    assert response.json()["verification"]["queued"] is True
+
+
+def test_the_api_confirm_names_the_claim_and_a_stale_one_is_a_409(api_as, game, alice, bob):
+    seen = api_as(alice).post(url(game, "result"), {"result": "W+R"}, format="json").json()["claim"]
+    assert_error(api_as(bob).post(url(game, "confirm"), {}, format="json"), 400, "claim")
+    api_as(alice).post(url(game, "result"), {"result": "B+R"}, format="json")
+    body = assert_error(api_as(bob).post(url(game, "confirm"), {"claim": seen}, format="json"), 409)
+    assert body["message"] == "The claim changed: look again."
+    assert api_as(bob).get(url(game)).json()["state"] == "submitted"
+    fresh = api_as(bob).get(url(game)).json()["claim"]
+    done = api_as(bob).post(url(game, "confirm"), {"claim": fresh}, format="json")
+    assert done.status_code == 200 and done.json()["result"] == "B+R"

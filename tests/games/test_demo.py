@@ -7,7 +7,8 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
+from django.http import HttpRequest
 
 from games.engine.record import parse_record
 from games.engine.replay import replay
@@ -18,6 +19,19 @@ from games.models import LOCKED_STATES, Game, Player, ResultSubmission, Round, T
 from ops.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _debug_on(settings):  # type: ignore[no-untyped-def]
+    """The demo runs only under DEBUG (a development machine)."""
+    settings.DEBUG = True
+
+
+def test_it_refuses_to_run_with_debug_off(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="only with DEBUG on"):
+        call_command("seed_demo", stdout=StringIO())
+    assert not get_user_model().objects.exists()
 
 
 def _counts() -> dict[str, int]:
@@ -70,7 +84,8 @@ def test_running_it_twice_changes_nothing() -> None:
 def test_the_demo_users_can_log_in(client) -> None:  # type: ignore[no-untyped-def]
     call_command("seed_demo", stdout=StringIO())
     for username, password in USERS.values():
-        assert client.login(username=username, password=password)
+        # django-axes watches every login, so it needs the request.
+        assert client.login(request=HttpRequest(), username=username, password=password)
 
 
 def test_random_games_are_legal_and_repeatable() -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core import mail
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from games import services
 from games.models import Game, GameState
+from games.services.results import current_claim
 from tests.factories import entered_player
 from tests.games import sgf_samples
 
@@ -197,15 +199,19 @@ def submitted(game: Game, alice: Any) -> Game:
     return services.game_result_submit(actor=alice.user, game=game, result="B+R")
 
 
+def _claim(game: Game) -> dict[str, Any]:
+    return {"claim": current_claim(game)}
+
+
 def test_the_opponent_confirms(as_bob: Client, submitted: Game) -> None:
-    response = as_bob.post(reverse("games:game-confirm", args=[submitted.pk]))
+    response = as_bob.post(reverse("games:game-confirm", args=[submitted.pk]), _claim(submitted))
     assert response.status_code == 302
     submitted.refresh_from_db()
     assert submitted.state == GameState.CONFIRMED
 
 
 def test_the_submitter_cannot_confirm_his_own_claim(as_alice: Client, submitted: Game) -> None:
-    response = as_alice.post(reverse("games:game-confirm", args=[submitted.pk]))
+    response = as_alice.post(reverse("games:game-confirm", args=[submitted.pk]), _claim(submitted))
     assert response.status_code == 403
     assert "yourself" in response.content.decode()
     submitted.refresh_from_db()
@@ -231,7 +237,8 @@ def test_confirm_needs_the_csrf_token(bob: Any, submitted: Game) -> None:
 
 def test_the_opponent_contests_with_a_reason(as_bob: Client, submitted: Game) -> None:
     response = as_bob.post(
-        reverse("games:game-contest", args=[submitted.pk]), {"reason": "I won on time"}
+        reverse("games:game-contest", args=[submitted.pk]),
+        {"reason": "I won on time", **_claim(submitted)},
     )
     assert response.status_code == 302
     submitted.refresh_from_db()
@@ -276,6 +283,7 @@ def test_a_referee_is_not_a_director(referee: Any, game: Game) -> None:
     assert c.get(submit_url(game)).status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # commits as in production: the publish runs first
 def test_a_record_submitted_while_the_job_queue_is_down_is_kept_and_the_player_told(
     as_alice: Client, game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -292,3 +300,50 @@ def test_a_record_submitted_while_the_job_queue_is_down_is_kept_and_the_player_t
     assert game.state == GameState.SUBMITTED and game.sgf
     run = ScoringRun.objects.get(game=game)
     assert run.waiting_for_queue
+
+
+def test_a_confirm_is_bound_to_the_claim_the_opponent_saw(
+    as_bob: Client, submitted: Game, alice: Any, bob: Any
+) -> None:
+    """The attack: Bob loads the page showing W+R... Alice replaces it by B+R before his
+    click; the click must not lock B+R."""
+    page = as_bob.get(reverse("games:game", args=[submitted.pk])).content.decode()
+    seen = current_claim(submitted)
+    assert f'name="claim" value="{seen}"' in page
+    bob.user.email = "bob@example.org"
+    bob.user.save()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.game_result_submit(actor=alice.user, game=submitted, result="W+R")
+    response = as_bob.post(reverse("games:game-confirm", args=[submitted.pk]), {"claim": seen})
+    assert response.status_code == 409
+    assert "The claim changed: look again." in response.content.decode()
+    submitted.refresh_from_db()
+    assert submitted.state == GameState.SUBMITTED and submitted.locked_at is None
+    # Bob was told, and the claim he now sees can be answered.
+    assert mail.outbox and "changed the result claimed" in mail.outbox[-1].body
+    assert "from B+R to W+R" in mail.outbox[-1].body
+    fresh = current_claim(submitted)
+    assert fresh != seen
+    response = as_bob.post(reverse("games:game-confirm", args=[submitted.pk]), {"claim": fresh})
+    assert response.status_code == 302
+
+
+def test_a_contest_is_bound_to_the_claim_too(as_bob: Client, submitted: Game, alice: Any) -> None:
+    seen = current_claim(submitted)
+    services.game_result_submit(actor=alice.user, game=submitted, result="W+R")
+    response = as_bob.post(
+        reverse("games:game-contest", args=[submitted.pk]), {"claim": seen, "reason": "x"}
+    )
+    assert response.status_code == 409
+    submitted.refresh_from_db()
+    assert submitted.state == GameState.SUBMITTED
+
+
+def test_the_opponent_sees_that_the_claim_was_changed(
+    as_bob: Client, submitted: Game, alice: Any
+) -> None:
+    page = as_bob.get(reverse("games:game", args=[submitted.pk])).content.decode()
+    assert 'id="claim-changed"' not in page
+    services.game_result_submit(actor=alice.user, game=submitted, result="W+R")
+    page = as_bob.get(reverse("games:game", args=[submitted.pk])).content.decode()
+    assert 'id="claim-changed"' in page and "before, B+R" in page

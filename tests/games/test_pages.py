@@ -44,16 +44,17 @@ def test_tournament_list(request: pytest.FixtureRequest, role: str, tournament: 
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_tournament_page_shows_rounds_results_and_crosstable(
+def test_tournament_page_shows_rounds_results_and_standings(
     request: pytest.FixtureRequest, role: str, finished: Game
 ) -> None:
     url = reverse("games:tournament", args=[finished.tournament_id])
     body = client_for(request, role).get(url).content.decode()
-    assert "Crosstable" in body
+    assert "Standings after round 1" in body
     assert "Round 1" in body
     assert "B+R" in body
-    # Alice won with Black against Bob: she is number 1, he number 2.
-    assert "2+/b" in body and "1-/w" in body
+    # McMahon: Alice (3k) won with Black against Bob (2k): 27 + 1 = 28 + 0, so they share
+    # first place, listed in name order (Builder, then Liddell).
+    assert "2-/w" in body and "1+/b" in body
     assert ("edit in admin" in body) == (role == "director")
 
 
@@ -157,11 +158,12 @@ def test_the_tournament_page_query_count_does_not_grow_with_games(
     client: Client, finished: Game, director: Any, django_assert_num_queries: Any
 ) -> None:
     url = reverse("games:tournament", args=[finished.tournament_id])
-    # tournament, rounds, games (with round and players)
-    with django_assert_num_queries(3):
+    # tournament, rounds, games (with round and players), entry ranks; the standings'
+    # entries and games
+    with django_assert_num_queries(6):
         client.get(url)
     _more_games(finished.tournament, director, rounds=3, per_round=4)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(6):
         response = client.get(url)
     assert response.content.decode().count("W+3.5") == 12
 
@@ -170,8 +172,8 @@ def test_the_round_page_query_count_is_pinned(
     client: Client, finished: Game, director: Any, django_assert_num_queries: Any
 ) -> None:
     _more_games(finished.tournament, director, rounds=1, per_round=5)
-    # round with tournament, games with players
-    with django_assert_num_queries(2):
+    # round with tournament, games with players, entry ranks
+    with django_assert_num_queries(3):
         client.get(reverse("games:round", args=[finished.tournament_id, 1]))
 
 

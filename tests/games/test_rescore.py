@@ -14,6 +14,7 @@ from games.engine import ENGINE_VERSION
 from games.models import Game, GameState, ScoringRun
 from games.services import scoring, scoring_worker
 from ops.models import Job, JobState, WorkerHeartbeat
+from ops.worker import WORKER_GONE_AFTER, process_identity
 from referee.models import Dispute
 from tests.factories import GameFactory
 from tests.games.rescore_helpers import BROKEN, FINISHED, ILLEGAL, MARKED, Broker, count, opposite
@@ -77,16 +78,14 @@ def test_the_same_input_again_adds_nothing(game, alice, broker):
     assert ScoringRun.objects.count() == 1
 
 
-def test_a_broker_that_is_down_leaves_the_run_pending_and_says_so(
-    game, alice, broker, api_as, django_capture_on_commit_callbacks
-):
+@pytest.mark.django_db(transaction=True)  # commits as in production: the publish runs first
+def test_a_broker_that_is_down_leaves_the_run_pending_and_says_so(game, alice, broker, api_as):
     broker.down = True
-    with django_capture_on_commit_callbacks(execute=True):
-        response = api_as(alice).post(
-            f"/api/v1/games/{game.pk}/result/",
-            {"result": count(FINISHED), "sgf": FINISHED},
-            format="json",
-        )
+    response = api_as(alice).post(
+        f"/api/v1/games/{game.pk}/result/",
+        {"result": count(FINISHED), "sgf": FINISHED},
+        format="json",
+    )
     assert response.status_code == 200, response.content
     assert Game.objects.get(pk=game.pk).sgf == FINISHED  # the submission is saved
     run = ScoringRun.objects.get(game=game)
@@ -106,7 +105,7 @@ def test_a_matching_result_is_verified(game, alice, broker):
     assert (run.state, run.matches, run.computed_result) == ("done", True, count(FINISHED))
     assert run.first_illegal is None and run.dispute_id is None and run.error == ""
     assert run.breakdown["result"] == count(FINISHED) and run.breakdown["komi"] == 6.5
-    assert run.attempts == 1 and run.claimed_by == "unknown"
+    assert run.attempts == 1 and run.claimed_by == process_identity("unknown")
     assert run.started_at and run.finished_at and run.duration_ms is not None
     assert not Dispute.objects.exists()
 
@@ -212,32 +211,54 @@ def _running(run: ScoringRun, *, by: str, ago: timedelta = timedelta(0), attempt
     )
 
 
-def _heartbeat(host: str, ago: timedelta) -> None:
+CHILD = "w1@box/boot1/101"  # a pool process of worker w1@box
+
+
+def _heartbeat(host: str, ago: timedelta, children: tuple[str, ...] = (CHILD,)) -> None:
     now = timezone.now()
-    WorkerHeartbeat.objects.create(hostname=host, pid=1, started_at=now, last_seen=now - ago)
+    WorkerHeartbeat.objects.update_or_create(
+        hostname=host,
+        defaults={"pid": 1, "started_at": now, "last_seen": now - ago, "children": children},
+    )
 
 
 def test_a_run_held_by_a_live_worker_is_left_alone(game, alice, broker):
     run = submit(game, alice, count(FINISHED))
     _heartbeat("w1@box", timedelta(seconds=1))
-    _running(run, by="w1@box")
+    _running(run, by=CHILD)
     assert tasks.rescore_game(run.pk) == {"skipped": 1}
     assert ScoringRun.objects.get(pk=run.pk).state == "running"
 
 
 def test_a_run_whose_worker_stopped_beating_is_claimed_again(game, alice, broker):
     run = submit(game, alice, count(FINISHED))
-    _heartbeat("w1@box", scoring.WORKER_GONE_AFTER + timedelta(seconds=1))
-    _running(run, by="w1@box")
+    _heartbeat("w1@box", WORKER_GONE_AFTER + timedelta(seconds=1))
+    _running(run, by=CHILD)
     assert tasks.rescore_game(run.pk) == {"done": 1}
     run.refresh_from_db()
-    assert (run.state, run.attempts, run.claimed_by) == ("done", 2, "unknown")
+    assert (run.state, run.attempts, run.claimed_by) == ("done", 2, process_identity("unknown"))
+
+
+def test_a_run_whose_pool_process_died_is_claimed_again_while_its_worker_beats(game, alice, broker):
+    # The OOM killer took the child: the worker's main process beats on, and
+    # lists the child that replaced it.
+    run = submit(game, alice, count(FINISHED))
+    _heartbeat("w1@box", timedelta(seconds=0), children=("w1@box/boot1/100", "w1@box/boot1/102"))
+    _running(run, by=CHILD)
+    assert tasks.rescore_game(run.pk) == {"done": 1}
+
+
+def test_a_worker_restarted_under_the_same_name_does_not_vouch_for_old_claims(game, alice, broker):
+    run = submit(game, alice, count(FINISHED))
+    _heartbeat("w1@box", timedelta(seconds=0), children=("w1@box/boot2/101",))  # same pid
+    _running(run, by=CHILD)
+    assert tasks.rescore_game(run.pk) == {"done": 1}
 
 
 def test_a_claim_older_than_the_hard_time_limit_is_stale(game, alice, broker):
     run = submit(game, alice, count(FINISHED))
     _heartbeat("w1@box", timedelta(seconds=0))
-    _running(run, by="w1@box", ago=scoring.claim_expires() + timedelta(seconds=1))
+    _running(run, by=CHILD, ago=scoring.claim_expires() + timedelta(seconds=1))
     assert tasks.rescore_game(run.pk) == {"done": 1}
 
 
@@ -377,23 +398,58 @@ def test_a_batch_with_nothing_to_score_is_done_at_once(tournament, director, bro
 # --------------------------------------------------------------------------- the sweep
 
 
-def test_the_sweep_queues_what_the_broker_never_got_and_what_a_dead_worker_held(tournament, broker):
-    games = _games(tournament, 4)
+def test_the_sweep_queues_what_the_broker_never_got_lost_or_a_dead_worker_held(
+    tournament, broker, settings
+):
+    games = _games(tournament, 6)
     runs = [scoring.scoring_run_request(game=g) for g in games]
-    old = timezone.now() - timedelta(minutes=1)
-    ScoringRun.objects.filter(pk=runs[0].pk).update(requested_at=old)  # never queued
-    ScoringRun.objects.filter(pk=runs[1].pk).update(requested_at=old, queued_at=old)  # queued
-    _running(runs[2], by="dead@box")  # its worker is gone
-    # runs[3]: just requested, its publish may still be on the way
-    assert scoring.sweep_pending() == 2
-    assert sorted(broker.run_ids()) == sorted([runs[0].pk, runs[2].pk])
+    broker.sent = [("rescore_game", (runs[1].pk,))]  # what the broker's queue holds
+    long_ago = timezone.now() - timedelta(seconds=settings.GOREF_REQUEUE_AFTER + 1)
+    ScoringRun.objects.filter(pk=runs[0].pk).update(requested_at=long_ago, queued_at=None)
+    # Queued long ago: runs[1]'s message is still waiting, runs[4]'s is gone.
+    ScoringRun.objects.filter(pk__in=[runs[1].pk, runs[4].pk]).update(
+        requested_at=long_ago, queued_at=long_ago
+    )
+    _running(runs[2], by="dead@box/boot/1")  # no heartbeat lists its process
+    ScoringRun.objects.filter(pk=runs[5].pk).update(queued_at=timezone.now())
+    # runs[3]: just requested, its publish may still be on the way; runs[5]: queued a
+    # moment ago and not in the queue (a worker has it and is about to claim it)
+    assert scoring.sweep_pending() == 3
+    assert sorted(broker.run_ids()) == sorted([runs[1].pk, runs[0].pk, runs[2].pk, runs[4].pk])
     broker.deliver()
     states = dict(ScoringRun.objects.values_list("pk", "state"))
-    assert (states[runs[0].pk], states[runs[2].pk], states[runs[1].pk]) == (
-        "done",
-        "done",
-        "pending",
-    )
+    assert [states[r.pk] for r in runs] == ["done", "done", "done", "pending", "done", "pending"]
+
+
+def test_when_the_queue_cannot_be_read_the_sweep_waits_out_the_visibility_timeout(
+    tournament, broker, settings, monkeypatch
+):
+    monkeypatch.setattr(scoring, "runs_in_broker", lambda: None)
+    runs = [scoring.scoring_run_request(game=g) for g in _games(tournament, 2)]
+    broker.sent = []
+    now = timezone.now()
+    lately = now - timedelta(seconds=settings.GOREF_REQUEUE_AFTER + 1)
+    before = now - timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT + 1)
+    ScoringRun.objects.filter(pk=runs[0].pk).update(requested_at=before, queued_at=lately)
+    ScoringRun.objects.filter(pk=runs[1].pk).update(requested_at=before, queued_at=before)
+    assert scoring.sweep_pending() == 1
+    assert broker.run_ids() == [runs[1].pk]
+
+
+def test_the_run_ids_of_a_kombu_message_are_read_from_its_body():
+    import base64
+    import json
+
+    def message(task: str, args: list[object]) -> str:
+        body = base64.b64encode(json.dumps([args, {}, {}]).encode()).decode()
+        return json.dumps(
+            {"body": body, "headers": {"task": task}, "properties": {"body_encoding": "base64"}}
+        )
+
+    assert scoring._message_runs(message("games.rescore_chunk", [[3, 4]])) == [3, 4]
+    assert scoring._message_runs(message("games.rescore_game", [7])) == [7]
+    assert scoring._message_runs(message("ratings.recompute", [7])) == []
+    assert scoring._message_runs("not json") == []
 
 
 def test_the_sweep_task_answers_how_many_it_queued(db, broker):

@@ -7,48 +7,22 @@ bounded timeout, and leaves no worker or redis-server behind (the
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
-from config.celery import app
 from games import services, tasks
 from games.models import Game, GameState, ScoringRun
 from games.services import scoring
-from ops.models import Job, WorkerHeartbeat
+from ops.models import Job
 from referee.models import Dispute
 from tests.conftest import wait_for
 from tests.factories import GameFactory, TournamentFactory
+from tests.games.conftest import RedisServer, use_broker
 from tests.games.rescore_helpers import BROKEN, FINISHED, MARKED, count, opposite
 
 pytestmark = pytest.mark.integration
-
-
-def _use_broker(url: str) -> None:
-    """Point this process's Celery app (the publishing side) at ``url``."""
-    # With the CELERY namespace the prefixed key is the one Celery reads first.
-    app.conf["CELERY_BROKER_URL"] = url
-    app._pool = None
-    app.amqp._producer_pool = None
-
-
-@pytest.fixture
-def clean_queue(redis_url: str) -> Iterator[str]:
-    """Nothing left over from another test in our Redis database; publish to it."""
-    import redis
-
-    r = redis.Redis.from_url(redis_url)
-    r.delete("celery", "unacked", "unacked_index")
-    before = app.conf.broker_url
-    _use_broker(redis_url)
-    yield redis_url
-    _use_broker(before)
 
 
 def _run(game: Game) -> ScoringRun:
@@ -112,22 +86,9 @@ def test_the_same_message_delivered_twice_leaves_one_run(clean_queue, start_work
 SCORING_DELAY = 0.1  # seconds a slow worker waits after each game
 
 
-@pytest.fixture
-def slow_scoring(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Workers started with ``scoring_delay`` wait after each game, so a kill lands mid-batch.
-
-    A kill can also land between the delivery of a chunk and its claim: those
-    runs are pending, and only Redis knows the message is unacknowledged.  It
-    hands it out again after the visibility timeout, shortened here to its
-    minimum (60 s, with the hard time limit below it) so the test can see it.
-    """
-    monkeypatch.setenv("CELERY_VISIBILITY_TIMEOUT", "60")
-    monkeypatch.setenv("CELERY_TASK_TIME_LIMIT", "30")
-
-
-def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
-    slow_scoring, clean_queue, start_worker
-):
+def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(clean_queue, start_worker):
+    """Workers started with ``scoring_delay`` wait after each game, so the kill lands
+    mid-batch."""
     tournament = TournamentFactory()
     # The record carries its territory markup: no dead-stone estimate, so each count
     # takes the scoring delay and little more, as the timing below assumes.
@@ -158,17 +119,18 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
     held = dict(ScoringRun.objects.filter(state="running").values_list("pk", "claimed_by"))
     assert held, f"the kill should land while chunks are scored (done: {killed.done})"
     assert killed.done < len(games)
-    (dead_host,) = set(held.values())
+    dead = set(held.values())  # the pool processes of the killed worker
 
-    # Its heartbeat stops; once it is stale, the runs it held are fair game.
-    def gone() -> bool:
-        beat = WorkerHeartbeat.objects.get(hostname=dead_host)
-        return beat.last_seen < timezone.now() - scoring.WORKER_GONE_AFTER
-
-    assert wait_for(gone, timeout=60, interval=0.5)
-    # sweeps as it connects: held runs are queued again
-    second = start_worker(concurrency=2, scoring_delay=SCORING_DELAY)
-    if not wait_for(lambda: progress().state == "done", timeout=150, interval=0.5):
+    # Its heartbeat stops; once it is stale (15 s) the sweep of the new worker's beat
+    # queues the runs it held, and the runs of the chunk it had taken but not yet
+    # claimed, whose message no longer waits in the queue.
+    second = start_worker(
+        concurrency=2,
+        scoring_delay=SCORING_DELAY,
+        beat=True,
+        env_extra={"GOREF_SWEEP_SECONDS": "2", "GOREF_REQUEUE_AFTER": "4"},
+    )
+    if not wait_for(lambda: progress().state == "done", timeout=90, interval=0.5):
         states = list(ScoringRun.objects.values_list("pk", "state", "claimed_by", "queued_at"))
         pytest.fail(
             f"{held}\n{[s for s in states if s[1] != 'done']}\n{second.log.read_text()[-4000:]}"
@@ -180,7 +142,7 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
     assert len(runs) == len(games) and {r.state for r in runs} == {"done"}
     for r in runs:
         if r.pk in held:  # claimed by the dead worker, then once more by the new one
-            assert r.attempts == 2 and r.claimed_by != dead_host, r
+            assert r.attempts == 2 and r.claimed_by not in dead, r
         else:
             assert r.attempts == 1, r
 
@@ -188,69 +150,10 @@ def test_a_worker_killed_mid_batch_leaves_every_game_scored_exactly_once(
 # --------------------------------------------------------------------------- Redis outage
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class RedisServer:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.url = f"redis://127.0.0.1:{port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        binary = shutil.which("redis-server")
-        assert binary, "redis-server is needed for this test"
-        self.proc = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        assert wait_for(self.answers, timeout=10), "redis-server did not start"
-
-    def answers(self) -> bool:
-        import redis
-
-        try:
-            return bool(redis.Redis(port=self.port, socket_connect_timeout=0.5).ping())
-        except redis.RedisError:
-            return False
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-        self.proc = None
-
-
-@pytest.fixture
-def own_redis(redis_url: str) -> Iterator[RedisServer]:
-    server = RedisServer(_free_port())
-    server.start()
-    before = app.conf.broker_url
-    try:
-        yield server
-    finally:
-        server.stop()
-        _use_broker(before)
-
-
 def test_a_submission_while_redis_is_down_is_kept_and_scored_when_it_is_back(
     own_redis: RedisServer, start_worker: Any, game: Game, alice: Any
 ) -> None:
-    _use_broker(own_redis.url)
+    use_broker(own_redis.url)
     start_worker(broker_url=own_redis.url)
     own_redis.stop()
 

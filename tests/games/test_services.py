@@ -229,6 +229,16 @@ def test_a_record_as_bytes_is_stored_as_text(game, alice):
     assert game.sgf == sgf_samples.SIMPLE
 
 
+def test_a_gbk_record_without_ca_is_stored_as_the_text_it_was_read_as(game, alice):
+    # As the Fox server writes its records: GBK bytes and no CA.
+    text = sgf_samples.SIMPLE.replace("(;", "(;PB[聂卫平]", 1)
+    game = services.game_result_submit(
+        actor=alice.user, game=game, result="B+R", sgf=text.encode("gbk")
+    )
+    assert game.sgf == text
+    assert "no CA property names the charset: the text was read as GB18030" in game.sgf_warnings
+
+
 def test_a_broken_record_is_refused_with_its_line_and_property_and_nothing_is_saved(game, alice):
     with pytest.raises(ValidationError) as exc:
         services.game_result_submit(

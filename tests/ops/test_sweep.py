@@ -15,6 +15,13 @@ from tests.factories import GameFactory
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(client, django_user_model):  # type: ignore[no-untyped-def]
+    """/healthz shows its parts to staff only."""
+    client.force_login(django_user_model.objects.create_user("ops", is_staff=True))
+    return client
+
+
 def test_healthz_shows_queue_depth_and_the_oldest_pending_run(client, settings, tmp_path: Path):
     folder = tmp_path / "queue"
     folder.mkdir()

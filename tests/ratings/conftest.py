@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.groups import director_grant_admin
+from games.groups import director_grant_admin, federation_official_grant
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.ratings.helpers import add_games, close
 
@@ -47,9 +47,10 @@ def alice_wins(tournament: Any, alice: Any, strong_trio: list[Any]) -> Any:
 
 @pytest.fixture
 def staff_director(db: Any) -> Any:
-    """Staff in the Directors group, directing nothing: a federation director."""
+    """Staff in the Directors group and a federation official, directing nothing."""
     user = UserFactory(username="fed", first_name="Fay", is_staff=True)
     director_grant_admin(user=user)
+    federation_official_grant(actor=None, user=user)
     return user
 
 

@@ -187,7 +187,7 @@ def test_the_player_endpoint_gains_rating_fields(api: Any) -> None:
 # --------------------------------------------------------------------------- directors only
 
 
-def test_recompute_is_for_directors_and_answers_202_with_a_job(
+def test_recompute_is_for_officials_and_answers_202_with_a_job(
     api_as: Any,
     director: Any,
     tournament: Any,
@@ -202,8 +202,12 @@ def test_recompute_is_for_directors_and_answers_202_with_a_job(
     monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", sent.append)
     assert api_as(outsider).post("/api/v1/ratings/recompute/").status_code == 403
     assert api_as(alice).post("/api/v1/ratings/recompute/").status_code == 403
+    # A full recompute is the federation's; a director recomputes from his own tournament.
+    assert api_as(director).post("/api/v1/ratings/recompute/", {}, format="json").status_code == 403
     with django_capture_on_commit_callbacks(execute=True):
-        r = api_as(director).post("/api/v1/ratings/recompute/", {}, format="json")
+        r = api_as(director).post(
+            "/api/v1/ratings/recompute/", {"from_tournament": tournament.pk}, format="json"
+        )
     assert r.status_code == 202
     job = Job.objects.get(pk=r.json()["job"])
     assert r.json()["url"] == f"/api/v1/jobs/{job.pk}/" and sent == [job.pk]
@@ -220,9 +224,10 @@ def test_recompute_without_credentials_is_401(api: Any) -> None:
     assert api.post("/api/v1/ratings/recompute/").status_code == 401
 
 
-def test_the_honorary_title_is_a_directors_audited_decision(
-    api_as: Any, director: Any, tournament: Any, outsider: Any, alice: Any
+def test_the_honorary_title_is_a_federation_officials_audited_decision(
+    api_as: Any, staff_director: Any, tournament: Any, outsider: Any, alice: Any
 ) -> None:
+    director = staff_director  # a federation official
     url = f"/api/v1/players/{alice.pk}/honorary/"
     assert api_as(outsider).post(url, {"reason": "x"}, format="json").status_code == 403
     assert api_as(director).post(url, {"reason": ""}, format="json").status_code == 400

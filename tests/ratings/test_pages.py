@@ -171,3 +171,19 @@ def test_a_director_starts_a_recompute_from_the_admin(
     r = client.post("/admin/ratings/ratingrun/recompute/")
     assert r.status_code == 302 and "/admin/login/" in r["Location"]
     assert Job.objects.filter(kind="ratings").count() == 1
+
+
+def test_a_director_in_the_admin_is_told_a_full_recompute_is_not_his(
+    client: Client, director: Any, tournament: Any, monkeypatch: Any
+) -> None:
+    import ratings.tasks
+    from games.groups import director_grant_admin
+
+    monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", lambda job_id: None)
+    director_grant_admin(user=director)
+    client.force_login(director)
+    r = client.post("/admin/ratings/ratingrun/recompute/", {"from_tournament": ""}, follow=True)
+    assert b"Only federation officials recompute every rating" in r.content
+    assert not Job.objects.exists()
+    own = client.post("/admin/ratings/ratingrun/recompute/", {"from_tournament": tournament.pk})
+    assert own.status_code == 302 and "/admin/ops/job/" in own["Location"]

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games import services as game_services
+from games.groups import federation_official_grant
 from games.models import GameState, Tournament
 from ops.models import Job, JobState
 from ratings.models import PlayerRating, RatingHistory, RatingRun
@@ -235,8 +236,7 @@ def test_a_broker_outage_leaves_the_job_pending_for_the_sweep(
     def down(job_id: int) -> None:
         raise ConnectionError("broker down")
 
-    director.is_staff = True
-    director.save()
+    federation_official_grant(actor=None, user=director)
     monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", down)
     with django_capture_on_commit_callbacks(execute=True):
         job = ratings_recompute_start(actor=director)

@@ -48,7 +48,17 @@ def test_a_director_reassigns_by_user_id(api_as, dispute, director, referee, sec
 def test_a_referee_takes_it_himself_named_or_by_default(api_as, dispute, referee, second_referee):
     response = assign(api_as(referee), dispute)
     assert response.status_code == 200 and response.json()["assigned_referee"] == "referee"
-    response = assign(api_as(second_referee), dispute, referee="ref2")
+    assert assign(api_as(referee), dispute, referee="referee").status_code == 200  # again: his
+
+
+def test_an_assigned_dispute_is_not_taken_by_another_referee(
+    api_as, dispute, referee, second_referee, director
+):
+    assert assign(api_as(referee), dispute).status_code == 200
+    assert_error(assign(api_as(second_referee), dispute, referee="ref2"), 403)
+    dispute.refresh_from_db()
+    assert dispute.assigned_referee == referee
+    response = assign(api_as(director), dispute, referee="ref2")  # a director reassigns
     assert response.status_code == 200 and response.json()["assigned_referee"] == "ref2"
 
 

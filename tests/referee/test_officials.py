@@ -96,8 +96,9 @@ def test_a_director_names_officials_by_username_or_id_and_it_is_audited(
     body = {"chief_referee": "ann", "committee": [ben.pk, "cal", dee.pk]}
     client = api_as(director)
     # A fixed cost: the four users are found in one query (not one per reference);
-    # the rest is the permission, the lock, the model's validation, the audit, the answer.
-    with django_assert_max_num_queries(20):
+    # the rest is the permission, the lock, the model's validation, the check that no
+    # appeal is before the seats being changed, the audit, the answer.
+    with django_assert_max_num_queries(21):
         response = client.put(url(tournament), body, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["chief_referee"] == "ann"

@@ -13,8 +13,9 @@ import random
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games import services
@@ -94,6 +95,11 @@ class Command(BaseCommand):
     help = "Create a small McMahon demo tournament (entries, 3 rounds, results, SGF records) and users."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:
+            # The demo accounts' passwords are printed and published: never on a live site.
+            raise CommandError(
+                "seed_demo creates accounts with published passwords: it runs only with DEBUG on."
+            )
         ensure_directors_group()
         if Tournament.objects.filter(name=DEMO_TOURNAMENT).exists():
             self.stdout.write(f"The demo tournament {DEMO_TOURNAMENT!r} exists: nothing to do.")
@@ -122,8 +128,9 @@ class Command(BaseCommand):
         for i, (family, given, rank, club, country) in enumerate(PLAYERS):
             existing = Player.objects.filter(family_name=family, given_name=given).first()
             if existing is None:
+                # The operator (actor=None) links the demo accounts: a director may not.
                 existing = services.player_create(
-                    actor=director,
+                    actor=None,
                     family_name=family,
                     given_name=given,
                     rank=rank,

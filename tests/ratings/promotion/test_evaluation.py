@@ -45,7 +45,7 @@ def unqueued_run(
     )
     monkeypatch.setattr(ratings.tasks.promotions_evaluate, "delay", _broker_down)
     with django_capture_on_commit_callbacks(execute=True):
-        ratings_recompute_start(actor=director)
+        ratings_recompute_start(actor=None)
     run = RatingRun.objects.get()
     assert run.state == RatingRun.State.DONE
     assert run.promotions_evaluated_at is None and run.promotions_queued_at is None
@@ -109,7 +109,7 @@ def test_the_evaluation_after_a_job_marks_its_run(
     director: Any, alice_wins: Any, evaluate_now: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        ratings_recompute_start(actor=director)
+        ratings_recompute_start(actor=None)
     run = RatingRun.objects.get()
     assert evaluate_now == [{"run_id": run.pk}]
     assert run.promotions_evaluated_at is not None and run.promotions_queued_at is not None

@@ -11,6 +11,7 @@ from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
 
+from games.groups import federation_official_grant
 from games.services import player_update
 from ops.models import AuditEntry
 from ops.services import StateConflict
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.django_db
 
 def _recompute(director: Any, capture: Any) -> None:
     with capture(execute=True):
-        ratings_recompute_start(actor=director)
+        ratings_recompute_start(actor=None)
 
 
 def test_a_fresh_install_has_one_active_default_policy_the_engines_default() -> None:
@@ -236,6 +237,7 @@ def test_bulk_approval_approves_each_and_reports_the_stale(
 def test_the_honorary_title_is_in_the_rank_history_and_never_evaluated(
     director: Any, alice: Any, alice_wins: Any
 ) -> None:
+    federation_official_grant(actor=None, user=director)
     player_award_honorary(actor=director, player=alice, reason="Forty years of teaching")
     alice.refresh_from_db()
     change = RankChange.objects.get()

@@ -1,0 +1,388 @@
+"""Web benchmark (not a test): the public reads against a bare Django view, under gunicorn.
+
+Run: ``.venv/bin/python -m bench.web`` (``--seconds S`` per measurement,
+``--rounds N``, ``--port P``).
+
+Creates its own PostgreSQL database (``BENCH_DATABASE_URL``, default
+postgres://postgres@127.0.0.1:5432/goref_bench_web, dropped and migrated
+afresh), seeds a rated 200-game tournament (40 players, 10 rounds) and rates
+it, collects the static files, and starts gunicorn on loopback with the
+production settings (``DEBUG=0``, ``config/gunicorn.py``, the cache and broker
+on ``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/5; the HTTPS redirect
+off, since nothing terminates TLS on loopback).  Then, at 10 and 100
+connections, it measures in alternation, ``--rounds`` times each:
+
+* the peer: a bare JSON view (``/bench/bare/``, on only with ``GOREF_BENCH_VIEWS``);
+* the player rating lookup ``/api/v1/players/<id>/``;
+* the handicap lookup ``/api/v1/handicap/?black=..&white=..``;
+* the player page ``/players/<id>/`` (rating, chart, games);
+* the tournament page ``/tournaments/<id>/`` (the 200-game crosstable).
+
+The load comes from ``wrk`` (keep-alive connections) when it is installed,
+else from a Python client (threads, ``http.client`` keep-alive), which is
+slower than the server on a small machine and then flattens the ratios.
+Prints requests/s, p50 and p99 of each and its ratio to the peer (targets:
+lookups >= 0.5, player page >= 0.3, crosstable >= 0.2; p99 < 100 ms at 10
+connections), then the cost of each read with the cache empty, in-process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SECRET = "bench-" + "x1y2z3w4v5u6t7s8r9q0p" * 3
+TARGETS = {"lookup": 0.5, "handicap": 0.5, "player page": 0.3, "crosstable": 0.2}
+PLAYERS, ROUNDS = 40, 10  # 10 rounds of 20 games: 200 games
+
+
+@dataclass
+class Figure:
+    rps: float
+    p50_ms: float
+    p99_ms: float
+
+
+def _database_urls() -> tuple[str, str]:
+    url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/goref_bench_web")
+    parts = urlsplit(url)
+    return url, urlunsplit(parts._replace(path="/postgres"))
+
+
+def _recreate_database(url: str, admin_url: str) -> None:
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _seed() -> dict[str, str]:
+    """One rated tournament of 200 final games, rated; the URLs to measure."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from games.models import Club, Game, Player, Round, Tournament
+    from ratings.recompute import recompute
+
+    club = Club.objects.create(name="Bench Go Club", country="NZ")
+    players = Player.objects.bulk_create(
+        [
+            Player(
+                family_name=f"Family{i:02d}",
+                given_name=f"Given{i:02d}",
+                club=club,
+                country="NZ",
+                declared_rank=-15 + (i % 20),
+            )
+            for i in range(PLAYERS)
+        ]
+    )
+    tournament = Tournament.objects.create(
+        name="Bench Open",
+        start_date=dt.date(2026, 3, 7),
+        end_date=dt.date(2026, 3, 8),
+        rules="japanese",
+        komi=Decimal("6.5"),
+        rated=True,
+    )
+    games = []
+    for number in range(1, ROUNDS + 1):
+        rnd = Round.objects.create(tournament=tournament, number=number)
+        order = players[number % PLAYERS :] + players[: number % PLAYERS]
+        for table in range(PLAYERS // 2):
+            black, white = order[table], order[PLAYERS - 1 - table]
+            games.append(
+                Game(
+                    tournament=tournament,
+                    round=rnd,
+                    table=table + 1,
+                    black=black,
+                    white=white,
+                    komi=Decimal("6.5"),
+                    rules="japanese",
+                    state="final",
+                    locked_at=dt.datetime(2026, 3, 8, tzinfo=dt.UTC),
+                    result_winner="B" if (table + number) % 3 else "W",
+                    result_reason="resignation",
+                )
+            )
+    Game.objects.bulk_create(games)
+    recompute()
+    a, b = players[0].pk, players[1].pk
+    return {
+        "bare view": "/bench/bare/",
+        "lookup": f"/api/v1/players/{a}/",
+        "handicap": f"/api/v1/handicap/?black={a}&white={b}",
+        "player page": f"/players/{a}/",
+        "crosstable": f"/tournaments/{tournament.pk}/",
+    }
+
+
+def _get(port: int, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers={"Host": "127.0.0.1"})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def _wait_up(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"gunicorn exited:\n{log.read_text()[-3000:]}")
+        try:
+            if _get(port, "/bench/bare/", timeout=2)[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"gunicorn did not answer in 60 s:\n{log.read_text()[-3000:]}")
+
+
+# --------------------------------------------------------------------------- load
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def _wrk(port: int, path: str, connections: int, seconds: float) -> Figure:
+    threads = min(2, connections)
+    done = subprocess.run(
+        [
+            "wrk",
+            f"-t{threads}",
+            f"-c{connections}",
+            f"-d{max(1, round(seconds))}s",
+            "--timeout",
+            "5s",
+            "--latency",
+            "-H",
+            "Host: 127.0.0.1",
+            f"http://127.0.0.1:{port}{path}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+        check=True,
+    )
+    out = done.stdout
+    if "Non-2xx" in out:
+        raise SystemExit(f"{path} answered errors under load:\n{out}")
+
+    def latency(pct: str) -> float:
+        found = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not found:
+            raise SystemExit(f"no {pct}% latency in wrk's output:\n{out}")
+        return float(found.group(1)) * _UNITS[found.group(2)]
+
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if not rps:
+        raise SystemExit(f"no Requests/sec in wrk's output:\n{out}")
+    return Figure(float(rps.group(1)), latency("50"), latency("99"))
+
+
+def _python_load(port: int, path: str, connections: int, seconds: float) -> Figure:
+    """Threads, each with one keep-alive connection, for ``seconds``."""
+    stop_at = time.monotonic() + seconds
+    samples: list[list[float]] = [[] for _ in range(connections)]
+    errors: list[str] = []
+
+    def client(mine: list[float]) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for _ in range(1_000_000):  # bounded; the clock ends it first
+            if time.monotonic() >= stop_at:
+                break
+            started = time.perf_counter()
+            try:
+                conn.request("GET", path, headers={"Host": "127.0.0.1"})
+                response = conn.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException) as exc:
+                errors.append(repr(exc))
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                continue
+            if response.status != 200:
+                errors.append(f"status {response.status}")
+            mine.append(1000 * (time.perf_counter() - started))
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(s,), daemon=True) for s in samples]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 30)
+    elapsed = time.monotonic() - started
+    if errors:
+        raise SystemExit(f"{path}: {len(errors)} errors under load, e.g. {errors[:3]}")
+    latencies = sorted(x for s in samples for x in s)
+    if not latencies:
+        raise SystemExit(f"{path}: no request completed")
+    return Figure(
+        len(latencies) / elapsed,
+        latencies[len(latencies) // 2],
+        latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+    )
+
+
+# --------------------------------------------------------------------------- the miss
+
+
+def _cold_costs(urls: dict[str, str], repeat: int = 7) -> dict[str, float]:
+    """Median milliseconds per read with the cache emptied first, in this process."""
+    from django.core.cache import caches
+    from django.test import Client
+
+    from ops import cache as versioned
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    costs: dict[str, float] = {}
+    for name, path in urls.items():
+        times = []
+        for _ in range(repeat):
+            for alias in ("default", "versioned"):  # Redis, and this process's copies
+                caches[alias].clear()
+            versioned._seen.clear()
+            started = time.perf_counter()
+            status = client.get(path).status_code
+            times.append(1000 * (time.perf_counter() - started))
+            assert status == 200, (path, status)
+        costs[name] = statistics.median(times)
+    return costs
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
+    parser.add_argument("--rounds", type=int, default=2, help="alternations per level")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_PORT", "8765")))
+    parser.add_argument("--connections", default="10,100")
+    args = parser.parse_args()
+    levels = [int(c) for c in args.connections.split(",")]
+
+    url, admin_url = _database_urls()
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
+    work = Path(tempfile.mkdtemp(prefix="goref-bench-web-"))
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": SECRET,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": url,
+        "REDIS_URL": redis_url,
+        "STATIC_ROOT": str(work / "static"),
+        "GOREF_VAR_DIR": str(work / "var"),
+        "GOREF_BENCH_VIEWS": "1",
+        "HOST": "127.0.0.1",
+        "PORT": str(args.port),
+        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", str(os.cpu_count() or 2)),
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    os.environ.update(env)
+    _recreate_database(url, admin_url)
+    manage = [sys.executable, "manage.py"]
+    for command in (["collectstatic", "--noinput", "-v0"], ["migrate", "--noinput", "-v0"]):
+        subprocess.run([*manage, *command], cwd=ROOT, env=env, check=True, timeout=600)
+
+    import django
+
+    django.setup()
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()  # the cache: nothing from an earlier run
+    urls = _seed()
+    print(
+        f"seeded {PLAYERS} players, {PLAYERS // 2 * ROUNDS} games; gunicorn with "
+        f"{env['WEB_CONCURRENCY']} workers x {os.environ.get('WEB_THREADS', '4')} threads "
+        f"on 127.0.0.1:{args.port}"
+    )
+
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    log = work / "gunicorn.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [gunicorn, "-c", "config/gunicorn.py", "config.wsgi"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_up(args.port, proc, log)
+        for path in urls.values():  # every answer is a 200, and the caches are warm
+            for _ in range(3):
+                status, body = _get(args.port, path)
+                if status != 200:
+                    raise SystemExit(f"{path} answered {status}: {body[:300]!r}")
+        load = _wrk if shutil.which("wrk") else _python_load
+        print(
+            f"load: {'wrk' if load is _wrk else 'Python threads (client-bound)'}, "
+            f"{args.seconds:g} s per measurement, {args.rounds} rounds alternated"
+        )
+        results: dict[int, dict[str, list[Figure]]] = {}
+        for connections in levels:
+            results[connections] = {name: [] for name in urls}
+            for _ in range(args.rounds):
+                for name, path in urls.items():
+                    results[connections][name].append(
+                        load(args.port, path, connections, args.seconds)
+                    )
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+    for connections in levels:
+        print(f"\n{connections} connections")
+        print(f"{'read':<14}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}  target")
+        peer = statistics.mean(f.rps for f in results[connections]["bare view"])
+        for name, figures in results[connections].items():
+            rps = statistics.mean(f.rps for f in figures)
+            p50 = statistics.median(f.p50_ms for f in figures)
+            p99 = max(f.p99_ms for f in figures)  # the worse round
+            target = TARGETS.get(name)
+            ratio = rps / peer
+            verdict = ""
+            if target is not None:
+                verdict = f">= {target}  {'ok' if ratio >= target else 'MISSED'}"
+            if connections == 10 and p99 >= 100:
+                verdict += "  p99 >= 100 ms: MISSED"
+            print(f"{name:<14}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}")
+
+    print("\nwith the cache emptied before each read (in-process, median of 7):")
+    for name, ms in _cold_costs({k: v for k, v in urls.items() if k != "bare view"}).items():
+        print(f"  {name:<14}{ms:>8.1f} ms")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+"""gunicorn's settings for ``make serve`` (``gunicorn -c config/gunicorn.py config.wsgi``).
+
+Threaded workers keep connections alive (a proxy or a client reuses them)
+and one slow request does not hold a whole process; every value can be
+overridden from the environment.
+"""
+
+import os
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", str(min(4, (os.cpu_count() or 1) * 2))))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
+keepalive = 5
+accesslog = os.environ.get("WEB_ACCESS_LOG") or None
+errorlog = "-"

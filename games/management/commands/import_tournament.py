@@ -1,0 +1,52 @@
+"""``manage.py import_tournament FILE``: a tournament file (OpenGotha XML or EGF .h9, told
+apart by its content) becomes a new tournament; the last line printed is
+``{"tournament": ID, "players": N, "games": M}``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games.services.event_files import tournament_import
+
+MAX_BYTES = 20_000_000
+
+
+class Command(BaseCommand):
+    help = "Import an OpenGotha or EGF (.h9) tournament file as a new tournament."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--name", default="", help="The tournament's name (default: the file's)."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["file"]
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                raise CommandError(f"{path}: larger than {MAX_BYTES} bytes.")
+            data = path.read_bytes()
+        except OSError as e:
+            raise CommandError(f"{path}: {e.strerror}.") from None
+        try:
+            result = tournament_import(actor=None, data=data, name=options["name"])
+        except ValidationError as e:
+            messages = e.message_dict if hasattr(e, "error_dict") else {"file": e.messages}
+            text = " ".join(" ".join(v) for v in messages.values())
+            raise CommandError(f"{path}: {text} Nothing was imported.") from None
+        if result.new_players:
+            self.stdout.write(f"{result.new_players} new players added to goref.")
+        self.stdout.write(
+            json.dumps(
+                {
+                    "tournament": result.tournament.pk,
+                    "players": result.players,
+                    "games": result.games,
+                }
+            )
+        )

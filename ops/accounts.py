@@ -1,0 +1,73 @@
+"""API tokens (django-rest-knox): one new token per login, expiring, revocable, and every
+one of a user's tokens deleted when his password changes, however it is changed.
+
+Knox stores only a digest of each token, so a database dump holds no usable key.
+How clients use them: README, "Security".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models.signals import post_save, pre_save
+from django.dispatch import receiver
+from django.utils import timezone
+from knox.models import AuthToken
+from knox.settings import knox_settings
+
+from ops.audit import audit_record
+
+
+def token_create(*, user: Any) -> tuple[str, dt.datetime | None]:
+    """A new token for ``user`` (a login): its key, shown once, and when it expires.
+    Expired tokens are dropped, and past ``TOKEN_LIMIT_PER_USER`` the oldest go."""
+    AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
+    limit = knox_settings.TOKEN_LIMIT_PER_USER
+    if limit:
+        keep = AuthToken.objects.filter(user=user).order_by("-created")[: limit - 1]
+        AuthToken.objects.filter(user=user).exclude(
+            pk__in=list(keep.values_list("pk", flat=True))
+        ).delete()
+    instance, key = AuthToken.objects.create(user=user)
+    return key, instance.expiry
+
+
+def token_revoke(*, token: AuthToken) -> None:
+    """Delete the token a request was authenticated with (a logout)."""
+    token.delete()
+
+
+def tokens_revoke_all(*, user: Any) -> int:
+    """Delete every token of ``user``; returns how many there were."""
+    count, _ = AuthToken.objects.filter(user=user).delete()
+    return count
+
+
+User = get_user_model()
+
+
+@receiver(pre_save, sender=User, dispatch_uid="ops.accounts.password_watch")
+def _watch_password(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    """Note whether this save changes the stored password hash (``set_password`` in any
+    form: the admin, a reset, the shell), for ``_revoke_on_password_change``."""
+    instance._goref_password_changed = False
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = sender.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    instance._goref_password_changed = stored is not None and stored != instance.password
+
+
+@receiver(post_save, sender=User, dispatch_uid="ops.accounts.password_revoke")
+def _revoke_on_password_change(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    if created or not getattr(instance, "_goref_password_changed", False):
+        return
+    instance._goref_password_changed = False
+    revoked = tokens_revoke_all(user=instance)
+    audit_record(
+        actor=None,
+        action="user.password_changed",
+        obj=instance,
+        new={"tokens_revoked": revoked},
+    )

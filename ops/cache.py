@@ -1,0 +1,270 @@
+"""The read cache: versioned entries, bumped after commit by the services that write.
+
+A cached read names the objects it shows (``"player:12"``, ``"tournament:3"``,
+``"ratings"``); its key carries their current versions, so a write only has to
+bump a version (``changed``, called by ``ops.services.validate_and_save`` for
+every saved row, or ``touch`` for bulk writes) and the next read misses.
+Apps say which versions a saved row changes with ``register``.
+
+The cache may live on the broker's Redis (settings, ``REDIS_URL``): an error
+there reads as a miss and a failed bump is logged, never raised, so a write
+never fails or waits on it.  Entries also expire (``CACHES`` ``TIMEOUT``),
+which bounds what a bump lost in a Redis outage can leave stale.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from django.core.cache import cache, caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from django.db import models, transaction
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Seconds this process stops asking a Redis that just failed (reads only).
+DOWN_SECONDS = 5.0
+_VERSION_PREFIX = "v:"
+
+
+class _Miss:
+    pass
+
+
+_MISS: Any = _Miss()
+_registry: dict[type[models.Model], Callable[[Any], Iterable[str]]] = {}
+
+
+class ForgivingRedisCache(RedisCache):
+    """Django's Redis cache where a Redis error is a miss (reads) or a no-op (writes).
+
+    After an error, reads skip Redis for a few seconds so that requests do
+    not each wait on its socket timeout; writes always try, because a lost
+    invalidation is worse than a short wait.
+    """
+
+    _down_until = 0.0
+
+    def _failed(self, what: str) -> None:
+        type(self)._down_until = time.monotonic() + DOWN_SECONDS
+        log.warning("cache %s failed (Redis unavailable)", what, exc_info=True)
+
+    def _down(self) -> bool:
+        return time.monotonic() < type(self)._down_until
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        if self._down():
+            return default
+        try:
+            return super().get(key, default, version)
+        except Exception:
+            self._failed("get")
+            return default
+
+    def get_many(self, keys: Any, version: Any = None) -> Any:
+        if self._down():
+            return {}
+        try:
+            return super().get_many(keys, version)
+        except Exception:
+            self._failed("get_many")
+            return {}
+
+    def has_key(self, key: Any, version: Any = None) -> bool:
+        if self._down():
+            return False
+        try:
+            return bool(super().has_key(key, version))
+        except Exception:
+            self._failed("has_key")
+            return False
+
+    def set(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().set(*args, **kwargs)
+        except Exception:
+            self._failed("set")
+
+    def add(self, *args: Any, **kwargs: Any) -> bool:
+        try:
+            return bool(super().add(*args, **kwargs))
+        except Exception:
+            self._failed("add")
+            return False
+
+    def set_many(self, *args: Any, **kwargs: Any) -> list[Any]:
+        try:
+            return list(super().set_many(*args, **kwargs))
+        except Exception:
+            self._failed("set_many")
+            return []
+
+    def touch(self, *args: Any, **kwargs: Any) -> bool:
+        try:
+            return bool(super().touch(*args, **kwargs))
+        except Exception:
+            self._failed("touch")
+            return False
+
+    def delete(self, *args: Any, **kwargs: Any) -> bool:
+        try:
+            return bool(super().delete(*args, **kwargs))
+        except Exception:
+            self._failed("delete")
+            return False
+
+    def delete_many(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().delete_many(*args, **kwargs)
+        except Exception:
+            self._failed("delete_many")
+
+    def incr(self, *args: Any, **kwargs: Any) -> int:
+        try:
+            return int(super().incr(*args, **kwargs))
+        except ValueError:
+            raise  # a missing key, as with any cache
+        except Exception:
+            self._failed("incr")
+            return 0
+
+    def clear(self) -> None:
+        try:
+            super().clear()
+        except Exception:
+            self._failed("clear")
+
+
+class VersionedEntries(LocMemCache):
+    """The ``versioned`` cache: this process's memory in front of the shared cache.
+
+    Only for entries whose key carries the versions of what they show (those of
+    ``cached`` and the pages' ``{% cache ... using="versioned" %}``): such a key
+    never names stale content, so a copy kept in this process is as good as
+    the shared one, and a hit costs no round trip (the versions still cost one).
+    """
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        value = super().get(key, _MISS, version)
+        if value is not _MISS:
+            return value
+        value = caches["default"].get(key, _MISS, version)
+        if value is _MISS:
+            return default
+        super().set(key, value, version=version)
+        return value
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> None:
+        super().set(key, value, timeout, version)
+        caches["default"].set(key, value, timeout, version)
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def register(model: type[models.Model], names: Callable[[Any], Iterable[str]]) -> None:
+    """Say which version names a saved ``model`` row changes (apps call this when ready)."""
+    _registry[model] = names
+
+
+def changed(obj: models.Model) -> None:
+    """Bump, after commit, the versions a saved row changes (nothing if unregistered)."""
+    names = _registry.get(type(obj))
+    if names is not None:
+        touch(*names(obj))
+
+
+def touch(*names: str) -> None:
+    """Bump the named versions after the current transaction commits (at once outside one)."""
+    wanted = sorted(set(names))
+    if wanted:
+        after_commit(lambda: _bump(wanted))
+
+
+# Tests that never commit (each runs in one rolled-back transaction) bump at once.
+after_commit: Callable[[Callable[[], object]], None] = transaction.on_commit
+
+
+def _bump(names: list[str]) -> None:
+    # A fresh value rather than incr(): a version that expired or was lost
+    # with Redis's memory must not restart at a value old entries still carry.
+    stamp = time.time_ns()
+    for n in names:  # this process sees its own writes at once, whatever max_age
+        _seen.pop(n, None)
+    try:
+        cache.set_many({_VERSION_PREFIX + n: stamp for n in names}, timeout=None)
+    except Exception:  # any backend: a lost bump is bounded by the entries' timeout
+        log.warning("cache versions %s not bumped", names, exc_info=True)
+
+
+# name -> (version, monotonic time it was read): versions this process read lately.
+_seen: dict[str, tuple[Any, float]] = {}
+
+
+def versions(names: Iterable[str], max_age: float = 0.0) -> str:
+    """The current versions of ``names`` as one key fragment (missing ones are started).
+
+    ``max_age`` > 0: versions this process read less than that many seconds ago
+    are used without asking the cache: a read may then miss a write made in
+    another process that long ago.  For visitors only (the views pass it for
+    requests with no session or token); whoever signs in and writes reads
+    exact versions.
+    """
+    names = list(names)
+    now = time.monotonic()
+    if max_age > 0:
+        memo = [_seen.get(n) for n in names]
+        if all(m is not None and now - m[1] < max_age for m in memo):
+            return ".".join(str(m[0]) for m in memo if m is not None)
+    keys = [_VERSION_PREFIX + n for n in names]
+    found = cache.get_many(keys)
+    missing = {k: time.time_ns() for k in keys if k not in found}
+    if missing:
+        cache.set_many(missing, timeout=None)
+        found.update(missing)
+    if len(_seen) > 10_000:
+        _seen.clear()
+    for n, k in zip(names, keys, strict=True):
+        _seen[n] = (found[k], now)
+    return ".".join(str(found[k]) for k in keys)
+
+
+def visitor_max_age(request: Any) -> float:
+    """``GOREF_VISITOR_STALE_SECONDS`` for a request with no signed-in user, else 0."""
+    from django.conf import settings
+
+    from ops.services import is_authenticated
+
+    if is_authenticated(getattr(request, "user", None)):
+        return 0.0
+    return float(settings.GOREF_VISITOR_STALE_SECONDS)
+
+
+def cached(
+    key: str,
+    depends_on: Iterable[str],
+    compute: Callable[[], T],
+    timeout: int | None = None,
+    max_age: float = 0.0,
+) -> T:
+    """``compute()``, kept under ``key`` until one of ``depends_on`` is bumped
+    (``max_age``: as for ``versions``)."""
+    full = f"{key}@{versions(depends_on, max_age)}"
+    entries = caches["versioned"]
+    hit = entries.get(full, _MISS)
+    if hit is not _MISS:
+        return hit
+    value = compute()
+    if timeout is None:
+        entries.set(full, value)
+    else:
+        entries.set(full, value, timeout)
+    return value

@@ -1,0 +1,160 @@
+"""Cached public reads: a second read asks the database nothing (or only for the page's
+own object); a write through a service shows at the next read; a Redis that is down
+costs neither a write nor a read more than a miss."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from ops import cache as versioned
+from tests.games import sgf_samples
+
+
+def test_the_public_rating_lookup_is_served_from_the_cache_until_the_player_changes(
+    api: Any, alice: Any, director: Any, django_assert_num_queries: Any
+) -> None:
+    url = f"/api/v1/players/{alice.pk}/"
+    assert api.get(url).json()["family_name"] == "Liddell"
+    with django_assert_num_queries(0):
+        assert api.get(url).json()["family_name"] == "Liddell"
+    services.player_update(actor=None, player=alice, family_name="Pleasance")
+    assert api.get(url).json()["family_name"] == "Pleasance"
+    assert api.get("/api/v1/players/999999/").status_code == 404
+
+
+def test_the_handicap_lookup_is_cached_until_a_player_or_the_ratings_change(
+    api: Any, alice: Any, bob: Any, django_assert_num_queries: Any
+) -> None:
+    url = f"/api/v1/handicap/?black={alice.pk}&white={bob.pk}"
+    first = api.get(url).json()
+    with django_assert_num_queries(0):
+        assert api.get(url).json() == first
+    services.player_update(actor=None, player=bob, rank="5d")
+    assert api.get(url).json() != first
+    versioned.touch("ratings")
+    with django_assert_num_queries(2):  # the two players again
+        api.get(url)
+    bad = api.get(f"/api/v1/handicap/?black={alice.pk}&white=999999")
+    assert bad.status_code == 400 and bad.json()["extra"]["fields"]["white"]
+
+
+def test_the_player_page_is_served_from_the_cache_until_one_of_his_games_changes(
+    client: Any, game: Game, alice: Any, bob: Any, django_assert_num_queries: Any
+) -> None:
+    url = reverse("games:player", args=[alice.pk])
+    assert "B+R" not in client.get(url).content.decode()
+    with django_assert_num_queries(0):  # a visitor: the whole page
+        client.get(url)
+    signed_in = Client()
+    signed_in.force_login(bob.user)
+    signed_in.get(url)
+    # the page's player (the heading); the header's session, user, his player, whether
+    # he directs, his games waiting: the rest is a cached fragment
+    with django_assert_num_queries(6):
+        page = signed_in.get(url).content.decode()
+    assert "Log out" in page and "B+R" not in page
+    services.game_result_submit(actor=alice.user, game=game, result="B+R")
+    assert "B+R" in client.get(url).content.decode()
+    assert "B+R" in signed_in.get(url).content.decode()
+
+
+def test_the_tournament_page_is_served_from_the_cache_until_a_game_changes(
+    client: Any, game: Game, alice: Any, django_assert_num_queries: Any
+) -> None:
+    url = reverse("games:tournament", args=[game.tournament_id])
+    client.get(url)
+    with django_assert_num_queries(0):
+        cached = client.get(url).content.decode()
+    assert "B+R" not in cached and "Log out" not in cached
+    services.game_result_submit(actor=alice.user, game=game, result="B+R", sgf=sgf_samples.SIMPLE)
+    assert "B+R" in client.get(url).content.decode()
+    assert client.get(reverse("games:tournament", args=[999999])).status_code == 404
+
+
+def test_a_version_is_bumped_only_once_the_write_commits(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any, db: None
+) -> None:
+    from django.db import transaction
+
+    monkeypatch.setattr(versioned, "after_commit", transaction.on_commit)
+    before = versioned.versions(["player:1"])
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        versioned.touch("player:1")
+    assert versioned.versions(["player:1"]) == before  # not committed yet
+    for callback in callbacks:
+        callback()
+    assert versioned.versions(["player:1"]) != before
+
+
+@pytest.fixture
+def redis_down(settings: Any) -> None:
+    """The cache on a Redis that refuses connections (nothing listens on port 1)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "ops.cache.ForgivingRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+        },
+        "versioned": {"BACKEND": "ops.cache.VersionedEntries"},
+    }
+
+
+def test_with_the_cache_down_a_write_succeeds_and_reads_are_misses(
+    redis_down: None, api: Any, alice: Any
+) -> None:
+    started = time.monotonic()
+    services.player_update(actor=None, player=alice, family_name="Pleasance")
+    for _ in range(5):
+        assert api.get(f"/api/v1/players/{alice.pk}/").json()["family_name"] == "Pleasance"
+    assert cache.get("anything", "missed") == "missed"
+    cache.set("anything", 1)  # no error
+    assert time.monotonic() - started < 3
+
+
+def test_a_visitor_may_see_a_write_in_another_process_a_moment_late_a_signed_in_user_never(
+    api: Any, alice: Any, settings: Any
+) -> None:
+    from rest_framework.test import APIClient
+
+    settings.GOREF_VISITOR_STALE_SECONDS = 60
+    url = f"/api/v1/players/{alice.pk}/"
+    signed_in = APIClient()
+    signed_in.force_authenticate(alice.user)
+    assert api.get(url).json()["family_name"] == "Liddell"
+    assert signed_in.get(url).json()["family_name"] == "Liddell"
+    # Another process renames him: the shared versions move, this process's memo does not.
+    from games.models import Player
+
+    Player.objects.filter(pk=alice.pk).update(family_name="Pleasance")
+    cache.set(f"v:player:{alice.pk}", time.time_ns(), timeout=None)
+    assert api.get(url).json()["family_name"] == "Liddell"  # within the visitor's minute
+    assert signed_in.get(url).json()["family_name"] == "Pleasance"
+    settings.GOREF_VISITOR_STALE_SECONDS = 0
+    assert api.get(url).json()["family_name"] == "Pleasance"
+
+
+def test_a_page_from_the_cache_carries_the_csp_nonce_of_its_own_request(rf: Any, db: None) -> None:
+    from django.http import HttpResponse
+
+    from games.views import _public
+
+    first, second = rf.get("/page/"), rf.get("/page/")
+    first.csp_nonce, second.csp_nonce = "n0nce-of-the-first", "n0nce-of-the-second"
+    html = '<style nonce="n0nce-of-the-first">p {}</style>'
+    assert _public(first, "page.x", ["x"], lambda: HttpResponse(html)).content.decode() == html
+    calls: list[int] = []
+
+    def again() -> HttpResponse:
+        calls.append(1)
+        return HttpResponse("rendered again")
+
+    served = _public(second, "page.x", ["x"], again).content.decode()
+    assert calls == [] and served == '<style nonce="n0nce-of-the-second">p {}</style>'

@@ -1,0 +1,105 @@
+"""The tournament day's pages: standings (public, printable), entries, check-in, close."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Player, TournamentEntry
+from ops.models import AuditEntry
+from tests.factories import PlayerFactory, enter
+
+
+@pytest.fixture
+def as_director(client: Client, director):  # type: ignore[no-untyped-def]
+    client.force_login(director)
+    return client
+
+
+def test_the_standings_page_is_public_and_printable(client, game):
+    url = reverse("games:standings", args=[game.tournament_id])
+    page = client.get(url).content.decode()
+    assert "Standings after round 1" in page and "Liddell Alice" in page
+    printable = client.get(url, {"print": "1", "round": "1"}).content.decode()
+    assert "@media print" in printable and "window.print()" in printable
+
+
+def test_only_directors_see_the_entry_list_and_check_in(client, outsider, tournament):
+    client.force_login(outsider)
+    for name in ("games:entries", "games:checkin", "games:entry-search"):
+        assert client.get(reverse(name, args=[tournament.pk])).status_code == 404
+
+
+def test_the_search_finds_players_by_name_and_says_who_is_entered(as_director, tournament, alice):
+    enter(tournament, alice)
+    PlayerFactory(family_name="Lidstrom", given_name="Nils")
+    url = reverse("games:entry-search", args=[tournament.pk])
+    found = as_director.get(url, {"q": "lid"}).json()["players"]
+    assert {p["name"]: p["entered"] for p in found} == {
+        "Liddell Alice": True,
+        "Lidstrom Nils": False,
+    }
+
+
+def test_a_director_enters_a_found_player_and_a_new_one(as_director, tournament, alice):
+    url = reverse("games:entries", args=[tournament.pk])
+    as_director.post(url, {"action": "enter", "player": alice.pk, "rank": "1k"})
+    assert TournamentEntry.objects.get(player=alice).rank == -1
+    as_director.post(
+        url, {"action": "new", "family_name": "Ng", "rank": "4k", "country": "nz", "club": ""}
+    )
+    assert TournamentEntry.objects.get(player__family_name="Ng").rank == -4
+
+
+def test_a_csv_of_players_enters_all_or_nothing(as_director, tournament):
+    url = reverse("games:entries", args=[tournament.pk])
+    good = b"family_name,given_name,rank,club,country\nOno,Ai,3k,Kyoto,JP\nPark,Min,2d,,KR\n"
+    as_director.post(url, {"action": "csv", "file": SimpleUploadedFile("e.csv", good)})
+    assert tournament.entries.count() == 2
+    bad = b"family_name,given_name,rank\nRoe,Jo,5k\nSmith,Al,strong\n"
+    page = as_director.post(
+        url, {"action": "csv", "file": SimpleUploadedFile("e.csv", bad)}, follow=True
+    ).content.decode()
+    assert "Line 3" in page and "Nothing was entered" in page
+    assert not Player.objects.filter(family_name="Roe").exists()
+
+
+def test_one_click_moves_a_cell_through_absent_and_bye(as_director, tournament, alice):
+    (entry,) = enter(tournament, alice)
+    url = reverse("games:checkin-toggle", args=[tournament.pk, entry.pk, 2])
+    as_director.post(url)
+    entry.refresh_from_db()
+    assert entry.presence(2) == "a"
+    as_director.post(url)
+    entry.refresh_from_db()
+    assert entry.presence(2) == "b"
+    assert AuditEntry.objects.filter(action="entry.participation").count() == 2
+    grid = as_director.get(reverse("games:checkin", args=[tournament.pk])).content.decode()
+    assert "csrfmiddlewaretoken" in grid and ">bye<" in grid
+
+
+def test_the_check_in_refuses_a_get_and_a_missing_csrf_token(director, tournament, alice):
+    (entry,) = enter(tournament, alice)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(director)
+    url = reverse("games:checkin-toggle", args=[tournament.pk, entry.pk, 1])
+    assert client.get(url).status_code == 405
+    assert client.post(url).status_code == 403
+
+
+def test_the_close_button_waits_for_results(as_director, game):
+    url = reverse("games:close", args=[game.tournament_id])
+    page = as_director.post(url, follow=True).content.decode()
+    assert "no final result yet" in page
+    game.tournament.refresh_from_db()
+    assert game.tournament.closed_at is None
+
+
+def test_a_rank_change_during_the_event_does_not_rewrite_the_rounds(client, director, game):
+    from games import services
+
+    services.player_update(actor=director, player=game.black, rank="1d")
+    page = client.get(reverse("games:round", args=[game.tournament_id, 1])).content.decode()
+    assert '<span class="muted">3k</span>' in page and "1d" not in page
