@@ -78,6 +78,7 @@ def check_claim(
     dead: Iterable[Point] | None = None,
     komi: Decimal | None = None,
     estimate: Estimate | None = None,
+    estimating: bool = True,
 ) -> Verdict:
     """Count ``played`` and compare with ``claimed``.
 
@@ -99,7 +100,7 @@ def check_claim(
             dead_from_markup(played.board, record.territory_black, record.territory_white)
         )
         return _known(claimed, score(played, dead=marked, komi=komi), DeadSource.MARKUP, marked)
-    if claimed is None or claimed.reason not in _COMPARABLE:
+    if claimed is None or claimed.reason not in _COMPARABLE or not estimating:
         # A resignation, a win on time or by forfeit: no dead stones to look for (a void
         # claim is still compared with a count that is void).
         return _known(claimed, score(played, komi=komi), DeadSource.NONE, frozenset())

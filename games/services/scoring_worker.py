@@ -112,7 +112,13 @@ def compute(game: Game) -> Outcome:
         record = parse_record(game.sgf)
         played = replay(record, get_rules(game.rules), strict=False)
         given = {parse_point(label, record.size) for label in game.dead_stones or []}
-        verdict = check_claim(played, game.result, dead=given, komi=Decimal(game.komi))
+        verdict = check_claim(
+            played,
+            game.result,
+            dead=given,
+            komi=Decimal(game.komi),
+            estimating=played.first_illegal is None,
+        )
     except SoftTimeLimitExceeded:
         raise
     except Exception as exc:
