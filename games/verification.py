@@ -55,7 +55,16 @@ def verification(game: Game) -> Verification | None:
         return Verification("failed", f"The engine could not check the record: {run.error}")
     counted = run.computed_result
     rules = f"under {run.rules} rules"
-    if run.matches is True:
+    if run.first_illegal:
+        # A record with an illegal move goes to a referee whatever its count says.
+        state, sentence = (
+            "mismatch",
+            (
+                f"The engine could not count the record {rules}: it has an illegal move, so "
+                f"it does not support the result {run.submitted_result}."
+            ),
+        )
+    elif run.matches is True:
         state, sentence = (
             "match",
             (f"The engine counted {counted} from the record {rules}: matches the result."),
@@ -66,14 +75,6 @@ def verification(game: Game) -> Verification | None:
             (
                 f"The engine counted {counted} from the record {rules}, but the result is "
                 f"{run.submitted_result}: they do not match."
-            ),
-        )
-    elif run.first_illegal:
-        state, sentence = (
-            "mismatch",
-            (
-                f"The engine could not count the record {rules}: it has an illegal move, so "
-                f"it does not support the result {run.submitted_result}."
             ),
         )
     elif run.step in _AWAITING:
