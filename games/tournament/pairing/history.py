@@ -11,23 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.tournament.model import Event, GameRec, Outcome, Presence
+from games.tournament.model import Event, GameRec, Presence
 
 MIN_RANK = -30  # 30 kyu: OpenGotha's McMahon zero
-
-
-def game_points2(game: GameRec, player: int) -> int:
-    """Doubled game points of one side of a game (unknown counts 0)."""
-    outcome = game.outcome
-    if outcome is Outcome.JIGO:
-        return 1
-    if outcome is Outcome.BOTH_WIN:
-        return 2
-    if outcome is Outcome.WHITE:
-        return 2 if player == game.white else 0
-    if outcome is Outcome.BLACK:
-        return 2 if player == game.black else 0
-    return 0
 
 
 def smms(rank: int, bar: int, floor: int, correction: int) -> int:
@@ -88,7 +74,7 @@ def build_history(event: Event, last: int) -> History:
             played = in_game.get(pid)
             record.games.append(played)
             if played is not None:
-                points2[pid] += game_points2(played[2], pid)
+                points2[pid] += played[2].points2(pid)
             else:
                 presence = entrants[pid].presence_in(r)
                 if presence is Presence.ABSENT:
