@@ -52,14 +52,17 @@ def provisional_games() -> int:
     return int(getattr(settings, "GOREF_PROVISIONAL_GAMES", 10))
 
 
+def _from_event(start: tuple[dt.date, int], date: str, tournament: str) -> Q:
+    """Rows of the event ``start`` = (end date, tournament id) and every later one."""
+    day, tid = start
+    return Q(**{f"{date}__gt": day}) | Q(**{date: day, f"{tournament}__gte": tid})
+
+
 def rated_games(start: tuple[dt.date, int] | None = None) -> Any:
     """The rated games (values: tournament, end date, black, white, winner, handicap, id) in event order."""
     qs = selected_rated_games()
     if start is not None:
-        day, tid = start
-        qs = qs.filter(
-            Q(tournament__end_date__gt=day) | Q(tournament__end_date=day, tournament_id__gte=tid)
-        )
+        qs = qs.filter(_from_event(start, "tournament__end_date", "tournament_id"))
     return qs.order_by("tournament__end_date", "tournament_id", "id").values_list(
         "tournament_id",
         "tournament__end_date",
@@ -74,10 +77,7 @@ def rated_games(start: tuple[dt.date, int] | None = None) -> Any:
 def _not_rated_by_handicap(start: tuple[dt.date, int] | None) -> list[dict[str, Any]]:
     qs = unrated_by_handicap()
     if start is not None:
-        day, tid = start
-        qs = qs.filter(
-            Q(tournament__end_date__gt=day) | Q(tournament__end_date=day, tournament_id__gte=tid)
-        )
+        qs = qs.filter(_from_event(start, "tournament__end_date", "tournament_id"))
     return [
         {"game": gid, "reason": f"{h} handicap stones: the EGD rates at most {MAX_RATED_HANDICAP}"}
         for gid, h in qs.order_by("id").values_list("id", "handicap")
@@ -140,29 +140,35 @@ class _State:
         """The player's number; a newcomer starts at the grade he entered ``tid`` with."""
         i = self.index.get(pk)
         if i is None:
-            i = self.add(pk, self.scale.start(self.entry_rank(tid, pk, first=True)))
+            start = self.entries.get((tid, pk), self.declared[pk])
+            i = self.add(pk, self.scale.start(start))
         return i
 
-    def entry_rank(self, tid: int, pk: int, *, first: bool) -> int:
-        """The rank ``pk`` entered ``tid`` with; without an entry, his declared rank at his first event."""
+    def entry_rank(self, i: int, tid: int) -> int | None:
+        """The rank player ``i`` entered ``tid`` with; without an entry, his declared rank if
+        it is his first event, else ``None`` (the event says nothing of his grade)."""
+        pk = self.pks[i]
         rank = self.entries.get((tid, pk))
-        if rank is None and first:
+        if rank is None and self.highest[i] is None:
             rank = self.declared[pk]
-        return -1_000 if rank is None else min(rank, MAX_INDEX)
+        return None if rank is None else min(rank, MAX_INDEX)
+
+    def raise_highest(self, i: int, entry: int) -> None:
+        h = self.highest[i]
+        self.highest[i] = entry if h is None else max(h, entry)
 
     def note_entry(self, i: int, tid: int) -> None:
         """Apply the EGD entry-grade reset (EGF systems only) and record the entry grade."""
-        h = self.highest[i]
-        pk = self.pks[i]
-        e = self.entry_rank(tid, pk, first=h is None)
-        if e == -1_000:
+        e = self.entry_rank(i, tid)
+        if e is None:
             return
+        h = self.highest[i]
         if self.scale.egf:
             new = entry_grade_reset(self.rating[i], Rank(e), None if h is None else Rank(h))
             if new is not None:
-                self.resets.append((pk, tid, self.rating[i], new))
+                self.resets.append((self.pks[i], tid, self.rating[i], new))
                 self.rating[i] = new
-        self.highest[i] = e if h is None else max(h, e)
+        self.raise_highest(i, e)
 
 
 def _entry_ranks() -> dict[tuple[int, int], int]:
@@ -199,10 +205,9 @@ def _state_before(scale: Scale, start: tuple[dt.date, int]) -> _State:
             st.rating[i], st.deviation[i], st.volatility[i], st.games[i] = r, d, v, g
             st.tournaments[i] += 1
             st.last[i] = t
-        e = st.entry_rank(t, pk, first=st.highest[i] is None)
-        if e != -1_000:
-            h = st.highest[i]
-            st.highest[i] = e if h is None else max(h, e)
+        e = st.entry_rank(i, t)
+        if e is not None:
+            st.raise_highest(i, e)
     return st
 
 
@@ -484,8 +489,7 @@ def _execute(
 ) -> None:
     events = Tournament.objects.filter(rated=True)
     if start is not None:
-        day, tid = start
-        events = events.filter(Q(end_date__gt=day) | Q(end_date=day, id__gte=tid))
+        events = events.filter(_from_event(start, "end_date", "id"))
     total = events.count()
     if start is None:
         st = _State(scale, dict(Player.objects.values_list("id", "declared_rank")), _entry_ranks())
@@ -496,8 +500,7 @@ def _execute(
     with transaction.atomic():
         stale = RatingHistory.objects.all()
         if start is not None:
-            day, tid = start
-            stale = stale.filter(Q(event_date__gt=day) | Q(event_date=day, tournament_id__gte=tid))
+            stale = stale.filter(_from_event(start, "event_date", "tournament_id"))
         _audit_new_resets(st.resets, stale, run)
         stale.delete()  # one DELETE: nothing cascades from or listens to history rows
         _write_history(rows, run)
