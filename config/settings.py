@@ -256,6 +256,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Project-level static files, namespaced by app as the templates are (static/<app>/).
+STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where collectstatic writes (make serve runs it); whitenoise serves it with DEBUG=0.
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {

@@ -1,4 +1,5 @@
-"""A Go board drawn as an SVG string: the final position on the game page.
+"""A Go board drawn as an SVG string: the final position on the game page and the
+stone-removal page.
 
 Pure function, standard library and the engine only; labels as docs/rules.md,
 "Points and coordinates".  Nothing a user typed reaches it as text, but every label
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
-from games.engine.coords import GTP_COLUMNS
+from games.engine.coords import GTP_COLUMNS, point_to_gtp
 from games.engine.handicap import fixed_points, max_fixed_stones
 from games.engine.types import MAX_SIZE, MIN_SIZE, Color, Point
 
@@ -37,14 +38,18 @@ def board_svg(
     *,
     last_move: Point | None = None,
     dead: Iterable[Point] = (),
+    unsure: Iterable[Point] = (),
+    clickable: bool = False,
     coordinates: bool = True,
 ) -> str:
     """Draw a ``size`` x ``size`` board with ``stones`` on it.
 
     ``last_move`` gets a ring on its stone (class ``last-move``); each point
-    of ``dead`` gets a cross (class ``dead``).  Points off the board raise
-    ``ValueError``: a caller with a bad position should not get a silently
-    wrong picture.
+    of ``dead`` gets a cross (class ``dead-mark``), each point of ``unsure`` a
+    square (class ``unsure-mark``).  With ``clickable`` every stone gets the class
+    ``clickable`` and its label in ``data-point`` (``D4``), for a page script that
+    acts on a click.  Points off the board raise ``ValueError``: a caller with a
+    bad position should not get a silently wrong picture.
     """
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"board size {size} is out of range ({MIN_SIZE}-{MAX_SIZE})")
@@ -100,12 +105,31 @@ def board_svg(
     for p, color in sorted(stones.items()):
         check(p, "stone")
         fill, stroke = ("#000", "#000") if color is Color.BLACK else ("#fff", "#000")
-        name = "black" if color is Color.BLACK else "white"
+        classes = "stone black" if color is Color.BLACK else "stone white"
+        data = ""
+        if clickable:
+            classes += " clickable"
+            data = f" data-point={quoteattr(point_to_gtp(p, size))}"
         out.append(
-            f'<circle class="stone {name}" cx="{_num(cx(p[0]))}" cy="{_num(cx(p[1]))}" '
-            f'r="{_num(STONE_R)}" fill="{fill}" stroke="{stroke}" stroke-width="1"/>'
+            f'<circle class="{classes}" cx="{_num(cx(p[0]))}" cy="{_num(cx(p[1]))}" '
+            f'r="{_num(STONE_R)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{data}/>'
         )
     out.append("</g>")
+
+    # The marks drawn over a stone let a click through to the stone under them.
+    unsure_points = sorted(set(unsure))
+    if unsure_points:
+        out.append(
+            '<g class="unsure" fill="none" stroke="#1f6fd0" stroke-width="2" pointer-events="none">'
+        )
+        h = STONE_R * 0.72
+        for p in unsure_points:
+            check(p, "unsure stone")
+            out.append(
+                f'<rect class="unsure-mark" x="{_num(cx(p[0]) - h)}" y="{_num(cx(p[1]) - h)}" '
+                f'width="{_num(2 * h)}" height="{_num(2 * h)}"/>'
+            )
+        out.append("</g>")
 
     if last_move is not None:
         check(last_move, "last move")
@@ -114,12 +138,15 @@ def board_svg(
         out.append(
             f'<circle class="last-move" cx="{_num(cx(last_move[0]))}" '
             f'cy="{_num(cx(last_move[1]))}" r="{_num(STONE_R * 0.5)}" fill="none" '
-            f'stroke="{ring}" stroke-width="2"/>'
+            f'stroke="{ring}" stroke-width="2" pointer-events="none"/>'
         )
 
     dead_points = sorted(set(dead))
     if dead_points:
-        out.append('<g class="dead" stroke="#c00" stroke-width="2.5" stroke-linecap="round">')
+        out.append(
+            '<g class="dead" stroke="#c00" stroke-width="2.5" stroke-linecap="round" '
+            'pointer-events="none">'
+        )
         d = STONE_R * 0.55
         for p in dead_points:
             check(p, "dead stone")

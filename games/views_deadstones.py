@@ -2,7 +2,8 @@
 
 Its own page (the game page only links to it).  The players of the game act; the
 tournament's directors see it; anyone else gets 404 (docs/rules.md, "How dead stones
-are found").
+are found").  A click on a stone of the board posts the same form as the chain's
+button in the table (static/games/dead_stones.js), so both go through one path.
 """
 
 from __future__ import annotations
@@ -60,7 +61,13 @@ def dead_stones(request: HttpRequest, pk: int) -> HttpResponse:
         if review is None:
             return redirect("games:game", pk=game.pk)
     page = deadstones.review_page(game, review, color)
-    svg = board_svg(page["size"], page["stones"], dead=page["dead"])
+    svg = board_svg(
+        page["size"],
+        page["stones"],
+        dead=page["dead"],
+        unsure=page["unsure"],
+        clickable=color is not None,
+    )
     mine = review.black_agreed_at if color == "B" else review.white_agreed_at
     theirs = review.white_agreed_at if color == "B" else review.black_agreed_at
     return render(
@@ -74,6 +81,7 @@ def dead_stones(request: HttpRequest, pk: int) -> HttpResponse:
             "svg": mark_safe(svg),
             "chains": page["chains"],
             "count": page["count"],
+            "has_unsure": bool(page["unsure"]),
             "can_mark": color is not None,
             "i_agreed": mine is not None,
             "they_agreed": theirs is not None,

@@ -246,7 +246,7 @@ def dead_stones_agree(*, actor: Actor, game: Game) -> Resolution:
 def review_page(game: Game, review: DeadStoneReview, viewer_color: str | None) -> dict[str, Any]:
     """What the stone-removal page shows: the final position, the viewer's marking (the
     estimate until he changes it), every chain with its state and whether the engine
-    was unsure of it."""
+    was unsure of it, and the stones of the unsure chains."""
     played = _final_position(game)
     board = played.board
     size = board.size
@@ -276,6 +276,7 @@ def review_page(game: Game, review: DeadStoneReview, viewer_color: str | None) -
         "size": size,
         "stones": board.stones(),
         "dead": dead_points,
+        "unsure": {parse_point(s, size) for ch in chains if ch["unsure"] for s in ch["stones"]},
         "chains": chains,
         "count": score(played, dead=dead_points, komi=Decimal(game.komi)).result.to_sgf(),
     }

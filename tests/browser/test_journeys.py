@@ -16,11 +16,13 @@ from django.contrib.auth.models import Permission
 from games import services as games
 from games.engine.record import parse_record
 from games.groups import director_grant_admin
-from games.models import Game, GameState, Tournament
+from games.models import DeadStoneReview, Game, GameState, Tournament
 from ratings.recompute import recompute
 from referee import services as referee_services
 from referee.models import Dispute
+from tests.factories import GameFactory, TournamentFactory
 from tests.games.rescore_helpers import count
+from tests.games.test_deadstones import POSITION
 from tests.ratings.helpers import event
 from tests.referee.conftest import sgf
 from tests.referee.test_kinds import WALLS
@@ -204,6 +206,39 @@ def test_an_appeal_goes_to_the_chief_referee_and_then_the_committee(
     assert page.locator("#raise-dispute").count() == 0
     shot(page, "game-final")
     assert Game.objects.get(pk=nz_game.pk).state == GameState.FINAL
+
+
+def test_a_player_marks_a_chain_dead_with_one_click_on_the_board(
+    visit: Any, shot: Any, director: Any, alice: Any, bob: Any, scoring_inline: Any
+) -> None:
+    t = TournamentFactory(name="Nine", rules="chinese", board_size=9)
+    t.directors.add(director)
+    game = GameFactory(tournament=t, black=alice, white=bob, komi=Decimal("8.5"))
+    # No estimate, nor one with at most two chains flipped, counts this claim: the
+    # players get the stone-removal page, the estimate's C5 and H5 marked dead.
+    games.game_result_submit(actor=alice.user, game=game, result="W+30.5", sgf=POSITION)
+    review = DeadStoneReview.objects.get(game=game)
+    # The estimate is sure of every chain of this position; one unsure chain shows its square.
+    review.unsure = [["C5"]]
+    review.save(update_fields=["unsure"])
+
+    page = visit(alice.user)
+    page.goto(f"{page.base}/games/{game.pk}/dead-stones/")
+    expect_text(page, "#board figcaption", "Crosses: stones marked dead. Squares: chains the")
+    expect_text(page, "#click-hint", "Click a stone")  # shown by the script: CSP let it run
+    assert page.locator("#board .unsure-mark").count() == 1
+    assert page.locator("#board .dead-mark").count() == 2
+    expect_text(page, "#chains tr:has-text('White F9')", r"\talive\t")
+    shot(page, "removal-page")
+
+    with page.expect_navigation():
+        page.click("#board circle[data-point='G4']")  # a stone inside White's wall
+    expect_text(page, "#chains tr:has-text('White F9')", r"\tdead\t")
+    wall = DeadStoneReview.objects.get(game=game).marking("B")
+    assert {"F9", "G4", "J2", "C5", "H5"} <= set(wall)
+    assert page.locator("#board .dead-mark").count() == len(wall)
+    assert page.locator("#board .dead-mark").count() > 2
+    shot(page, "wall-marked-dead")
 
 
 def test_player_and_rating_pages_are_reached_from_the_header(visit: Any, shot: Any) -> None:

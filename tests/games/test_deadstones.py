@@ -4,10 +4,13 @@ dead stones on the stone-removal page, and only a disagreement becomes a dispute
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ET
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from games import services, tasks
 from games.models import DeadStoneReview, Game, GameState, ScoringRun
@@ -183,6 +186,60 @@ def test_the_stone_removal_page_is_for_the_players(small, alice, bob, outsider, 
     game_page = client.get(f"/games/{small.pk}/").content.decode()
     assert 'id="dead-stones-removal"' in game_page and url in game_page
     assert "it waits for the players to mark them" in game_page
+
+
+def _board(body: str) -> ET.Element:
+    """The page's SVG board, parsed."""
+    return ET.fromstring(body[body.index("<svg") : body.index("</svg>") + len("</svg>")])
+
+
+def _with_class(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
+
+
+def test_a_player_clicks_the_stones_of_the_board_with_the_tables_form(small, alice, broker, client):
+    review = _removal(small, alice)
+    review.unsure = [["C5"]]
+    review.save(update_fields=["unsure"])
+    url = f"/games/{small.pk}/dead-stones/"
+    client.force_login(alice.user)
+    body = client.get(url).content.decode()
+    board = _board(body)
+    stones = _with_class(board, "stone")
+    assert stones and _with_class(board, "clickable") == stones
+    by_point = {s.get("data-point"): s for s in stones}
+    assert "white" in (by_point["C5"].get("class") or "") and "G4" in by_point
+    # The unsure chain has its square, and the caption says what the marks mean.
+    assert len(_with_class(board, "unsure-mark")) == 1
+    assert "Crosses: stones marked dead." in body
+    assert "Squares: chains the engine is unsure of." in body
+    # The script posts this form: the CSRF token and a point, as a table button does.
+    assert re.search(
+        r'<form method="post" id="board-toggle" hidden>'
+        r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">'
+        r'<input type="hidden" name="point"></form>',
+        body,
+    )
+    assert re.search(r'<script src="/static/games/dead_stones.js" nonce="[^"]+" defer>', body)
+    assert finders.find("games/dead_stones.js")
+    # Any stone of a chain names it: G4 toggles the whole White wall, as its button (F9) does.
+    assert client.post(url, {"point": "G4"}).status_code == 302
+    marking = DeadStoneReview.objects.get(game=small).marking("B")
+    assert {"F9", "G4", "J2"} <= set(marking) and "C5" in marking
+
+
+def test_a_director_sees_the_marks_but_no_stone_to_click(small, alice, director, broker, client):
+    review = _removal(small, alice)
+    review.unsure = [["C5"]]
+    review.save(update_fields=["unsure"])
+    client.force_login(director)
+    body = client.get(f"/games/{small.pk}/dead-stones/").content.decode()
+    board = _board(body)
+    assert _with_class(board, "stone") and _with_class(board, "clickable") == []
+    assert all(e.get("data-point") is None for e in board.iter())
+    assert len(_with_class(board, "unsure-mark")) == 1
+    assert len(_with_class(board, "dead-mark")) == 2
+    assert 'id="board-toggle"' not in body and "dead_stones.js" not in body
 
 
 def test_a_stranger_cannot_toggle(small, alice, broker, outsider):

@@ -103,3 +103,45 @@ def test_a_point_off_the_board_is_an_error() -> None:
         board_svg(9, {(9, 0): Color.BLACK})
     with pytest.raises(ValueError):
         board_svg(30, {})
+
+
+def test_unsure_stones_get_a_square_each() -> None:
+    stones = {(2, 4): Color.WHITE, (7, 4): Color.BLACK}
+    root = _parse(board_svg(9, stones, unsure=[(2, 4), (2, 4)], dead=[(2, 4)]))
+    (square,) = _by_class(root, "unsure-mark")
+    (stone,) = _by_class(root, "white")
+    half = float(square.get("width") or 0) / 2
+    centre = (float(square.get("x") or 0) + half, float(square.get("y") or 0) + half)
+    assert centre == pytest.approx((float(stone.get("cx") or 0), float(stone.get("cy") or 0)))
+    assert len(_by_class(root, "dead-mark")) == 1  # the cross still shows inside the square
+
+
+def test_no_unsure_stones_no_squares() -> None:
+    assert _by_class(_parse(board_svg(9, {(4, 4): Color.WHITE})), "unsure-mark") == []
+
+
+def test_clickable_stones_carry_their_point_for_the_page_script() -> None:
+    stones = {(3, 15): Color.BLACK, (15, 3): Color.WHITE}
+    root = _parse(board_svg(19, stones, clickable=True))
+    assert {s.get("data-point") for s in _by_class(root, "clickable")} == {"D4", "Q16"}
+    assert len(_by_class(root, "clickable")) == len(_by_class(root, "stone")) == 2
+
+
+def test_stones_are_not_clickable_unless_asked() -> None:
+    root = _parse(board_svg(19, {(3, 15): Color.BLACK}))
+    assert _by_class(root, "clickable") == []
+    assert all(e.get("data-point") is None for e in root.iter())
+
+
+def test_the_marks_over_a_stone_let_a_click_through_to_it() -> None:
+    root = _parse(
+        board_svg(9, {(4, 4): Color.WHITE}, dead=[(4, 4)], unsure=[(4, 4)], last_move=(4, 4))
+    )
+    for cls in ("dead", "unsure", "last-move"):
+        (mark,) = _by_class(root, cls)
+        assert mark.get("pointer-events") == "none", cls
+
+
+def test_an_unsure_point_off_the_board_is_an_error() -> None:
+    with pytest.raises(ValueError, match="unsure stone"):
+        board_svg(9, {}, unsure=[(0, 9)])
