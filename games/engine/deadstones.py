@@ -20,12 +20,12 @@ from .types import Color, Point
 
 __all__ = ["ChainEstimate", "Estimate", "estimate_dead", "flipped_dead_sets", "pass_alive"]
 
-PLAYOUTS = 100
+PLAYOUTS = 200
 # Playouts stop early, after at least MIN_PLAYOUTS and at a multiple of PLAYOUT_STEP,
-# once every undecided chain's mean ownership is at least SETTLED in both halves.
+# once no chain's verdict is in doubt (see _settled).
 MIN_PLAYOUTS = 16
 PLAYOUT_STEP = 8
-SETTLED = 0.8
+SETTLED_Z = 3.0
 # A chain is dead below this mean own-colour ownership, not below 0: random playouts
 # let a dead group's owner play on unanswered inside the opponent's area, so a dead
 # chain survives too often and its mean leans alive (measured on 1,020 marked games).
@@ -452,17 +452,19 @@ def _settled(
     halves: list[list[int]],
     counts: list[int],
 ) -> bool:
-    """Every chain clearly owned, by the same colour whichever side played first."""
+    """Every chain's verdict beyond doubt: its mean ownership is further from the
+    dead/alive line than SETTLED_Z standard errors, and both halves agree."""
+    total = counts[0] + counts[1]
     for h, members in chains.items():
         sign = 1 if cells[h] == 1 else -1
-        signs = []
-        for k in (0, 1):
-            acc = halves[k]
-            own = sign * sum(acc[j] for j in members) / (len(members) * counts[k])
-            if abs(own) < SETTLED:
-                return False
-            signs.append(own > 0)
-        if signs[0] != signs[1]:
+        size = len(members)
+        first = sign * sum(halves[0][j] for j in members) / size
+        second = sign * sum(halves[1][j] for j in members) / size
+        if (first / counts[0] < DEAD_BELOW) != (second / counts[1] < DEAD_BELOW):
+            return False
+        own = (first + second) / total
+        spread = max(1.0 - own * own, 0.1)
+        if (own - DEAD_BELOW) ** 2 * total < SETTLED_Z**2 * spread:
             return False
     return True
 
