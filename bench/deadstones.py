@@ -1,7 +1,8 @@
 """Dead-stone estimation benchmark (not a test): goref against GNU Go 3.8 on the same games.
 
-Run: ``.venv/bin/python -m bench.deadstones`` (``--gnugo PATH``, ``--level N``, ``--limit N``).
-The games are the real, player-marked ones in tests/data/sgf/marked/.  For each final
+Run: ``.venv/bin/python -m bench.deadstones`` (``--gnugo PATH``, ``--level N``, ``--limit N``,
+``--dir FOLDER``).  The games are the real, player-marked ones in tests/data/sgf/marked/, or
+every ``*.sgf`` in ``--dir`` (a larger set of marked games kept outside the repository).  For each final
 position it times goref's ``estimate_dead`` and GNU Go's ``final_status_list dead`` (GTP,
 after ``loadsgf``), and checks both against the players' marks: the stones inside the
 opponent's marked territory.  Without GNU Go it says so and prints goref's figures only.
@@ -73,8 +74,9 @@ def main() -> None:
     parser.add_argument("--gnugo", default=shutil.which("gnugo") or "/usr/games/gnugo")
     parser.add_argument("--level", type=int, default=10)
     parser.add_argument("--limit", type=int, default=0, help="only the first N games")
+    parser.add_argument("--dir", type=Path, default=MARKED, help="a folder of marked games")
     args = parser.parse_args()
-    files = sorted(MARKED.glob("*.sgf"))
+    files = sorted(args.dir.glob("*.sgf"))
     if args.limit:
         files = files[: args.limit]
     gnugo: Gtp | None = None

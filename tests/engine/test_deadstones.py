@@ -25,9 +25,9 @@ from .engine_helpers import record
 
 MARKED = sorted((Path(__file__).parents[1] / "data" / "sgf" / "marked").glob("*.sgf"))
 CHINESE = get_rules("chinese")
-# The exact dead set on this share of the human-marked games at least (measured: 92 of
+# The exact dead set on this share of the human-marked games at least (measured: 102 of
 # 107, docs/rules.md "How dead stones are found"); a change that loses games fails here.
-ACCURACY_FLOOR = 0.85
+ACCURACY_FLOOR = 0.95
 
 # A 9x9 game played out: a lone White stone in Black's area, a Black one in White's.
 FINISHED = """
@@ -82,6 +82,45 @@ def test_pass_alive_chains_are_never_dead_and_what_they_enclose_is() -> None:
 def test_no_stone_is_dead_when_every_stone_counts() -> None:
     board = Board.from_ascii(FINISHED)
     assert estimate_dead(board, get_rules("tromp-taylor")).dead == frozenset()
+
+
+def test_a_group_whose_eye_space_the_opponent_can_fill_by_a_two_stone_nakade_is_dead() -> None:
+    # Black's corner has A9 and C9 around White's B9.  White A9 puts two stones in
+    # atari, Black takes them, and the two-point space left is one eye: dead.  Without
+    # that self-atari the playouts would leave it standing like a seki.
+    board = Board.from_ascii(
+        """
+        . O . X O . O . O
+        X X X X O O O O O
+        O O O O O O O O O
+        O . O . O . O . O
+        X X X X X X X X X
+        . X . X . X . X .
+        X X X X X X X X X
+        . X . X . X . X .
+        X X X X X X X X X
+        """
+    )
+    assert estimate_dead(board, CHINESE).dead == pts(board, "A8", "B8", "C8", "D8", "D9")
+
+
+def test_a_seki_is_left_standing() -> None:
+    # White's group has one eye (D9) and shares B8 with Black's A8 and B9.  Black B8
+    # would put three stones in atari and give White a second eye: never played.
+    board = Board.from_ascii(
+        """
+        . X O . O X . X .
+        X . O O O X X X X
+        O O O X X X . X .
+        X X X X . X X X X
+        . X . X X X . X .
+        X X X X . X X X X
+        . X . X X X . X .
+        X X X X . X X X X
+        . X . X X X . X .
+        """
+    )
+    assert estimate_dead(board, CHINESE).dead == frozenset()
 
 
 def test_flips_turn_one_chain_before_two() -> None:
