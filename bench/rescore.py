@@ -9,8 +9,8 @@ written with ``write_record``), then re-scores them twice in the same run:
 
 * the engine alone, one process: parse, replay, count and compare every record
   with its claim, as the worker does (a record without dead stones marked costs
-  a dead-stone estimate, about 0.1 s of CPU per finished 19x19 game and several
-  times that for these unfinished random ones);
+  a dead-stone estimate, about 15 ms of CPU per finished 19x19 game and ten
+  times that for these unfinished random ones, whose chains stay in doubt);
 * the real pipeline: ``tournament_rescore`` -> chunks on Redis
   (``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/4) -> two worker
   processes (concurrency 1 each) -> runs stored in PostgreSQL, until the
