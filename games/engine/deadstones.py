@@ -197,13 +197,15 @@ def _playout(
 ) -> list[int]:
     """Play ``first`` then alternately until both pass; the final cells.
 
-    Each move answers the last one when it can: capture the chain just played if
-    it is in atari, else save an own chain it put in atari (capture an attacker in
-    atari, or extend to two liberties or more).  Otherwise a random move.  A move
-    is refused when it fills the mover's own true eye, is suicide, retakes a ko at
-    once, or leaves a chain of two or more stones of the mover in atari without
-    capturing (without that rule playouts break every seki).  Mutates its
-    arguments: the caller passes copies.
+    Each move answers the last one when it can, the most stones at stake first:
+    the vital point of a small space the last move's capture left, capture the
+    chain just played if it is in atari, or save an own chain it put in atari
+    (capture an attacker in atari, or extend to two liberties or more).
+    Otherwise a random move.  A move is refused when it fills the mover's own
+    true eye, is suicide, retakes a ko at once, or leaves a chain of two or more
+    stones of the mover in atari without capturing (without that rule playouts
+    break every seki), unless it is a two-stone throw-in that only fills the
+    opponent's eye space.  Mutates its arguments: the caller passes copies.
     """
     t = tables(size)
     neigh = t.neigh
@@ -260,11 +262,13 @@ def _playout(
                 total = 1
                 for h in own:
                     total += len(stones[h])  # type: ignore[arg-type]
-                if total >= 2 and (total > NAKADE_SELF_ATARI or not _nakade(i, own, lb, color)):
+                if total >= 2 and (
+                    total > NAKADE_SELF_ATARI or not fills_eye_space(i, own, lb, color)
+                ):
                     return None  # a self-atari of a chain of two or more
         return own, caps, lb
 
-    def _nakade(i: int, own: list[int], lb: int, color: int) -> bool:
+    def fills_eye_space(i: int, own: list[int], lb: int, color: int) -> bool:
         """A self-atari that only fills the opponent's eye space: no chain around it
         has an eye elsewhere, so capturing gives it one eye at most."""
         opp = 3 - color
