@@ -245,6 +245,11 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
     placed = sum(1 for color in start.values() if color is Color.BLACK)
     if handicap >= 2 and placed and placed != handicap:
         warnings.append(f"HA[{handicap}] but {placed} black stones are set up")
+    if handicap >= 2 and not placed and _first_mover(actions) is Color.WHITE:
+        warnings.append(
+            f"HA[{handicap}] but no handicap stones in the record: White moves first, "
+            "as the record does, and the count lacks the handicap stones"
+        )
     if not handicap and "HA" not in root and _white_after_black_setup(opening, actions):
         handicap = placed
         warnings.append(f"no HA: the {placed} black set-up stones are read as the handicap")
@@ -306,8 +311,12 @@ def _white_after_black_setup(
         return False
     if sum(len(s.black) for _, s in opening) < 2:
         return False
+    return _first_mover(actions) is Color.WHITE
+
+
+def _first_mover(actions: list[Move | Setup]) -> Color | None:
     first = next((a for a in actions if isinstance(a, Move)), None)
-    return first is not None and first.color is Color.WHITE
+    return None if first is None else first.color
 
 
 def _read_size(root: Node) -> int:

@@ -109,8 +109,9 @@ def first_player(record: GameRecord) -> Color:
 
     PL if given; else White when set-up stones come before the first move and
     White makes it (handicap stones in the root or a later node, with or
-    without HA), or in a handicap game (HA 2 or more) with black set-up stones;
-    else Black.
+    without HA), or in a handicap game (HA 2 or more) with black set-up stones
+    or whose first move is White's (the stones left out of the record); else
+    Black.
     """
     if record.first_player is not None:
         return record.first_player
@@ -118,7 +119,7 @@ def first_player(record: GameRecord) -> Color:
     setup_any = bool(record.setup)
     for action in record.actions:
         if isinstance(action, Move):
-            if setup_any and action.color is Color.WHITE:
+            if action.color is Color.WHITE and (setup_any or record.handicap >= 2):
                 return Color.WHITE
             break
         setup_any = setup_any or bool(action)

@@ -9,7 +9,9 @@ import pytest
 
 from games.engine.coords import parse_points, sgf_to_point
 from games.engine.record import parse_record, write_record
+from games.engine.replay import first_player, replay
 from games.engine.result import Result
+from games.engine.rules import get_rules
 from games.engine.sgf import SgfError
 from games.engine.types import Color, GameRecord, Move, Setup
 
@@ -127,6 +129,14 @@ def test_handicap_stones_are_the_root_setup() -> None:
     assert record.handicap == 2
     assert record.setup.black == set(parse_points("D4 Q16", 19))
     assert record.moves[0] == Move(Color.WHITE, (15, 15))
+
+
+def test_a_handicap_game_without_its_stones_that_white_opens_is_white_first() -> None:
+    # A KGS handicap record whose AB was left out: White's opening move is no wrong turn.
+    record = parse_record("(;SZ[19]HA[3]KM[0.5];W[qp];B[oq];W[lp])")
+    assert first_player(record) is Color.WHITE
+    assert replay(record, get_rules("chinese"), strict=True).first_illegal is None
+    assert any("no handicap stones in the record" in w for w in record.warnings)
 
 
 def test_pl_on_the_root_is_the_first_player() -> None:
