@@ -132,7 +132,8 @@ def _locked_review(game: Game) -> tuple[Game, DeadStoneReview]:
 
 def dead_stones_toggle(*, actor: Actor, game: Game, point: str) -> DeadStoneReview:
     """A player marks the chain at ``point`` dead, or alive again, in his own marking;
-    his agreement (if he had given it) is withdrawn."""
+    his agreement (if he had given it) is withdrawn.  Audited: the marking before and
+    after, so a later dispute shows how each player got to his."""
     color = player_color(actor, game)
     with transaction.atomic():
         game, review = _locked_review(game)
@@ -145,7 +146,8 @@ def dead_stones_toggle(*, actor: Actor, game: Game, point: str) -> DeadStoneRevi
         if played.board.get(p) is None:
             raise ValidationError({"point": f"{point_to_gtp(p, size)} is empty: mark a stone."})
         chain = set(played.board.chain(p))
-        marking = {parse_point(s, size) for s in review.marking(color)}
+        before = review.marking(color)
+        marking = {parse_point(s, size) for s in before}
         marking = marking - chain if chain & marking else marking | chain
         labels = _labels(marking, size)
         if color == "B":
@@ -153,6 +155,13 @@ def dead_stones_toggle(*, actor: Actor, game: Game, point: str) -> DeadStoneRevi
         else:
             review.white_marking, review.white_agreed_at = labels, None
         validate_and_save(review)
+        audit_record(
+            actor=actor,
+            action="dead_stones.marking_changed",
+            obj=review,
+            old={"color": color, "marking": list(before)},
+            new={"color": color, "marking": labels, "point": point_to_gtp(p, size)},
+        )
     return review
 
 

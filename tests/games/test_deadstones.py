@@ -15,6 +15,7 @@ from django.contrib.staticfiles import finders
 from games import services, tasks
 from games.models import DeadStoneReview, Game, GameState, ScoringRun
 from games.services import deadstones
+from ops.models import AuditEntry
 from referee.models import Dispute
 from tests.factories import GameFactory, TournamentFactory
 from tests.games.rescore_helpers import Broker, count
@@ -128,6 +129,15 @@ def test_a_click_toggles_a_whole_chain_and_withdraws_the_agreement(small, alice,
     deadstones.dead_stones_agree(actor=alice.user, game=small)
     review = deadstones.dead_stones_toggle(actor=alice.user, game=small, point="E1")
     assert review.black_agreed_at is None and review.marking("B") == ["H5"]
+
+
+def test_each_click_is_audited_with_the_marking_before_and_after(small, alice, broker):
+    _removal(small, alice)
+    deadstones.dead_stones_toggle(actor=alice.user, game=small, point="C5")
+    row = AuditEntry.objects.filter(action="dead_stones.marking_changed").get()
+    assert row.actor == alice.user
+    assert row.old_value == {"color": "B", "marking": ["C5", "H5"]}
+    assert row.new_value == {"color": "B", "marking": ["H5"], "point": "C5"}
 
 
 def test_the_same_marking_that_bears_out_the_claim_is_stored_and_verified(
