@@ -54,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     sc = commands.add_parser("score", help="score the final position of a game")
     sc.add_argument("file", metavar="FILE")
     sc.add_argument("--rules", required=True, metavar="PRESET")
-    sc.add_argument("--komi", metavar="K", help="replace the preset's komi")
+    sc.add_argument(
+        "--komi", metavar="K", help="the komi (default: the record's KM, else the preset's)"
+    )
     how = sc.add_mutually_exclusive_group()
     how.add_argument("--dead", metavar="POINTS", help="dead stones, e.g. D4,E5 or dp,ee")
     how.add_argument(
@@ -192,6 +194,8 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
     bad = rep.first_illegal
     if bad is not None:
         raise CliError(f"{args.file}: cannot score: illegal {bad.describe()}", ILLEGAL)
+    if komi is None:
+        komi = record.komi  # the game as played; None: the preset's
     try:
         if dead_given is not None:
             dead: set[Point] | tuple[Point, ...] | frozenset[Point] = dead_given

@@ -147,10 +147,17 @@ def test_score_without_dead_or_markup_removes_nothing() -> None:
 
 
 def test_score_wmsg_gives_a_fill_in_object() -> None:
-    data = run_json("score", GNUGO, "--rules", "wmsg", "--dead", "gc fg gg eh")
+    data = run_json("score", GNUGO, "--rules", "wmsg", "--dead", "gc fg gg eh", "--komi", "6.5")
     assert data["result"] == "B+6.5"
     assert data["white_passed_first"] is False
     assert isinstance(data["fill_in"], dict)
+
+
+def test_score_counts_with_the_records_komi_by_default(tmp_path: Path) -> None:
+    game = tmp_path / "km05.sgf"
+    game.write_text("(;GM[1]SZ[9]KM[0.5];B[ee];W[];B[])")
+    data = run_json("score", str(game), "--rules", "japanese")
+    assert data["komi"] == 0.5 and data["result"] == "B+79.5"
 
 
 def test_komi_overrides_the_preset() -> None:
