@@ -450,6 +450,16 @@ def _vital_point(space: list[int], neigh: Sequence[tuple[int, ...]]) -> int:
     return best
 
 
+def _half_means(
+    members: list[int], sign: int, halves: list[list[int]], counts: list[int]
+) -> tuple[float, float]:
+    """A chain's mean own-colour ownership in the Black-first and White-first playouts."""
+    size = len(members)
+    first = sign * sum(halves[0][j] for j in members) / (size * counts[0])
+    second = sign * sum(halves[1][j] for j in members) / (size * counts[1])
+    return first, second
+
+
 def _settled(
     chains: dict[int, list[int]],
     cells: Sequence[int],
@@ -460,13 +470,10 @@ def _settled(
     dead/alive line than SETTLED_Z standard errors, and both halves agree."""
     total = counts[0] + counts[1]
     for h, members in chains.items():
-        sign = 1 if cells[h] == 1 else -1
-        size = len(members)
-        first = sign * sum(halves[0][j] for j in members) / size
-        second = sign * sum(halves[1][j] for j in members) / size
-        if (first / counts[0] < DEAD_BELOW) != (second / counts[1] < DEAD_BELOW):
+        first, second = _half_means(members, 1 if cells[h] == 1 else -1, halves, counts)
+        if (first < DEAD_BELOW) != (second < DEAD_BELOW):
             return False
-        own = (first + second) / total
+        own = (first * counts[0] + second * counts[1]) / total
         spread = max(1.0 - own * own, 0.1)
         if (own - DEAD_BELOW) ** 2 * total < SETTLED_Z**2 * spread:
             return False
@@ -487,8 +494,8 @@ def estimate_dead(
     """Estimate the dead stones of a finished position.
 
     Pass-alive chains (Benson) are never dead and the opponent stones they enclose
-    always are; the rest is decided by at most ``playouts`` playouts (fewer once every
-    chain is clearly owned), half with Black to move first, seeded from the position
+    always are; the rest is decided by at most ``playouts`` playouts (fewer once no
+    verdict is in doubt), half with Black to move first, seeded from the position
     unless ``seed`` is given.  Under rules
     that count every stone (``remove_dead`` false) nothing is dead: dead stones must
     be captured before the game ends.
@@ -532,12 +539,13 @@ def estimate_dead(
     rng = random.Random(_seed(cells0, size) if seed is None else seed)
     halves = [[0] * n, [0] * n]
     counts = [0, 0]
-    # Chains the guard did not decide: the playouts stop early once each is clearly
-    # owned, the same way in both halves.
-    open_chains: dict[int, list[int]] = {}
+    by_head: dict[int, list[int]] = {}
     for i in range(n):
-        if start[i] and head0[i] not in fixed_alive:
-            open_chains.setdefault(head0[i], []).append(i)
+        if head0[i] >= 0:
+            by_head.setdefault(head0[i], []).append(i)
+    # The chains the guard did not decide: the playouts stop once no verdict on them
+    # is in doubt.
+    open_chains = {h: m for h, m in by_head.items() if h not in fixed_alive and h not in fixed_dead}
     for k in range(max(playouts, 2)):
         if (
             k >= MIN_PLAYOUTS
@@ -583,17 +591,10 @@ def estimate_dead(
     remove = rules is None or rules.remove_dead
     chains: list[ChainEstimate] = []
     dead: set[Point] = set()
-    by_head: dict[int, list[int]] = {}
-    for i in range(n):
-        if head0[i] >= 0:
-            by_head.setdefault(head0[i], []).append(i)
     for h, members in by_head.items():
         color = cells0[h]
         sign = 1 if color == 1 else -1
         own = sign * sum(ownership[j] for j in members) / len(members)
-        by_half = [
-            sign * sum(halves[k][j] for j in members) / (len(members) * counts[k]) for k in (0, 1)
-        ]
         points = tuple(sorted(((j % size, j // size) for j in members), key=lambda p: (p[1], p[0])))
         if h in fixed_alive:
             chains.append(ChainEstimate(Color(color), points, 1.0, False, False, True))
@@ -602,7 +603,9 @@ def estimate_dead(
             is_dead, unsure, own = True, False, -1.0
         else:
             is_dead = own < DEAD_BELOW
-            unsure = abs(own) < UNSURE_BELOW or (by_half[0] < 0) != (by_half[1] < 0)
+            # Unsure: a weak mean, or a verdict that depends on who played first.
+            by_black, by_white = _half_means(members, sign, halves, counts)
+            unsure = abs(own) < UNSURE_BELOW or (by_black < DEAD_BELOW) != (by_white < DEAD_BELOW)
         if not remove:
             is_dead = unsure = False
         if is_dead:
