@@ -180,7 +180,7 @@ def _point(p: Point | None, size: int) -> str:
 
 
 def _score(args: argparse.Namespace, rules: Rules) -> int:
-    komi = _komi(args.komi) if args.komi is not None else None
+    komi_given = _komi(args.komi) if args.komi is not None else None
     record = load(args.file)
     dead_given = None
     if args.dead is not None:
@@ -194,8 +194,8 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
     bad = rep.first_illegal
     if bad is not None:
         raise CliError(f"{args.file}: cannot score: illegal {bad.describe()}", ILLEGAL)
-    if komi is None:
-        komi = record.komi  # the game as played; None: the preset's
+    # --komi, else the game as played, else (None) the preset's.
+    komi = komi_given if komi_given is not None else record.komi
     try:
         if dead_given is not None:
             dead: set[Point] | tuple[Point, ...] | frozenset[Point] = dead_given
