@@ -18,12 +18,20 @@ import time
 
 import networkx as nx
 
-from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence, Settings, System
-from games.tournament.pairing import PairingParams, pair_round
-from games.tournament.pairing.matching import max_weight_perfect_matching
-from games.tournament.pairing.pair import opengotha_slices
-from games.tournament.pairing.state import round_state
-from games.tournament.pairing.weights import opengotha_handicap, weight_rows
+from games.tournament.engine.model import (
+    Entrant,
+    Event,
+    GameRec,
+    Outcome,
+    Presence,
+    Settings,
+    System,
+)
+from games.tournament.engine.pairing import PairingParams, pair_round
+from games.tournament.engine.pairing.matching import max_weight_perfect_matching
+from games.tournament.engine.pairing.pair import opengotha_slices
+from games.tournament.engine.pairing.state import round_state
+from games.tournament.engine.pairing.weights import opengotha_handicap, weight_rows
 
 
 def synthetic_event(players: int, played: int, seed: int = 1) -> Event:

@@ -15,8 +15,16 @@ import random
 import time
 from collections import defaultdict
 
-from games.tournament.model import Entrant, Event, GameRec, Outcome, Presence, Settings, System
-from games.tournament.standings import Scoreboard
+from games.tournament.engine.model import (
+    Entrant,
+    Event,
+    GameRec,
+    Outcome,
+    Presence,
+    Settings,
+    System,
+)
+from games.tournament.engine.standings import Scoreboard
 
 CRITERIA = ["MMS", "SOSM", "SOSOSM"]
 EVERY = [

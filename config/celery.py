@@ -5,7 +5,7 @@ import os
 from celery import Celery
 from django.conf import settings
 
-from games.worker_steps import SweepOnConnect, sweep_now
+from games.celery_bootsteps import SweepOnConnect, sweep_now
 from ops import worker
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -11,11 +11,15 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from csp.constants import NONCE, NONE, SELF
 
 from ratings.systems import DEFAULT_SYSTEM, SYSTEMS
 
 from .env import ConfigError, check_url, env_bool, env_int, env_list, env_str
+
+# Generic admin and form classes (ModelAdmin[Game]) at run time, as mypy --strict reads them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("GOREF_VAR_DIR", str(BASE_DIR / "var")))

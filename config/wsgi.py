@@ -6,18 +6,17 @@ Start-up runs the static manifest check: with ``DEBUG=0`` and no
 
 import os
 
+from django.core.checks import run_checks
+from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
+
+from ops.checks import STATIC_TAG
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
 
 
 def _refuse_without_static() -> None:
-    from django.core.checks import run_checks
-    from django.core.exceptions import ImproperlyConfigured
-
-    from ops.checks import STATIC_TAG
-
     errors = run_checks(tags=[STATIC_TAG])
     if errors:
         raise ImproperlyConfigured("; ".join(str(e) for e in errors))

@@ -4,8 +4,9 @@ the "Federation officials" group: who decides for the whole federation.
 Which tournaments a director may touch is decided per object (``games.permissions``);
 the Directors group only opens the admin pages, and ``director_grant_admin`` grants
 nothing more.  Federation officials (promotion policies and their default, approving
-any tournament's candidates, the honorary 9p+, full rating recomputes) are named by a
-superuser only (``federation_official_grant``).  Made in code, not a data migration, so
+any tournament's candidates, the honorary 9p+, full rating recomputes) are named and
+revoked by a superuser only (``federation_official_grant``, ``federation_official_revoke``:
+the ``federation_official`` command and the user admin's actions call them, audited).  Made in code, not a data migration, so
 the demo command and the tests share one definition.
 """
 
@@ -14,8 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
+
+from ops.audit import audit_record
+from ops.models import AuditAction
+from ops.services import require
 
 DIRECTORS_GROUP = "Directors"
 FEDERATION_GROUP = "Federation officials"
@@ -59,21 +65,38 @@ def director_grant_admin(*, user: Any) -> None:
 def federation_official_grant(*, actor: Any, user: Any) -> None:
     """A superuser names ``user`` a federation official (``actor=None``: an operator's
     command).  No director can: the group is never granted with the admin."""
-    from ops.audit import audit_record
-    from ops.services import require
+    _federation_official_set(actor=actor, user=user, official=True)
 
+
+def federation_official_revoke(*, actor: Any, user: Any) -> None:
+    """A superuser takes the federation official's powers back from ``user``."""
+    _federation_official_set(actor=actor, user=user, official=False)
+
+
+def _federation_official_set(*, actor: Any, user: Any, official: bool) -> None:
     if actor is not None:
         require(
             bool(getattr(actor, "is_superuser", False)),
-            "Only a superuser names federation officials.",
+            "Only a superuser names or revokes federation officials.",
         )
     with transaction.atomic():
         group, _ = Group.objects.get_or_create(name=FEDERATION_GROUP)
-        user.groups.add(group)
+        was = user.groups.filter(pk=group.pk).exists()
+        if official:
+            user.groups.add(group)
+        else:
+            user.groups.remove(group)
         audit_record(
             actor=actor,
-            action="user.federation_official_granted",
+            action=AuditAction.USER_FEDERATION_OFFICIAL_GRANTED
+            if official
+            else AuditAction.USER_FEDERATION_OFFICIAL_REVOKED,
             obj=user,
-            old={"federation_official": False},
-            new={"federation_official": True},
+            old={"federation_official": was},
+            new={"federation_official": official},
         )
+
+
+def federation_officials() -> Any:
+    """The users who are federation officials, by username."""
+    return get_user_model().objects.filter(groups__name=FEDERATION_GROUP).order_by("username")

@@ -30,6 +30,13 @@ def is_director(user: Any, tournament: Tournament) -> bool:
     return tournament.directors.filter(pk=user.pk).exists()
 
 
+def directed_by(user: Any) -> Q:
+    """A filter on tournaments: those ``user`` directs (all of them for a superuser)."""
+    if is_superuser(user):
+        return Q()
+    return Q(directors=user)
+
+
 def is_referee(user: Any, tournament: Tournament) -> bool:
     """The user referees ``tournament`` (or is a superuser)."""
     if not is_authenticated(user):

@@ -42,7 +42,7 @@ def rescore_chunk(self: Any, run_ids: list[int]) -> dict[str, int]:
 @shared_task(name="games.sweep_pending", **_OPTIONS)
 def sweep_pending(self: Any) -> int:
     """Queue every run the broker may not have (beat, and whenever a worker
-    connects to the broker: ``games.worker_steps.SweepOnConnect``)."""
+    connects to the broker: ``games.celery_bootsteps.SweepOnConnect``)."""
     from games.services.scoring import sweep_pending as sweep
 
     return sweep()

@@ -18,6 +18,7 @@ from knox.models import AuthToken
 from knox.settings import knox_settings
 
 from ops.audit import audit_record
+from ops.models import AuditAction
 
 
 def token_create(*, user: Any) -> tuple[str, dt.datetime | None]:
@@ -42,7 +43,7 @@ def token_revoke(*, token: AuthToken) -> None:
 def tokens_revoke_all(*, user: Any) -> int:
     """Delete every token of ``user``; returns how many there were."""
     count, _ = AuthToken.objects.filter(user=user).delete()
-    return count
+    return int(count)
 
 
 User = get_user_model()
@@ -67,7 +68,7 @@ def _revoke_on_password_change(sender: Any, instance: Any, created: bool, **kwar
     revoked = tokens_revoke_all(user=instance)
     audit_record(
         actor=None,
-        action="user.password_changed",
+        action=AuditAction.USER_PASSWORD_CHANGED,
         obj=instance,
         new={"tokens_revoked": revoked},
     )

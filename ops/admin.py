@@ -12,7 +12,7 @@ from ops.models import Job, WorkerHeartbeat
 
 
 @admin.register(Job)
-class JobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class JobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Job]):
     """Superusers see every job; anyone else in the admin the jobs he started (the API's
     ``/jobs/{id}/`` also shows a tournament's jobs to its directors)."""
 
@@ -51,6 +51,6 @@ class JobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(WorkerHeartbeat)
-class WorkerHeartbeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class WorkerHeartbeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[WorkerHeartbeat]):
     list_display = ("hostname", "pid", "started_at", "last_seen")
     readonly_fields = ("hostname", "pid", "started_at", "last_seen")

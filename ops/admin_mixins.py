@@ -2,13 +2,15 @@
 
 ``ReadOnlyAdminMixin``: rows only services write.  ``ServiceRefusalAdminMixin``:
 a service's refusal shown as messages on the same page, not a 500 (``refusals``
-names what counts).  docs/operations.md §4.
+names what counts).  ``changed_values`` and ``saved_nothing``: what a form changed,
+for the service, and read-only inlines that save nothing.  docs/operations.md §4.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponseRedirect
@@ -47,3 +49,14 @@ class ServiceRefusalAdminMixin(_ModelAdmin):
             for message in reasons:
                 self.message_user(request, message, messages.ERROR)
             return HttpResponseRedirect(request.get_full_path())
+
+
+def changed_values(form: forms.ModelForm[Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """The cleaned values of ``names`` the user changed on ``form``: a service's keywords."""
+    return {n: form.cleaned_data[n] for n in names if n in form.changed_data}
+
+
+def saved_nothing(formsets: Any) -> None:
+    """Read-only inlines: tell the admin's change message that nothing changed."""
+    for formset in formsets:
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []

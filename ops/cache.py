@@ -209,6 +209,12 @@ def _bump(names: list[str]) -> None:
 _seen: dict[str, tuple[Any, float]] = {}
 
 
+def forget_versions() -> None:
+    """Forget the versions this process has read: the next read asks the shared cache
+    (a benchmark's cold read, a test's fresh start)."""
+    _seen.clear()
+
+
 def versions(names: Iterable[str], max_age: float = 0.0) -> str:
     """The current versions of ``names`` as one key fragment (missing ones are started).
 
@@ -261,7 +267,8 @@ def cached(
     entries = caches["versioned"]
     hit = entries.get(full, _MISS)
     if hit is not _MISS:
-        return hit
+        found: T = hit
+        return found
     value = compute()
     if timeout is None:
         entries.set(full, value)

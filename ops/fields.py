@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from rest_framework import serializers
 
 MAX_ID = 2**63 - 1  # BIGINT on PostgreSQL, INTEGER on SQLite
@@ -17,15 +16,6 @@ MAX_ID = 2**63 - 1  # BIGINT on PostgreSQL, INTEGER on SQLite
 
 class IdField(serializers.IntegerField):
     """A row id in an API request: a whole number from 1 to ``MAX_ID``."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("min_value", 1)
-        kwargs.setdefault("max_value", MAX_ID)
-        super().__init__(**kwargs)
-
-
-class IdFormField(forms.IntegerField):
-    """A row id typed on a web form: a whole number from 1 to ``MAX_ID``."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)

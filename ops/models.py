@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from django.conf import settings
 from django.db import models
 
@@ -56,6 +58,79 @@ class Job(models.Model):
     @property
     def percent(self) -> int:
         return 100 if not self.total else round(100 * (self.done + self.failed) / self.total)
+
+
+class AuditAction(StrEnum):
+    """Every action name the audit trail holds, declared once: services write them and
+    the trails match them by these names (a test refuses one written inline)."""
+
+    DEAD_STONES_DISPUTED = "dead_stones.disputed"
+    DEAD_STONES_MARKING_CHANGED = "dead_stones.marking_changed"
+    DEAD_STONES_REVIEW_CLOSED = "dead_stones.review_closed"
+    DEAD_STONES_REVIEW_OPENED = "dead_stones.review_opened"
+
+    DISPUTE_ACCEPTED = "dispute.accepted"
+    DISPUTE_APPEALED = "dispute.appealed"
+    DISPUTE_ASSIGNED = "dispute.assigned"
+    DISPUTE_CLOSED = "dispute.closed"
+    DISPUTE_KIND_CHANGED = "dispute.kind_changed"
+    DISPUTE_NOT_OPENED_LOCKED = "dispute.not_opened_locked"
+    DISPUTE_OPENED = "dispute.opened"
+    DISPUTE_RULED = "dispute.ruled"
+    DISPUTE_VOTE = "dispute.vote"
+
+    ENTRY_ADDED = "entry.added"
+    ENTRY_CHANGED = "entry.changed"
+    ENTRY_PARTICIPATION = "entry.participation"
+    ENTRY_REMOVED = "entry.removed"
+    ENTRY_WITHDRAWN = "entry.withdrawn"
+
+    GAME_DEAD_STONES_AGREED = "game.dead_stones_agreed"
+    GAME_DISPUTE_SETTLED = "game.dispute_settled"
+    GAME_EVEN_GAME_CHOSEN = "game.even_game_chosen"
+    GAME_FINALISED = "game.finalised"
+    GAME_RECORD_REPLACED = "game.record_replaced"
+    GAME_RESULT_CORRECTED = "game.result_corrected"
+    GAME_RESULT_ENTERED = "game.result_entered"
+    GAME_RESULT_RULED = "game.result_ruled"
+    GAME_UNPAIRED = "game.unpaired"
+
+    PLAYER_ACCOUNT_LINKED = "player.account_linked"
+    PLAYER_CREATED = "player.created"
+    PLAYER_HONORARY_AWARDED = "player.honorary_awarded"
+    PLAYER_INVITED = "player.invited"
+    PLAYER_RANK_CORRECTED = "player.rank_corrected"
+    PLAYER_UPDATED = "player.updated"
+    PLAYER_PROMOTED = "player.promoted"
+    PLAYER_DEMOTED = "player.demoted"
+
+    PROMOTION_REJECTED = "promotion.rejected"
+
+    PROMOTION_POLICY_ACTIVATED = "promotion_policy.activated"
+    PROMOTION_POLICY_CHANGED = "promotion_policy.changed"
+    PROMOTION_POLICY_CREATED = "promotion_policy.created"
+    PROMOTION_POLICY_DEACTIVATED = "promotion_policy.deactivated"
+
+    RATING_ENTRY_GRADE_RESET = "rating.entry_grade_reset"
+
+    RATINGS_RECOMPUTE_REQUESTED = "ratings.recompute_requested"
+
+    ROUND_PAIRED = "round.paired"
+
+    TOURNAMENT_CLOSED = "tournament.closed"
+    TOURNAMENT_CREATED = "tournament.created"
+    TOURNAMENT_IMPORTED = "tournament.imported"
+    TOURNAMENT_OFFICIALS_CHANGED = "tournament.officials_changed"
+    TOURNAMENT_OFFICIALS_SET = "tournament.officials_set"
+    TOURNAMENT_PAIRING_PARAMS = "tournament.pairing_params"
+    TOURNAMENT_REFEREES_SET = "tournament.referees_set"
+    TOURNAMENT_SETTINGS_CHANGED = "tournament.settings_changed"
+    TOURNAMENT_STARTED = "tournament.started"
+    TOURNAMENT_UPDATED = "tournament.updated"
+
+    USER_PASSWORD_CHANGED = "user.password_changed"
+    USER_FEDERATION_OFFICIAL_GRANTED = "user.federation_official_granted"
+    USER_FEDERATION_OFFICIAL_REVOKED = "user.federation_official_revoked"
 
 
 class AuditEntry(models.Model):

@@ -72,12 +72,13 @@ def _validate_update(obj: models.Model, changed: set[str], exclude: set[str]) ->
     changed |= {f.name for f in meta.concrete_fields if f.attname in changed}
     unchanged = {f.name for f in meta.concrete_fields if f.name not in changed}
     errors: dict[str, Any] = {}
-    for step in (
+    steps: tuple[Callable[[], None], ...] = (
         lambda: obj.clean_fields(exclude=unchanged | exclude),
         obj.clean,
         lambda: _validate_unique(obj, changed, exclude),
         lambda: _validate_constraints(obj, changed, exclude),
-    ):
+    )
+    for step in steps:
         try:
             step()
         except ValidationError as e:

@@ -23,7 +23,7 @@ from ratings.models import HonoraryTitle, PlayerRating, RatingHistory, RatingRun
 from ratings.promotion import admin as promotion_admin  # noqa: F401  (registers its models)
 
 
-class DirectorsView(ReadOnlyAdminMixin, admin.ModelAdmin):
+class DirectorsView(ReadOnlyAdminMixin, admin.ModelAdmin[Any]):
     """Directors see rating rows without holding the model permissions."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:

@@ -1,5 +1,8 @@
 from django.apps import AppConfig
 
+from games.cache import RATINGS, player
+from ops import cache
+
 
 class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -13,8 +16,6 @@ class RatingsConfig(AppConfig):
     )
 
     def ready(self) -> None:
-        from games.cache import RATINGS, player
-        from ops import cache
         from ratings.models import HonoraryTitle, PlayerRating, RankChange
 
         # What a single saved row changes; a recompute bumps RATINGS itself.

@@ -25,6 +25,7 @@ from games.selectors import rated_games as selected_rated_games
 from games.selectors import unrated_by_handicap
 from ops import cache
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.ranks import MAX_INDEX, Rank
 from ratings.scales import Scale, scale_for
@@ -375,7 +376,7 @@ def _audit_new_resets(
     for pk, tid, before, after in fresh:
         audit_record(
             actor=None,
-            action="rating.entry_grade_reset",
+            action=AuditAction.RATING_ENTRY_GRADE_RESET,
             obj=players[pk],
             old={"rating": round(before, 3)},
             new={"rating": round(after, 3), "tournament": tid, "run": run.pk},

@@ -20,9 +20,9 @@ from django.utils import timezone
 from games import permissions
 from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament, TournamentEntry
-from games.services import game_even_set
+from games.tournament.services import game_even_set
 from ops.audit import audit_record
-from ops.models import Job, JobState
+from ops.models import AuditAction, Job, JobState
 from ops.services import TRANSIENT_DB_ERRORS, Actor, as_user, validate_and_save
 from ops.tasks_common import mark_broker, publish_or_log
 from ratings.handicap import HandicapAdvice
@@ -108,7 +108,7 @@ def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None 
         job = _queue(actor=actor, from_tournament=from_tournament, reason="requested")
         audit_record(
             actor=actor,
-            action="ratings.recompute_requested",
+            action=AuditAction.RATINGS_RECOMPUTE_REQUESTED,
             obj=job,
             new={
                 "from_tournament": from_tournament.pk if from_tournament is not None else None,
@@ -220,7 +220,7 @@ def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> Honor
             )
         audit_record(
             actor=actor,
-            action="player.honorary_awarded",
+            action=AuditAction.PLAYER_HONORARY_AWARDED,
             obj=player,
             old={"honorary": False},
             new={"honorary": True, "rank": "9p+", "reason": reason},

@@ -22,7 +22,7 @@ from referee.models import Dispute, Ruling, TournamentOfficials
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[AuditEntry]):
     """Rows are only ever added, by services (``ops.audit.audit_record``)."""
 
     list_display = ("created_at", "action", "object_type", "object_id", "object_repr", "actor")
@@ -59,7 +59,7 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         )
 
 
-class RulingInline(admin.TabularInline):
+class RulingInline(admin.TabularInline[Ruling, Dispute]):
     model = Ruling
     extra = 0
     fields = ("level", "decided_by", "decision", "result", "reasons", "created_at")
@@ -74,7 +74,7 @@ class RulingInline(admin.TabularInline):
 
 
 @admin.register(Dispute)
-class DisputeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class DisputeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Dispute]):
     """Read-only: disputes are raised and ruled at the referee desk or the API."""
 
     list_display = ("id", "game", "kind", "state", "level", "assigned_referee", "created_at")
@@ -101,7 +101,7 @@ class DisputeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return qs if user.is_superuser else qs.filter(game__tournament__directors=user)
 
 
-class TournamentOfficialsForm(OfficialsFields, forms.ModelForm):
+class TournamentOfficialsForm(OfficialsFields, forms.ModelForm[TournamentOfficials]):
     """The tournament (when adding) and the officials by username, checked as the service
     checks them: a refusal shows on the form and nothing is saved."""
 
@@ -117,7 +117,7 @@ class TournamentOfficialsForm(OfficialsFields, forms.ModelForm):
 
 
 @admin.register(TournamentOfficials)
-class TournamentOfficialsAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
+class TournamentOfficialsAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[TournamentOfficials]):
     """A director names his tournaments' chief referee and committee through the service
     (never deleted: empty the fields).  A refusal that gets past the form's checks (a
     simultaneous change) is rolled back with the admin's transaction and shown."""

@@ -102,7 +102,7 @@ class RulingForm(forms.Form):
         return out
 
 
-class UsernameField(forms.ModelChoiceField):
+class UsernameField(forms.ModelChoiceField[Any]):
     """A user typed by username (no list of every account in the page)."""
 
     def __init__(self, **kwargs: Any) -> None:

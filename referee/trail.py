@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ops.models import AuditEntry
+from ops.models import AuditAction, AuditEntry
 
 LEVELS = {1: "the referee", 2: "the chief referee", 3: "the arbitration committee"}
 
@@ -51,7 +51,7 @@ def sentence(entry: AuditEntry) -> str:
     new: dict[str, Any] = entry.new_value if isinstance(entry.new_value, dict) else {}
     who = _who(entry)
     action = entry.action
-    if action == "dispute.opened":
+    if action == AuditAction.DISPUTE_OPENED:
         how = " (the result was contested)" if new.get("contested") else ""
         auto = " automatically" if new.get("automatic") else ""
         move = f" about move {new['move_number']}" if new.get("move_number") else ""
@@ -59,29 +59,29 @@ def sentence(entry: AuditEntry) -> str:
             f"{who} raised the dispute{auto}{how}: {new.get('kind', '?')}{move}; "
             f"the game was {old.get('game_state', '?')} and is now disputed."
         )
-    if action == "dispute.kind_changed":
+    if action == AuditAction.DISPUTE_KIND_CHANGED:
         return f"{who} changed what the dispute is about: {old.get('kind')} → {new.get('kind')}."
-    if action == "dispute.assigned":
+    if action == AuditAction.DISPUTE_ASSIGNED:
         return f"{who} assigned the dispute to a referee (user {_value(new.get('referee'))})."
-    if action == "dispute.ruled":
+    if action == AuditAction.DISPUTE_RULED:
         level = LEVELS.get(new.get("level", 0), "an official")
         changes = _changes({k: old.get(k) for k in ("result", "dead_stones", "sgf")}, new)
         tail = "; ".join(changes) if changes else "nothing in the game changed"
         return f"Ruling of {level}: {new.get('decision')} — {tail}."
-    if action == "dispute.vote":
+    if action == AuditAction.DISPUTE_VOTE:
         named = f", result {new['result']}" if new.get("result") else ""
         return f"{who} voted {new.get('decision')}{named}."
-    if action == "dispute.appealed":
+    if action == AuditAction.DISPUTE_APPEALED:
         reason = f' Reason: "{new["reason"]}"' if new.get("reason") else ""
         return f"{who} appealed to {LEVELS.get(new.get('level', 0), 'the next level')}.{reason}"
-    if action == "dispute.accepted":
+    if action == AuditAction.DISPUTE_ACCEPTED:
         return f"{who} accepted the ruling of {LEVELS.get(new.get('level', 0), 'this level')}."
-    if action == "dispute.closed":
+    if action == AuditAction.DISPUTE_CLOSED:
         return f"The dispute was closed ({new.get('why')}); result {_value(new.get('result'))}."
-    if action in ("game.result_ruled", "game.record_replaced"):
+    if action in (AuditAction.GAME_RESULT_RULED, AuditAction.GAME_RECORD_REPLACED):
         changes = _changes(old, new)
         return f"The game took the ruling: {'; '.join(changes) or 'no change'}."
-    if action == "game.dispute_settled":
+    if action == AuditAction.GAME_DISPUTE_SETTLED:
         return f"The game is {_value(new.get('state'))} (it was {_value(old.get('state'))})."
     changes = _changes(old, new)
     detail = f": {'; '.join(changes)}" if changes else ""
@@ -98,5 +98,5 @@ def appeal_reasons(entries: list[AuditEntry]) -> list[dict[str, Any]]:
             "reason": (e.new_value or {}).get("reason") or "(no reason given)",
         }
         for e in entries
-        if e.action == "dispute.appealed"
+        if e.action == AuditAction.DISPUTE_APPEALED
     ]

@@ -45,7 +45,7 @@ def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     for alias in ("default", "versioned"):
         caches[alias].clear()
-    versioned._seen.clear()
+    versioned.forget_versions()
     monkeypatch.setattr(versioned, "after_commit", lambda callback: callback())
     mark_broker(up=True)
     yield

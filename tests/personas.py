@@ -61,7 +61,7 @@ def bob(db):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def game(tournament, alice, bob):  # type: ignore[no-untyped-def]
-    from games.services import game_create
+    from games.tournament.services import game_create
 
     enter(tournament, alice, bob)
     return game_create(

@@ -11,14 +11,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.event_fields import SETTINGS_OUT_FIELDS, SettingsOutMixin, SettingsWriteSerializer
 from games.api.fields import points_field, sgf_field
 from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.models import Game as GameModel
 from games.services import outbound
 from games.services.results import current_claim
 from games.services.scoring import WAITING_MESSAGE, latest_run
-from games.services.tournaments import TOURNAMENT_FIELDS
 from ops.fields import IdField
 
 # --------------------------------------------------------------------------- auth
@@ -108,39 +106,6 @@ class PlayerWriteSerializer(serializers.Serializer[Any]):
     nzgs_id = serializers.CharField(
         max_length=10, required=False, allow_blank=True, allow_null=True
     )
-
-
-# --------------------------------------------------------------------------- tournaments
-
-
-class TournamentSerializer(SettingsOutMixin, serializers.ModelSerializer[Tournament]):
-    class Meta:
-        model = Tournament
-        fields = ["id", *TOURNAMENT_FIELDS, *SETTINGS_OUT_FIELDS]
-        read_only_fields = fields
-
-
-class TournamentWriteSerializer(SettingsWriteSerializer):
-    """The tournament's fields and its event settings (docs/tournaments.md, "Settings")."""
-
-    name = serializers.CharField(max_length=200)
-    start_date = serializers.DateField()
-    end_date = serializers.DateField()
-    rules = serializers.ChoiceField(choices=RULES_CHOICES)
-    board_size = serializers.IntegerField(min_value=2, max_value=25, required=False)
-    komi = serializers.DecimalField(
-        max_digits=4,
-        decimal_places=1,
-        required=False,
-        allow_null=True,
-        help_text="Defaults to the rules preset's komi for even games.",
-    )
-    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    time_control = serializers.CharField(max_length=100, required=False, allow_blank=True)
-    rated = serializers.BooleanField(required=False)
-
-
-# --------------------------------------------------------------------------- re-scoring
 
 
 AWAITING = {

@@ -3,15 +3,16 @@
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
 
-from games.api import event, rounds, views
+from games.api import views
+from games.tournament.api import entries, rounds, tournaments
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
 router.register("players", views.PlayerViewSet, basename="player")
-router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
 router.register("games", views.GameViewSet, basename="game")
 router.register(
-    r"tournaments/(?P<tournament_pk>[0-9]{1,18})/entries", event.EntryViewSet, basename="entry"
+    r"tournaments/(?P<tournament_pk>[0-9]{1,18})/entries", entries.EntryViewSet, basename="entry"
 )
 
 urlpatterns: list[URLPattern | URLResolver] = [

@@ -26,15 +26,12 @@ from rest_framework.views import APIView
 from games import cache as page_cache
 from games import permissions, selectors, services
 from games.api import serializers as s
-from games.api.event import TournamentEventActions
-from games.api.event_fields import SETTINGS_API_FIELDS, SETTINGS_RENAME, settings_from_api
-from games.models import Game, GameState, Player, Tournament
+from games.models import Game, GameState, Player
 from games.services.players import PLAYER_FIELDS
-from games.services.scoring import tournament_rescore
-from games.services.tournaments import TOURNAMENT_FIELDS
+from games.tournament import services as tournament_services
 from ops import cache
 from ops.accounts import token_create, token_revoke
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
 from ops.auth import TokenAuthentication
 from ops.cache import visitor_max_age
 from ops.logins import locked_message
@@ -149,71 +146,6 @@ class PlayerViewSet(
         return Response(s.PlayerSerializer(player).data)
 
 
-# --------------------------------------------------------------------------- tournaments
-
-
-@extend_schema_view(
-    list=extend_schema(responses={200: s.TournamentSerializer(many=True)}),
-    retrieve=extend_schema(responses={200: s.TournamentSerializer, **NOT_FOUND}),
-    create=extend_schema(
-        request=s.TournamentWriteSerializer, responses={201: s.TournamentSerializer, **ERRORS}
-    ),
-    partial_update=extend_schema(
-        request=s.TournamentWriteSerializer(partial=True),
-        responses={200: s.TournamentSerializer, **ERRORS},
-    ),
-)
-class TournamentViewSet(
-    TournamentEventActions,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet[Tournament],
-):
-    """Tournaments: readable by everyone; staff (or ``games.add_tournament``) create them,
-    their directors edit them."""
-
-    serializer_class = s.TournamentSerializer
-    http_method_names = ["get", "post", "patch", "head", "options"]
-
-    def get_queryset(self) -> Any:
-        return selectors.tournament_list()
-
-    def create(self, request: Request) -> Response:
-        data = valid(s.TournamentWriteSerializer, request.data)
-        settings = settings_from_api({k: data.pop(k) for k in SETTINGS_API_FIELDS if k in data})
-        with service_errors(rename=SETTINGS_RENAME):
-            tournament = services.tournament_create(actor=request.user, settings=settings, **data)
-        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        tournament = self.get_object()
-        data = valid(s.TournamentWriteSerializer, request.data, partial=True)
-        settings = settings_from_api({k: data[k] for k in SETTINGS_API_FIELDS if k in data})
-        with service_errors(rename=SETTINGS_RENAME):
-            tournament = services.tournament_update(
-                actor=request.user,
-                tournament=tournament,
-                settings=settings,
-                **changes(data, TOURNAMENT_FIELDS),
-            )
-        return Response(s.TournamentSerializer(tournament).data)
-
-    @extend_schema(
-        request=None,
-        responses={202: JobSerializer, **ERRORS},
-        description="A director re-scores every game of the tournament that has a record "
-        "(games already scored from the same record and result are kept). Answers 202 with "
-        "the job; follow its url for progress.",
-    )
-    @action(detail=True, methods=["post"])
-    def rescore(self, request: Request, pk: str | None = None) -> Response:
-        tournament = self.get_object()
-        with service_errors():
-            job = tournament_rescore(actor=request.user, tournament=tournament)
-        data = JobSerializer(job, context={"request": request}).data
-        return Response(data, status=status.HTTP_202_ACCEPTED)
-
-
 # --------------------------------------------------------------------------- games
 
 GAME_WRITE_ERRORS = {**ERRORS, **CONFLICT}
@@ -265,7 +197,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def create(self, request: Request) -> Response:
         data = valid(s.GameCreateSerializer, request.data)
         with service_errors(rename={"round_number": "round"}):
-            game = services.game_create(
+            game = tournament_services.game_create(
                 actor=request.user,
                 tournament=data["tournament"],
                 round_number=data["round"],
@@ -282,7 +214,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = valid(s.GameUpdateSerializer, request.data)
         names = ["black", "white", "handicap", "komi", "table", "rules"]
         with service_errors():
-            game = services.game_update(actor=request.user, game=game, **changes(data, names))
+            game = tournament_services.game_update(
+                actor=request.user, game=game, **changes(data, names)
+            )
         return self._out(game)
 
     @extend_schema(

@@ -172,14 +172,6 @@ class GameTree:
             tree = tree.children[0] if tree.children else None
         return out
 
-    def walk(self) -> Iterator[GameTree]:
-        """Every game tree below and including this one, depth first, iteratively."""
-        stack = [self]
-        while stack:
-            tree = stack.pop()
-            yield tree
-            stack.extend(reversed(tree.children))
-
     def __repr__(self) -> str:  # shallow: the default would recurse through variations
         return f"GameTree(nodes={len(self.nodes)}, children={len(self.children)})"
 

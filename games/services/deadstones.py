@@ -26,6 +26,7 @@ from games.models import DeadStoneReview, Game, ReviewState, ScoringRun
 from games.services import outbound
 from games.services.common import GameLockedError
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import Actor, StateConflict, validate_and_save
 
 
@@ -57,7 +58,7 @@ def flip_accept(*, game: Game, run: ScoringRun | None, actor: Actor) -> bool:
     validate_and_save(game, update_fields=["dead_stones", "updated_at"])
     audit_record(
         actor=actor,
-        action="game.dead_stones_agreed",
+        action=AuditAction.GAME_DEAD_STONES_AGREED,
         obj=game,
         old={"dead_stones": old},
         new={"dead_stones": game.dead_stones, "how": "flipped", "flipped": run.flipped},
@@ -82,7 +83,7 @@ def review_open(*, game: Game, run: ScoringRun) -> DeadStoneReview:
     validate_and_save(review)
     audit_record(
         actor=None,
-        action="dead_stones.review_opened",
+        action=AuditAction.DEAD_STONES_REVIEW_OPENED,
         obj=review,
         new={"estimate": review.estimate, "unsure": review.unsure, "run": run.pk},
     )
@@ -100,7 +101,10 @@ def review_close(*, game: Game) -> None:
         review.state = ReviewState.AGREED
         validate_and_save(review)
         audit_record(
-            actor=None, action="dead_stones.review_closed", obj=review, new={"by": "confirmation"}
+            actor=None,
+            action=AuditAction.DEAD_STONES_REVIEW_CLOSED,
+            obj=review,
+            new={"by": "confirmation"},
         )
 
 
@@ -157,7 +161,7 @@ def dead_stones_toggle(*, actor: Actor, game: Game, point: str) -> DeadStoneRevi
         validate_and_save(review)
         audit_record(
             actor=actor,
-            action="dead_stones.marking_changed",
+            action=AuditAction.DEAD_STONES_MARKING_CHANGED,
             obj=review,
             old={"color": color, "marking": list(before)},
             new={"color": color, "marking": labels, "point": point_to_gtp(p, size)},
@@ -208,7 +212,7 @@ def dead_stones_agree(*, actor: Actor, game: Game) -> Resolution:
             validate_and_save(game, update_fields=["dead_stones", "updated_at"])
             audit_record(
                 actor=actor,
-                action="game.dead_stones_agreed",
+                action=AuditAction.GAME_DEAD_STONES_AGREED,
                 obj=game,
                 old={"dead_stones": old},
                 new={"dead_stones": black, "how": "stone removal", "review": review.pk},
@@ -242,7 +246,7 @@ def dead_stones_agree(*, actor: Actor, game: Game) -> Resolution:
         validate_and_save(review)
         audit_record(
             actor=actor,
-            action="dead_stones.disputed",
+            action=AuditAction.DEAD_STONES_DISPUTED,
             obj=review,
             new={"markings": evidence["markings"], "dispute": review.dispute_id},
         )

@@ -19,6 +19,7 @@ from games.services import outbound, records
 from games.services.common import COMMITTEE_FINAL_MESSAGE
 from games.services.results import game_lock, result_changed, result_store
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import Actor, StateConflict, validate_and_save
 
 
@@ -49,9 +50,9 @@ def game_ruling_apply(*, actor: Actor, game: Game, after: dict[str, Any], reason
     if now == after:
         return game
     if now["result"] == after["result"] and now["dead_stones"] == after["dead_stones"]:
-        action = "game.record_replaced"
+        action = AuditAction.GAME_RECORD_REPLACED
     else:
-        action = "game.result_ruled"
+        action = AuditAction.GAME_RESULT_RULED
     parsed = records.parse_result(after["result"]) if after["result"] else None
     size = game.tournament.board_size
     warnings: list[str] = []
@@ -123,7 +124,7 @@ def game_dispute_settle(
             outbound.result_locked(game)
         audit_record(
             actor=actor,
-            action="game.dispute_settled",
+            action=AuditAction.GAME_DISPUTE_SETTLED,
             obj=game,
             old=old,
             new={"state": game.state, "reason": reason},

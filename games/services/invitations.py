@@ -24,6 +24,7 @@ from django.db import transaction
 from games import permissions
 from games.models import Player
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 
 INVITATION_DAYS = 7
@@ -68,7 +69,10 @@ def player_invite(*, actor: Actor, player: Player, email: str, accept_url: Any) 
         [email],
     )
     audit_record(
-        actor=actor, action="player.invited", obj=player, new={"email": email, "player": player.pk}
+        actor=actor,
+        action=AuditAction.PLAYER_INVITED,
+        obj=player,
+        new={"email": email, "player": player.pk},
     )
     return token
 
@@ -121,7 +125,7 @@ def player_invitation_accept(
         validate_and_save(player, update_fields=["user"])
         audit_record(
             actor=user,
-            action="player.account_linked",
+            action=AuditAction.PLAYER_ACCOUNT_LINKED,
             obj=player,
             old={"user": None},
             new={"user": user.pk, "email": invitation.email, "via": "invitation"},

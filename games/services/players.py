@@ -11,6 +11,7 @@ from games import permissions
 from games.models import Club, Player
 from games.services import outbound
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import UNSET, Actor, Unset, require, validate_and_save
 from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
@@ -128,7 +129,9 @@ def player_create(
         user=user,
     )
     validate_and_save(player)
-    audit_record(actor=actor, action="player.created", obj=player, new=player_audit_value(player))
+    audit_record(
+        actor=actor, action=AuditAction.PLAYER_CREATED, obj=player, new=player_audit_value(player)
+    )
     return player
 
 
@@ -191,7 +194,7 @@ def player_update(
         if diff:
             audit_record(
                 actor=actor,
-                action="player.updated",
+                action=AuditAction.PLAYER_UPDATED,
                 obj=player,
                 old={k: old[k] for k in diff},
                 new={k: new[k] for k in diff},

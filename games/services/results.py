@@ -26,6 +26,7 @@ from games.services import deadstones, outbound, records
 from games.services.common import COMMITTEE_FINAL_MESSAGE, LOCKED_MESSAGE, GameLockedError
 from games.services.scoring import latest_run, scoring_run_request
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import UNSET, Actor, StateConflict, Unset, as_user, validate_and_save
 
 # Every field a result writes, on every path (players, directors, rulings).
@@ -290,7 +291,9 @@ def _record(
         if player is None:
             audit_record(
                 actor=actor,
-                action="game.result_corrected" if old["result"] else "game.result_entered",
+                action=AuditAction.GAME_RESULT_CORRECTED
+                if old["result"]
+                else AuditAction.GAME_RESULT_ENTERED,
                 obj=game,
                 old=old,
                 new={**_snapshot(game), "comment": comment or ""},
@@ -489,7 +492,9 @@ def game_finalise(*, actor: Actor, game: Game) -> Game:
             raise StateConflict("This game has no result yet: enter one before finalising.")
         old = _snapshot(game)
         _lock_result(game, GameState.FINAL, SubmissionKind.FINALISE, actor=actor, player=None)
-        audit_record(actor=actor, action="game.finalised", obj=game, old=old, new=_snapshot(game))
+        audit_record(
+            actor=actor, action=AuditAction.GAME_FINALISED, obj=game, old=old, new=_snapshot(game)
+        )
     return game
 
 

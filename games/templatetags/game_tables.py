@@ -1,4 +1,4 @@
-"""Tables of many games, built in Python: ``{% game_rows games %}`` and ``row.cells|cross_cells``.
+"""Tables of many games, built in Python: ``{% game_rows games %}``.
 
 A tournament page of 200 games was some 18,000 template nodes, a ``{% url %}``
 each per link; here every URL is reversed once and each row is one string.
@@ -74,9 +74,3 @@ def game_rows(games: Iterable[Any]) -> SafeString:
         "<th>State</th><th></th></tr></thead>\n<tbody>\n{}</tbody>\n</table>",
         body,
     )
-
-
-@register.filter
-def cross_cells(cells: Iterable[Any]) -> SafeString:
-    """A crosstable row's round cells, each a ``<td class="cell">``."""
-    return format_html_join("", '<td class="cell">{}</td>', ((c,) for c in cells))

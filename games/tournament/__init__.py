@@ -1,6 +1,9 @@
-"""A tournament as plain values: entrants, rounds, games, settings; its standings and its files.
+"""The tournament day: entries, check-in, settings, pairing, rounds, standings and the
+federations' files, on top of the result side (games, results, disputes, re-scoring).
 
-Pure package (standard library only): the database converts into ``model.Event``, and the
-standings, pairing and file modules work on that.  The definitions follow OpenGotha 3.5x
-(docs/tournaments.md).
+``engine/`` is pure (standard library only): a tournament as plain values, its standings,
+pairing and file formats.  ``services/`` is the day's one write path, ``selectors.py`` its
+reads, ``views.py``, ``admin.py`` and ``api/`` its pages, admin and REST API.  The result
+side never imports this package; the day calls it through ``games.services`` only
+(docs/tournaments.md, "Where the code lives").
 """

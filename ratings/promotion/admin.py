@@ -49,7 +49,7 @@ class PrettyJSONField(forms.JSONField):
         return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-class PolicyForm(forms.ModelForm):
+class PolicyForm(forms.ModelForm[PromotionPolicy]):
     params = PrettyJSONField(
         required=False,  # "{}" is a whole policy (every parameter at its default)
         widget=forms.Textarea(attrs={"rows": 28, "cols": 90, "style": "font-family: monospace"}),
@@ -87,7 +87,7 @@ class PolicyForm(forms.ModelForm):
 
 
 @admin.register(PromotionPolicy)
-class PromotionPolicyAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin):
+class PromotionPolicyAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[PromotionPolicy]):
     form = PolicyForm
     list_display = ("name", "scope", "active", "updated_at")
     list_filter = ("active",)
@@ -174,7 +174,7 @@ class RejectForm(forms.Form):
 
 
 @admin.register(PromotionCandidate)
-class PromotionCandidateAdmin(admin.ModelAdmin):
+class PromotionCandidateAdmin(admin.ModelAdmin[PromotionCandidate]):
     list_display = (
         "player",
         "change",
@@ -307,7 +307,7 @@ class PromotionCandidateAdmin(admin.ModelAdmin):
 
 
 @admin.register(RankChange)
-class RankChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class RankChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[RankChange]):
     """The history is written by the services only."""
 
     list_display = (

@@ -21,7 +21,7 @@ from ratings.ranks import Rank
 
 
 @extend_schema_field(OpenApiTypes.STR)
-class RankField(serializers.Field):
+class RankField(serializers.Field[Any, Any, Any, Any]):
     """A signed ladder index out as its text ("3k", "2d", "9p+")."""
 
     def to_representation(self, value: int) -> str:

@@ -20,6 +20,7 @@ from django.utils import timezone
 from games import permissions
 from games.models import Player, Tournament
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import (
     UNSET,
     Actor,
@@ -135,7 +136,10 @@ def promotion_policy_create(
         )
         validate_and_save(policy)
         audit_record(
-            actor=actor, action="promotion_policy.created", obj=policy, new=_policy_audit(policy)
+            actor=actor,
+            action=AuditAction.PROMOTION_POLICY_CREATED,
+            obj=policy,
+            new=_policy_audit(policy),
         )
         if active:
             policy = promotion_policy_activate(actor=actor, policy=policy)
@@ -162,7 +166,7 @@ def promotion_policy_update(
             validate_and_save(policy, update_fields=[*fields, "updated_at"])
             audit_record(
                 actor=actor,
-                action="promotion_policy.changed",
+                action=AuditAction.PROMOTION_POLICY_CHANGED,
                 obj=policy,
                 old=old,
                 new=_policy_audit(policy),
@@ -190,7 +194,7 @@ def promotion_policy_activate(*, actor: Actor, policy: PromotionPolicy) -> Promo
         validate_and_save(policy, update_fields=["active", "updated_at"])
         audit_record(
             actor=actor,
-            action="promotion_policy.activated",
+            action=AuditAction.PROMOTION_POLICY_ACTIVATED,
             obj=policy,
             old={"replaced": replaced},
             new=_policy_audit(policy),
@@ -215,7 +219,7 @@ def promotion_policy_deactivate(*, actor: Actor, policy: PromotionPolicy) -> Pro
             policy.active = False
             audit_record(
                 actor=actor,
-                action="promotion_policy.deactivated",
+                action=AuditAction.PROMOTION_POLICY_DEACTIVATED,
                 obj=policy,
                 old={"active": True},
                 new={"active": False},
@@ -295,7 +299,7 @@ def rank_change_log(
     if kind == RankChangeKind.CORRECTION:
         audit_record(
             actor=actor,
-            action="player.rank_corrected",
+            action=AuditAction.PLAYER_RANK_CORRECTED,
             obj=player,
             old={"rank": str(Rank(old_rank))},
             new={"rank": str(player.rank), "reason": reason},
@@ -363,7 +367,7 @@ def promotion_candidate_approve(*, actor: Actor, candidate: PromotionCandidate) 
         c.save(update_fields=["state", "decided_by", "decided_at"])
         audit_record(
             actor=actor,
-            action=f"player.{'promoted' if promoted else 'demoted'}",
+            action=AuditAction.PLAYER_PROMOTED if promoted else AuditAction.PLAYER_DEMOTED,
             obj=player,
             old={"rank": str(c.old_rank_value)},
             new={
@@ -412,7 +416,7 @@ def promotion_candidate_reject(
         c.save(update_fields=["state", "reason", "decided_by", "decided_at"])
         audit_record(
             actor=actor,
-            action="promotion.rejected",
+            action=AuditAction.PROMOTION_REJECTED,
             obj=c,
             old={"state": CandidateState.PENDING},
             new={

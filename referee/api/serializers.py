@@ -193,7 +193,7 @@ class DisputeFilterSerializer(serializers.Serializer[Any]):
 
 
 @extend_schema_field({"oneOf": [{"type": "integer"}, {"type": "string"}]})
-class UserRefField(serializers.Field):
+class UserRefField(serializers.Field[Any, Any, Any, Any]):
     """A user named by id (a JSON number) or by username (a JSON string)."""
 
     default_error_messages = {"invalid": "A user id (number) or a username (string)."}
@@ -205,7 +205,8 @@ class UserRefField(serializers.Field):
             data = data.strip()
             if not data or len(data) > 150:
                 self.fail("invalid")
-        return data
+        value: int | str = data
+        return value
 
     def to_representation(self, value: Any) -> Any:
         return value

@@ -19,6 +19,7 @@ from games.models import Game, Player
 from games.services import records
 from games.services.disputes import game_dispute_settle, game_ruling_apply, game_snapshot
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 from referee import remedies, roles
 from referee.emails import dispute_notify
@@ -242,7 +243,7 @@ def dispute_rule(
                 raise StateConflict("You have already voted on this appeal.") from None
             audit_record(
                 actor=actor,
-                action="dispute.vote",
+                action=AuditAction.DISPUTE_VOTE,
                 obj=dispute,
                 new={"decision": decision, "result": named, "moves": continuation},
             )
@@ -289,7 +290,7 @@ def dispute_rule(
         validate_and_save(dispute, update_fields=["state"])
         audit_record(
             actor=actor,
-            action="dispute.ruled",
+            action=AuditAction.DISPUTE_RULED,
             obj=dispute,
             old={
                 "result": before["result"],
@@ -343,7 +344,7 @@ def dispute_appeal(*, actor: Actor, dispute: Dispute, reason: str = "") -> Dispu
         validate_and_save(dispute, update_fields=["level", "state"])
         audit_record(
             actor=actor,
-            action="dispute.appealed",
+            action=AuditAction.DISPUTE_APPEALED,
             obj=dispute,
             old=old,
             new={"level": dispute.level, "state": dispute.state, "reason": reason},
@@ -387,7 +388,7 @@ def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
         both = {dispute.game.black_id, dispute.game.white_id} <= accepted
         audit_record(
             actor=actor,
-            action="dispute.accepted",
+            action=AuditAction.DISPUTE_ACCEPTED,
             obj=dispute,
             new={
                 "ruling": ruling.pk,
@@ -444,7 +445,7 @@ def _close(actor: Actor, dispute: Dispute, why: str) -> None:
     validate_and_save(dispute, update_fields=["state", "closed_at"])
     audit_record(
         actor=actor,
-        action="dispute.closed",
+        action=AuditAction.DISPUTE_CLOSED,
         obj=dispute,
         new={"why": why, "result": game.result_display},
     )

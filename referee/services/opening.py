@@ -19,6 +19,7 @@ from games.services.common import GameLockedError
 from games.services.disputes import game_dispute_open, game_snapshot
 from games.services.results import refuse_if_locked
 from ops.audit import audit_record
+from ops.models import AuditAction
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 from referee import remedies, roles
 from referee.emails import dispute_notify
@@ -92,7 +93,7 @@ def tournament_officials_set(
         validate_and_save(officials)
         audit_record(
             actor=actor,
-            action="tournament.officials_set",
+            action=AuditAction.TOURNAMENT_OFFICIALS_SET,
             obj=tournament,
             old=old,
             new={"chief_referee": officials.chief_referee_id, "committee": officials.committee_ids},
@@ -278,7 +279,7 @@ def dispute_open(
         validate_and_save(dispute)
         audit_record(
             actor=actor,
-            action="dispute.opened",
+            action=AuditAction.DISPUTE_OPENED,
             obj=dispute,
             old={"game_state": evidence["game"]["state"]},
             new={"kind": kind_.value, "move_number": move_number, "claim": dispute.claim},
@@ -300,7 +301,7 @@ def dispute_open_automatic(
             except GameLockedError:
                 audit_record(
                     actor=None,
-                    action="dispute.not_opened_locked",
+                    action=AuditAction.DISPUTE_NOT_OPENED_LOCKED,
                     obj=game,
                     new={"kind": kind_.value, "claim": claim, "evidence": evidence},
                 )
@@ -320,7 +321,7 @@ def dispute_open_automatic(
             )
             audit_record(
                 actor=None,
-                action="dispute.opened",
+                action=AuditAction.DISPUTE_OPENED,
                 obj=dispute,
                 old={"game_state": before},
                 new={
@@ -353,7 +354,7 @@ def dispute_open_on_contest(*, actor: Actor, game: Game, reason: str) -> Dispute
     validate_and_save(dispute)
     audit_record(
         actor=actor,
-        action="dispute.opened",
+        action=AuditAction.DISPUTE_OPENED,
         obj=dispute,
         old={"game_state": "submitted"},
         new={"kind": dispute.kind, "claim": dispute.claim, "contested": True},
@@ -394,7 +395,11 @@ def dispute_kind_set(*, actor: Actor, dispute: Dispute, kind: str) -> Dispute:
         dispute.evidence = gathered
         validate_and_save(dispute, update_fields=["kind", "move_number", "evidence"])
         audit_record(
-            actor=actor, action="dispute.kind_changed", obj=dispute, old=old, new={"kind": kind_}
+            actor=actor,
+            action=AuditAction.DISPUTE_KIND_CHANGED,
+            obj=dispute,
+            old=old,
+            new={"kind": kind_},
         )
     return dispute
 
@@ -438,7 +443,7 @@ def dispute_assign(*, actor: Actor, dispute: Dispute, referee: Any) -> Dispute:
         validate_and_save(dispute, update_fields=["assigned_referee", "state"])
         audit_record(
             actor=actor,
-            action="dispute.assigned",
+            action=AuditAction.DISPUTE_ASSIGNED,
             obj=dispute,
             old={"referee": old},
             new={"referee": referee.pk},

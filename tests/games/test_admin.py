@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import services
 from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
 from games.models import Game, GameState, Player, Round, Tournament
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry, Job
 from tests.factories import TournamentFactory, entered_player
 
@@ -101,7 +102,7 @@ def test_games_filter_by_state_round_and_tournament_and_search_by_name(
 def test_a_director_does_not_see_other_tournaments_games(
     as_director: Client, other_tournament: Any
 ) -> None:
-    other = services.game_create(
+    other = tournament_services.game_create(
         actor=None,
         tournament=other_tournament,
         round_number=1,
@@ -207,7 +208,7 @@ def test_a_game_added_without_a_handicap_takes_the_tournament_policy(
 def test_the_result_sheet_enters_a_whole_round(
     as_director: Client, game: Game, tournament: Any
 ) -> None:
-    second = services.game_create(
+    second = tournament_services.game_create(
         actor=None,
         tournament=tournament,
         round_number=1,
@@ -231,7 +232,7 @@ def test_the_result_sheet_enters_a_whole_round(
 def test_a_bad_line_on_the_result_sheet_enters_nothing(
     as_director: Client, game: Game, tournament: Any
 ) -> None:
-    second = services.game_create(
+    second = tournament_services.game_create(
         actor=None,
         tournament=tournament,
         round_number=1,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import services
 from games.models import Game
+from games.tournament import services as tournament_services
 from tests.factories import PlayerFactory, TournamentFactory, entered_player
 from tests.games.api_helpers import assert_error
 
@@ -12,7 +13,7 @@ URL = "/api/v1/games/"
 
 def _pair(tournament, round_number, n):  # type: ignore[no-untyped-def]
     return [
-        services.game_create(
+        tournament_services.game_create(
             actor=None,
             tournament=tournament,
             round_number=round_number,

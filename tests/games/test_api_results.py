@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.models import Game, GameState, ResultSubmission
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry
 from tests.games import sgf_samples
 from tests.games.api_helpers import assert_error
@@ -106,7 +107,7 @@ def test_outsider_may_see_the_game_but_not_record_its_result(api_as, outsider, g
 def test_someone_elses_game_is_not_yours(api_as, director, tournament, alice, game):
     from tests.factories import entered_player
 
-    theirs = services.game_create(
+    theirs = tournament_services.game_create(
         actor=None,
         tournament=tournament,
         round_number=2,

@@ -144,17 +144,19 @@ def test_a_visitor_may_see_a_write_in_another_process_a_moment_late_a_signed_in_
 def test_a_page_from_the_cache_carries_the_csp_nonce_of_its_own_request(rf: Any, db: None) -> None:
     from django.http import HttpResponse
 
-    from games.views import _public
+    from games.views.public import visitor_cached
 
     first, second = rf.get("/page/"), rf.get("/page/")
     first.csp_nonce, second.csp_nonce = "n0nce-of-the-first", "n0nce-of-the-second"
     html = '<style nonce="n0nce-of-the-first">p {}</style>'
-    assert _public(first, "page.x", ["x"], lambda: HttpResponse(html)).content.decode() == html
+    assert (
+        visitor_cached(first, "page.x", ["x"], lambda: HttpResponse(html)).content.decode() == html
+    )
     calls: list[int] = []
 
     def again() -> HttpResponse:
         calls.append(1)
         return HttpResponse("rendered again")
 
-    served = _public(second, "page.x", ["x"], again).content.decode()
+    served = visitor_cached(second, "page.x", ["x"], again).content.decode()
     assert calls == [] and served == '<style nonce="n0nce-of-the-second">p {}</style>'

@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, GameState
 from games.services.results import current_claim
+from games.tournament import services as tournament_services
 from tests.factories import entered_player
 from tests.games import sgf_samples
 
@@ -165,7 +166,7 @@ def test_a_record_with_an_illegal_move_is_accepted_with_a_warning_naming_the_mov
 
 
 def test_a_player_cannot_submit_for_someone_elses_game(as_alice: Client, tournament: Any) -> None:
-    other = services.game_create(
+    other = tournament_services.game_create(
         actor=None,
         tournament=tournament,
         round_number=1,

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from games import services
+from games.tournament import services as tournament_services
 from ratings.selectors import head_to_head
 from tests.factories import PlayerFactory, enter
 
@@ -84,12 +85,12 @@ def test_head_to_head_counts_exactly_the_games_it_lists(
     tournament: Any, alice: Any, bob: Any, director: Any
 ) -> None:
     enter(tournament, alice, bob)
-    final = services.game_create(
+    final = tournament_services.game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob
     )
     services.game_result_enter(actor=director, game=final, result="B+R")
     services.game_finalise(actor=director, game=final)
-    pending = services.game_create(
+    pending = tournament_services.game_create(
         actor=None, tournament=tournament, round_number=2, black=bob, white=alice
     )
     services.game_result_submit(actor=bob.user, game=pending, result="B+R")

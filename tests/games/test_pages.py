@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
+from games.tournament import services as tournament_services
 from tests.factories import entered_player
 from tests.games import sgf_samples
 from tests.games.web_helpers import ROLES, client_for
@@ -148,7 +149,7 @@ def _more_games(tournament: Any, director: Any, rounds: int, per_round: int) -> 
     for number in range(1, rounds + 1):
         for _ in range(per_round):
             b, w = entered_player(tournament), entered_player(tournament)
-            g = services.game_create(
+            g = tournament_services.game_create(
                 actor=None, tournament=tournament, round_number=number, black=b, white=w
             )
             _finish(g, director, "W+3.5")
@@ -181,7 +182,7 @@ def test_the_player_games_list_query_count_is_pinned(
     client: Client, finished: Game, director: Any, alice: Any, django_assert_num_queries: Any
 ) -> None:
     for number in (2, 3, 4):
-        g = services.game_create(
+        g = tournament_services.game_create(
             actor=None,
             tournament=finished.tournament,
             round_number=number,

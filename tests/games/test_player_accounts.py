@@ -21,6 +21,7 @@ from games import services
 from games.groups import director_grant_admin
 from games.models import Player
 from games.services.invitations import player_invitation_accept, player_invite
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry
 from ops.services import StateConflict
 from tests.factories import (
@@ -53,7 +54,7 @@ def cup_b(rival: Any) -> Any:
 def b_game(cup_b: Any, alice: Any, bob: Any, director: Any) -> Any:
     cup_b.directors.add(director)
     enter(cup_b, alice, bob)
-    return services.game_create(
+    return tournament_services.game_create(
         actor=None, tournament=cup_b, round_number=1, black=alice, white=bob, table=1
     )
 
@@ -164,7 +165,7 @@ def test_every_player_change_is_audited_with_old_and_new(
 
 def test_turning_rated_off_and_moving_dates_are_audited(tournament: Any, director: Any) -> None:
     old_end = tournament.end_date
-    services.tournament_update(
+    tournament_services.tournament_update(
         actor=director, tournament=tournament, rated=False, end_date=old_end + dt.timedelta(days=3)
     )
     row = AuditEntry.objects.get(action="tournament.updated", object_id=str(tournament.pk))
@@ -174,7 +175,9 @@ def test_turning_rated_off_and_moving_dates_are_audited(tournament: Any, directo
 
 
 def test_an_unchanged_save_writes_no_row(tournament: Any, director: Any) -> None:
-    services.tournament_update(actor=director, tournament=tournament, name=tournament.name)
+    tournament_services.tournament_update(
+        actor=director, tournament=tournament, name=tournament.name
+    )
     assert not AuditEntry.objects.filter(action="tournament.updated").exists()
 
 
@@ -198,7 +201,7 @@ def carol(tournament: Any, alice: Any) -> Any:
     """A player of the director's tournament without an account."""
     player = entered_player(tournament, family_name="Carroll", given_name="Carol", user=None)
     enter(tournament, alice)
-    services.game_create(
+    tournament_services.game_create(
         actor=None, tournament=tournament, round_number=2, black=player, white=alice, table=1
     )
     return player

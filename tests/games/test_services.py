@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from games import services
 from games.models import Club, Game, GameState, ResultSubmission, SubmissionKind
 from games.services import LOCKED_MESSAGE, GameLockedError
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry
 from ops.services import StateConflict
 from ratings.ranks import Rank
@@ -81,7 +82,7 @@ def test_player_update_changes_only_the_given_fields(director, tournament, alice
 
 def test_tournament_create_uses_the_presets_even_komi_and_makes_the_actor_director(db):
     staff = UserFactory(is_staff=True)
-    t = services.tournament_create(
+    t = tournament_services.tournament_create(
         actor=staff,
         name="NZ Champs",
         start_date=dt.date(2026, 5, 1),
@@ -98,17 +99,17 @@ def test_tournament_create_rejects_unknown_rules_and_odd_komi(db):
         actor=staff, name="X", start_date=dt.date(2026, 5, 1), end_date=dt.date(2026, 5, 2)
     )
     with pytest.raises(ValidationError) as exc:
-        services.tournament_create(**kwargs, rules="klingon")
+        tournament_services.tournament_create(**kwargs, rules="klingon")
     assert "rules" in fields_of(exc.value)
     with pytest.raises(ValidationError) as exc:
-        services.tournament_create(**kwargs, rules="nz", komi="6.3")
+        tournament_services.tournament_create(**kwargs, rules="nz", komi="6.3")
     assert "komi" in fields_of(exc.value)
 
 
 def test_tournament_create_rejects_an_end_before_the_start(db):
     staff = UserFactory(is_staff=True)
     with pytest.raises(ValidationError):
-        services.tournament_create(
+        tournament_services.tournament_create(
             actor=staff,
             name="X",
             start_date=dt.date(2026, 5, 2),
@@ -119,7 +120,7 @@ def test_tournament_create_rejects_an_end_before_the_start(db):
 
 def test_a_user_without_permission_cannot_create_a_tournament(outsider):
     with pytest.raises(PermissionDenied):
-        services.tournament_create(
+        tournament_services.tournament_create(
             actor=outsider,
             name="X",
             start_date=dt.date(2026, 5, 1),
@@ -129,8 +130,8 @@ def test_a_user_without_permission_cannot_create_a_tournament(outsider):
 
 
 def test_round_get_or_create_returns_the_same_round(director, tournament):
-    first = services.round_get_or_create(actor=director, tournament=tournament, number=2)
-    again = services.round_get_or_create(actor=director, tournament=tournament, number=2)
+    first = tournament_services.round_get_or_create(actor=director, tournament=tournament, number=2)
+    again = tournament_services.round_get_or_create(actor=director, tournament=tournament, number=2)
     assert first.pk == again.pk
 
 
@@ -139,7 +140,7 @@ def test_round_get_or_create_returns_the_same_round(director, tournament):
 
 def test_game_create_takes_komi_from_the_preset_for_the_handicap(director, tournament):
     black, white = entered_player(tournament), entered_player(tournament)
-    game = services.game_create(
+    game = tournament_services.game_create(
         actor=director,
         tournament=tournament,
         round_number=2,
@@ -154,7 +155,7 @@ def test_game_create_takes_komi_from_the_preset_for_the_handicap(director, tourn
 
 def test_a_player_cannot_play_himself(director, tournament, alice):
     with pytest.raises(ValidationError) as exc:
-        services.game_create(
+        tournament_services.game_create(
             actor=director, tournament=tournament, round_number=1, black=alice, white=alice
         )
     assert "white" in fields_of(exc.value)
@@ -163,7 +164,7 @@ def test_a_player_cannot_play_himself(director, tournament, alice):
 def test_a_player_cannot_have_two_games_in_one_round(director, tournament, game, alice):
     other = entered_player(tournament)
     with pytest.raises(ValidationError) as exc:
-        services.game_create(
+        tournament_services.game_create(
             actor=director, tournament=tournament, round_number=1, black=other, white=alice
         )
     assert "already has a game in round 1" in fields_of(exc.value)["white"][0]
@@ -171,7 +172,7 @@ def test_a_player_cannot_have_two_games_in_one_round(director, tournament, game,
 
 def test_unknown_player_ids_name_the_field(director, tournament, alice):
     with pytest.raises(ValidationError) as exc:
-        services.game_create(
+        tournament_services.game_create(
             actor=director, tournament=tournament, round_number=1, black=alice, white=999999
         )
     assert "white" in fields_of(exc.value)
@@ -179,7 +180,7 @@ def test_unknown_player_ids_name_the_field(director, tournament, alice):
 
 def test_only_directors_pair_games(outsider, tournament, alice, bob):
     with pytest.raises(PermissionDenied):
-        services.game_create(
+        tournament_services.game_create(
             actor=outsider, tournament=tournament, round_number=3, black=alice, white=bob
         )
 
@@ -427,7 +428,7 @@ def test_a_game_without_a_result_cannot_be_finalised(game, director):
 
 
 def test_round_results_enter_sets_every_result(director, tournament, game):
-    other = services.game_create(
+    other = tournament_services.game_create(
         actor=director,
         tournament=tournament,
         round_number=1,
@@ -477,7 +478,7 @@ def _attempts(game, alice, bob, director):
     yield "contest", lambda: services.game_result_contest(actor=bob.user, game=game)
     yield "enter", lambda: services.game_result_enter(actor=director, game=game, result="W+R")
     yield "finalise", lambda: services.game_finalise(actor=director, game=game)
-    yield "update", lambda: services.game_update(actor=director, game=game, komi="0.5")
+    yield "update", lambda: tournament_services.game_update(actor=director, game=game, komi="0.5")
 
 
 def test_nothing_changes_a_locked_game(locked_game, alice, bob, director):

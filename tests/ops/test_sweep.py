@@ -69,7 +69,7 @@ def test_the_sweep_is_on_the_beat_schedule():
 
 def test_a_worker_queues_a_sweep_each_time_it_connects(monkeypatch):
     from games import tasks
-    from games.worker_steps import SweepOnConnect
+    from games.celery_bootsteps import SweepOnConnect
 
     assert SweepOnConnect in app.steps["consumer"]
     sent: list[dict[str, object]] = []
@@ -82,7 +82,7 @@ def test_a_worker_queues_a_sweep_each_time_it_connects(monkeypatch):
 
 def test_a_sweep_that_cannot_be_queued_does_not_stop_the_worker(monkeypatch, caplog):
     from games import tasks
-    from games.worker_steps import SweepOnConnect
+    from games.celery_bootsteps import SweepOnConnect
 
     def down(**kw: object) -> None:
         raise OSError("connection refused")

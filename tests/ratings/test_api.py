@@ -11,6 +11,7 @@ import pytest
 
 from games import services as game_services
 from games.models import GameState
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry, Job
 from ratings.models import HonoraryTitle
 from ratings.recompute import recompute
@@ -253,8 +254,8 @@ def _close_pair_game(tournament: Any, alice: Any, bob: Any, diff: float) -> Any:
     rate(alice, 2100)
     rate(bob, 2100 + round(diff * 100))
     for player in (alice, bob):  # the entries take the ratings as they are now
-        game_services.entry_add(actor=None, tournament=tournament, player=player)
-    return game_services.game_create(
+        tournament_services.entry_add(actor=None, tournament=tournament, player=player)
+    return tournament_services.game_create(
         actor=None, tournament=tournament, round_number=1, black=bob, white=alice, handicap=None
     )
 

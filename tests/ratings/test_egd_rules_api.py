@@ -13,6 +13,7 @@ import pytest
 
 from games import services
 from games.models import Game
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry
 from ratings.models import RatingHistory, RatingRun
 from ratings.recompute import recompute
@@ -40,7 +41,7 @@ def _enter(api: Any, t: Any, player: Any, rank: str) -> None:
 
 def _play(director: Any, t: Any, black: Any, white: Any, result: str, handicap: int = 0) -> Game:
     rnd = t.games.count() + 1
-    g = services.game_create(
+    g = tournament_services.game_create(
         actor=director,
         tournament=t,
         round_number=rnd,

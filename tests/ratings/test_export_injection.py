@@ -12,6 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games import services
+from games.tournament import services as tournament_services
 from ratings.exports import ListRow, inert_cell, rating_list_csv, rating_list_egd
 
 
@@ -87,7 +88,7 @@ def test_names_with_invisible_characters_are_refused(bad: str) -> None:
 @pytest.mark.django_db
 def test_a_tournament_name_with_a_newline_is_refused(director: Any) -> None:
     with pytest.raises(ValidationError) as caught:
-        services.tournament_create(
+        tournament_services.tournament_create(
             actor=None,
             name="Open\nForged",
             start_date=dt.date(2026, 1, 1),

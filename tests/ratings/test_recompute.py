@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.groups import federation_official_grant
 from games.models import GameState, Tournament
+from games.tournament import services as tournament_services
 from ops.models import Job, JobState
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.recompute import recompute
@@ -173,10 +174,10 @@ def test_the_close_of_a_rated_tournament_queues_the_update_on_commit(
         ratings.tasks.promotions_evaluate, "delay", lambda **kw: evaluations.append(kw)
     )
     enter(tournament, alice, bob)
-    g1 = game_services.game_create(
+    g1 = tournament_services.game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob
     )
-    g2 = game_services.game_create(
+    g2 = tournament_services.game_create(
         actor=None, tournament=tournament, round_number=2, black=bob, white=alice
     )
     for g, res in ((g1, "B+R"), (g2, "W+R")):
@@ -188,7 +189,7 @@ def test_the_close_of_a_rated_tournament_queues_the_update_on_commit(
     assert not Job.objects.filter(kind="ratings").exists() and not RatingRun.objects.exists()
     assert not [c for c in locks if "ratings" in repr(c)]
     with django_capture_on_commit_callbacks(execute=True) as closing:
-        game_services.tournament_close(actor=director, tournament=tournament)
+        tournament_services.tournament_close(actor=director, tournament=tournament)
     job = Job.objects.get(kind="ratings")
     assert job.params["from_tournament"] == tournament.pk and job.state == JobState.DONE
     assert job.params["reason"] == "tournament closed"
@@ -217,13 +218,13 @@ def test_an_unrated_tournament_queues_nothing(
     tournament.rated = False
     tournament.save(update_fields=["rated"])
     enter(tournament, alice, bob)
-    g = game_services.game_create(
+    g = tournament_services.game_create(
         actor=None, tournament=tournament, round_number=1, black=alice, white=bob
     )
     game_services.game_result_enter(actor=director, game=g, result="B+R")
     with django_capture_on_commit_callbacks(execute=False):
         game_services.game_finalise(actor=director, game=g)
-        game_services.tournament_close(actor=director, tournament=g.tournament)
+        tournament_services.tournament_close(actor=director, tournament=g.tournament)
     assert not Job.objects.filter(kind="ratings").exists()
 
 

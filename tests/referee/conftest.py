@@ -48,7 +48,7 @@ def nz(director, referee, chief, members):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def nz_game(nz, alice, bob):  # type: ignore[no-untyped-def]
-    from games.services import game_create
+    from games.tournament.services import game_create
     from tests.factories import enter
 
     enter(nz, alice, bob)

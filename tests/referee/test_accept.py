@@ -96,7 +96,7 @@ def test_who_accepted_may_not_appeal_that_ruling(api_as, ruled, alice):
 
 
 def test_with_no_chief_referee_one_acceptance_closes_it(api_as, director, referee, alice, bob):
-    from games.services import game_create
+    from games.tournament.services import game_create
 
     plain = TournamentFactory(name="No Chief Cup", rules="nz", board_size=9)
     plain.directors.add(director)

@@ -7,6 +7,7 @@ from django.core import mail
 
 from games import services as games
 from games.models import GameState
+from games.tournament import services as tournament_services
 from ops.services import StateConflict
 from referee import services
 from referee.models import Dispute
@@ -85,7 +86,7 @@ def test_officials_and_outsiders_may_not_appeal(api_as, dispute, referee, direct
 
 
 def test_bad_input_comes_back_in_the_error_shape(api_as, nz_game, alice, referee, dispute):
-    other = games.game_create(
+    other = tournament_services.game_create(
         actor=None,
         tournament=nz_game.tournament,
         round_number=2,
@@ -148,7 +149,7 @@ def test_the_dispute_list_costs_two_queries_however_long(
     nz.number_of_rounds = 7
     nz.save(update_fields=["number_of_rounds"])
     for number in range(1, 8):
-        g = games.game_create(
+        g = tournament_services.game_create(
             actor=None,
             tournament=nz,
             round_number=number,

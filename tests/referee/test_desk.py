@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services as games
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry
 from referee import services
 from tests.factories import TournamentFactory, UserFactory
@@ -36,7 +37,7 @@ def test_the_queue_lists_open_disputes_of_the_referees_tournaments_only(
         body = desk.get(reverse("referee:queue")).content.decode()
     assert "Auckland Champs" in body and "time" in body and elsewhere.name not in body
     # A second dispute costs no query: the rows come joined.
-    second = games.game_create(
+    second = tournament_services.game_create(
         actor=None,
         tournament=nz_game.tournament,
         round_number=2,

@@ -10,6 +10,7 @@ from games.engine.replay import replay
 from games.engine.rules import get_rules
 from games.engine.scoring import score
 from games.models import Game, GameState
+from games.tournament import services as tournament_services
 from ops.models import AuditEntry
 from referee.models import Dispute, DisputeState
 from tests.games.api_helpers import assert_error
@@ -219,7 +220,7 @@ def test_an_automatic_result_dispute_is_idempotent_and_never_opens_on_a_locked_g
     assert first is not None and again == first and first.raised_by is None
     assert Dispute.objects.filter(state=DisputeState.OPEN).count() == 1
     # A locked game: nothing opens, the mismatch is noted.
-    locked = games.game_create(
+    locked = tournament_services.game_create(
         actor=None, tournament=nz_game.tournament, round_number=2, black=alice, white=bob
     )
     games.game_result_enter(actor=director, game=locked, result="B+3")

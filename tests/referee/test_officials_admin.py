@@ -232,7 +232,7 @@ def test_the_dispute_admin_lists_only_the_directors_tournaments_disputes(
     staff_director, nz_game, alice, elsewhere
 ):
     mine = services.dispute_open(actor=alice.user, game=nz_game, kind="time", claim="mine")
-    from games.services import game_create
+    from games.tournament.services import game_create
 
     foreign_game = game_create(
         actor=None,

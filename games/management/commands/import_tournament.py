@@ -11,7 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.services.event_files import tournament_import
+from games.tournament.services.files import tournament_import
 
 MAX_BYTES = 20_000_000
 

@@ -25,6 +25,7 @@ from games.engine.rules import get_rules
 from games.engine.types import Color, GameRecord, Move, Point
 from games.groups import director_grant_admin, ensure_directors_group
 from games.models import Game, Player, Tournament
+from games.tournament import services as tournament_services
 
 DEMO_TOURNAMENT = "goref demo open"
 RULES = "japanese"
@@ -141,7 +142,7 @@ class Command(BaseCommand):
             players.append(existing)
 
         start = dt.date.today() - dt.timedelta(days=14)
-        tournament = services.tournament_create(
+        tournament = tournament_services.tournament_create(
             actor=director,
             name=DEMO_TOURNAMENT,
             start_date=start,
@@ -162,19 +163,22 @@ class Command(BaseCommand):
             },
         )
         entries = [
-            services.entry_add(actor=director, tournament=tournament, player=p) for p in players
+            tournament_services.entry_add(actor=director, tournament=tournament, player=p)
+            for p in players
         ]
         # Check-in: the ninth player has the bye in round 1 and withdraws from round 2.
-        services.entry_participation_set(
+        tournament_services.entry_participation_set(
             actor=director, entry=entries[BYE], round_number=1, presence="b"
         )
-        services.entry_withdraw(actor=director, entry=entries[BYE], from_round=2)
+        tournament_services.entry_withdraw(actor=director, entry=entries[BYE], from_round=2)
         rng = random.Random(2024)
         for number, pairs in enumerate(PAIRINGS, start=1):
-            rnd = services.round_get_or_create(actor=director, tournament=tournament, number=number)
+            rnd = tournament_services.round_get_or_create(
+                actor=director, tournament=tournament, number=number
+            )
             sheet: list[tuple[int, str]] = []
             for table, (b, w) in enumerate(pairs, start=1):
-                game = services.game_create(
+                game = tournament_services.game_create(
                     actor=director,
                     tournament=tournament,
                     round_number=number,

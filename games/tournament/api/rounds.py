@@ -1,0 +1,167 @@
+"""``/api/v1/tournaments/{id}/rounds/{R}/pairing/``: pair a round (POST) or undo its
+pairing (DELETE) through ``games.tournament.services.rounds``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Tournament
+from games.tournament.engine.pairing import COST_NAMES
+from games.tournament.services.rounds import RoundPairing, round_pair, round_unpair
+from ops.api import CONFLICT, ERRORS, service_errors, valid
+from ops.services import UNSET
+
+
+@extend_schema_field({"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["all"]}]})
+class ExplainField(serializers.Field[Any, Any, Any, Any]):
+    """``false``, ``true`` (each game's reasons in words) or ``"all"`` (also every pair's cost)."""
+
+    def to_internal_value(self, data: Any) -> bool | str:
+        if isinstance(data, bool):
+            return data
+        if data == "all":
+            return "all"
+        raise exceptions.ValidationError('Send true, false or "all".')
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class PairingRequestSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=4000,
+        help_text="Player ids to pair, the bye not among them. Left out: everyone entered "
+        "and playing in the round (less those already paired by hand).",
+    )
+    bye = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The player who sits out, or null for nobody. Left out: the bye recorded "
+        "for the round if any, else the rule chooses one for an odd field.",
+    )
+    dry_run = serializers.BooleanField(
+        default=False, help_text="true: answer the pairing without creating any game."
+    )
+    explain = ExplainField(required=False, default=False)
+
+
+def _costs_schema() -> serializers.DictField:
+    return serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="OpenGotha's cost components: " + ", ".join(COST_NAMES) + ".",
+    )
+
+
+class PairedGameSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    black = serializers.IntegerField()
+    white = serializers.IntegerField()
+    handicap = serializers.IntegerField()
+    komi = serializers.DecimalField(max_digits=4, decimal_places=1)
+    costs = _costs_schema()
+    explanation = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="With explain: the reasons."
+    )
+
+
+class PairCostSerializer(serializers.Serializer[Any]):
+    a = serializers.IntegerField(help_text="First in pairing-list order.")
+    b = serializers.IntegerField()
+    costs = _costs_schema()
+
+
+class PairingSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    bye = serializers.IntegerField(allow_null=True)
+    games = PairedGameSerializer(many=True)
+    total_cost = serializers.IntegerField(help_text="The sum of the games' totalCost.")
+    pairs = PairCostSerializer(
+        many=True, required=False, help_text='With explain "all": every pair of players to pair.'
+    )
+
+
+class UnpairSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    removed = serializers.IntegerField(help_text="Games removed.")
+
+
+def pairing_data(result: RoundPairing, explain: object) -> dict[str, Any]:
+    games = []
+    for g in result.games:
+        row: dict[str, Any] = {
+            "table": g.table,
+            "black": g.black,
+            "white": g.white,
+            "handicap": g.handicap,
+            "komi": g.komi,
+            "costs": g.costs,
+        }
+        if explain:
+            row["explanation"] = list(g.reasons)
+        games.append(row)
+    data: dict[str, Any] = {
+        "round": result.round,
+        "bye": result.bye,
+        "games": games,
+        "total_cost": result.total_cost,
+    }
+    if result.pairs is not None:
+        data["pairs"] = [{"a": p.a, "b": p.b, "costs": p.costs} for p in result.pairs]
+    return dict(PairingSerializer(data).data)
+
+
+ROUND = OpenApiParameter("round_number", int, OpenApiParameter.PATH, description="Round, from 1.")
+
+
+class RoundPairingView(APIView):
+    """Pair a round as OpenGotha 3.52 does (docs/tournaments.md, "Pairing")."""
+
+    @extend_schema(
+        operation_id="tournaments_round_pairing_create",
+        parameters=[ROUND],
+        request=PairingRequestSerializer,
+        responses={200: PairingSerializer, 201: PairingSerializer, **ERRORS, **CONFLICT},
+        description="A director pairs round R. dry_run: the proposed games (200); otherwise "
+        "the games are created (201), replacing the round's games if none has a result "
+        "(409 when one has). Costs are OpenGotha's components per game.",
+    )
+    def post(self, request: Request, pk: int, round_number: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        data = valid(PairingRequestSerializer, request.data)
+        with service_errors():
+            result = round_pair(
+                actor=request.user,
+                tournament=tournament,
+                round_number=round_number,
+                players=data.get("players", UNSET),
+                bye=data.get("bye", UNSET),
+                dry_run=data["dry_run"],
+                explain=data["explain"],
+            )
+        code = status.HTTP_200_OK if data["dry_run"] else status.HTTP_201_CREATED
+        return Response(pairing_data(result, data["explain"]), status=code)
+
+    @extend_schema(
+        operation_id="tournaments_round_pairing_destroy",
+        parameters=[ROUND],
+        request=None,
+        responses={200: UnpairSerializer, **ERRORS, **CONFLICT},
+        description="A director undoes round R's pairing while none of its results is "
+        "entered (409 otherwise): its games and its bye go.",
+    )
+    def delete(self, request: Request, pk: int, round_number: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        with service_errors():
+            removed = round_unpair(
+                actor=request.user, tournament=tournament, round_number=round_number
+            )
+        return Response({"round": round_number, "removed": removed})

@@ -1,0 +1,356 @@
+"""Reads: a tournament as the pure ``engine.model.Event``, its standings and its files, its
+games, and the data of the "Pair round R" page.
+
+Two queries whatever the size (the entries with their players, the games); the pure
+package does the rest (docs/tournaments.md, "Standings").  Only locked results count:
+a submitted result may still be contested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.models import (
+    LOCKED_STATES,
+    Game,
+    GameState,
+    Player,
+    ResultReason,
+    Tournament,
+    TournamentEntry,
+)
+from games.tournament.engine.formats import egf, opengotha, spreadsheet
+from games.tournament.engine.formats.opengotha import rank_text
+from games.tournament.engine.model import (
+    Entrant,
+    Event,
+    GameRec,
+    Outcome,
+    Presence,
+    Settings,
+    System,
+)
+from games.tournament.engine.pairing import PairingParams
+from games.tournament.engine.pairing.explain import check_games
+from games.tournament.engine.pairing.state import round_state
+from games.tournament.engine.standings import Row, Scoreboard
+from games.tournament.services.settings import SETTINGS, effective_criteria
+from ratings.ranks import Rank
+
+PRESENCE = {"p": Presence.PLAY, "a": Presence.ABSENT, "b": Presence.BYE}
+NOMINAL_1D = 2100  # EGF: the middle of 1d on the GoR scale, 100 points a grade
+
+
+def settings_value(t: Tournament, *, last_round: int = 0) -> Settings:
+    """The tournament's settings as the standings and the pairing read them (the names
+    are ``services.settings.SETTINGS``'s)."""
+    values = {s.engine: getattr(t, s.model) for s in SETTINGS if s.engine is not None}
+    return Settings(
+        **{
+            **values,
+            "system": System(t.system),
+            "rounds": max(t.number_of_rounds, last_round),
+            "criteria": tuple(effective_criteria(t)),
+            "category_limits": tuple(t.category_limits),
+            "hd_ceiling": 9 if t.handicap_cap is None else t.handicap_cap,
+        }
+    )
+
+
+def outcome_of(state: str, winner: str, reason: str) -> tuple[Outcome, bool]:
+    """A game's result as the standings read it, and whether it was won by default."""
+    if state not in LOCKED_STATES or not reason:
+        return Outcome.UNKNOWN, False
+    if reason == ResultReason.VOID:
+        return Outcome.BOTH_LOSE, False  # played, and counts for nobody
+    if reason == ResultReason.DRAW or not winner:
+        return Outcome.JIGO, False
+    return Outcome(winner), reason == ResultReason.FORFEIT
+
+
+def _entrant(entry: TournamentEntry) -> Entrant:
+    p = entry.player
+    return Entrant(
+        id=p.pk,
+        family_name=p.family_name,
+        given_name=p.given_name,
+        rank=min(entry.rank, 8),
+        rating=entry.rating if entry.rating is not None else NOMINAL_1D + 100 * entry.rank,
+        club=entry.club,
+        country=entry.country,
+        egd_pin=p.egd_pin or "",
+        smms_correction=entry.smms_correction,
+        final=entry.final,
+        presence=tuple(PRESENCE[c] for c in entry.participation),
+    )
+
+
+@dataclass(frozen=True)
+class EventData:
+    """The pure event and the players it names (entrant id = player id)."""
+
+    event: Event
+    players: dict[int, Player]
+    entries: dict[int, TournamentEntry]
+
+
+def event_of(tournament: Tournament) -> EventData:
+    """The tournament as an ``Event`` (2 queries)."""
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("player__family_name", "player__given_name", "player_id")
+    )
+    rows = (
+        Game.objects.filter(tournament=tournament)
+        .order_by("round__number", "table", "id")
+        .values_list(
+            "round__number",
+            "black_id",
+            "white_id",
+            "handicap",
+            "state",
+            "result_winner",
+            "result_reason",
+            "table",
+        )
+    )
+    games = []
+    for number, black, white, handicap, state, winner, reason, table in rows:
+        outcome, by_default = outcome_of(state, winner, reason)
+        games.append(GameRec(number, black, white, handicap, outcome, by_default, table))
+    # Every game's players are entered (the services see to it); rows written around them
+    # (fixtures, old data) still get a standing, as an entry made from the player.
+    entered = {e.player_id for e in entries}
+    missing = {pid for g in games for pid in (g.black, g.white)} - entered
+    if missing:
+        for p in Player.objects.filter(pk__in=missing).select_related("club"):
+            entries.append(
+                TournamentEntry(
+                    tournament=tournament,
+                    player=p,
+                    rank=p.declared_rank,
+                    club=p.club.name if p.club is not None else "",
+                    country=p.country,
+                )
+            )
+    event = Event(
+        settings=settings_value(tournament, last_round=max((g.round for g in games), default=0)),
+        entrants=tuple(_entrant(e) for e in entries),
+        games=tuple(games),
+        name=tournament.name,
+        location=tournament.venue,
+        begin_date=tournament.start_date,
+        end_date=tournament.end_date,
+        komi=tournament.komi,
+        board_size=tournament.board_size,
+        pairing={str(k): str(v) for k, v in (tournament.pairing_params or {}).items()},
+    )
+    return EventData(
+        event=event,
+        players={e.player_id: e.player for e in entries},
+        entries={e.player_id: e for e in entries},
+    )
+
+
+def with_entry_ranks(tournament: Tournament, games: list[Game]) -> list[Game]:
+    """Set ``black_rank``/``white_rank`` on each game to the players' ranks at entry (one
+    query): a rank change during the event never rewrites what a round shows."""
+    ranks = {
+        pid: str(Rank(rank))
+        for pid, rank in TournamentEntry.objects.filter(tournament=tournament).values_list(
+            "player_id", "rank"
+        )
+    }
+    for g in games:
+        g.black_rank = ranks.get(g.black_id, "")  # type: ignore[attr-defined]
+        g.white_rank = ranks.get(g.white_id, "")  # type: ignore[attr-defined]
+    return games
+
+
+def last_round_played(event: Event) -> int:
+    """The last round with a game (0 before the first)."""
+    return max((g.round for g in event.games), default=0)
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: int | None
+    player: Player
+    entry: TournamentEntry
+    values: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Standings:
+    round: int
+    criteria: list[str]
+    rows: list[StandingRow]
+    rounds: list[list[str]]  # per row: one crosstable cell per round up to ``round``
+
+
+def standings_of(
+    tournament: Tournament, *, after_round: int | None = None, criteria: Sequence[str] | None = None
+) -> Standings:
+    """The standings after ``after_round`` (default: the last round with a game), by the
+    tournament's criteria unless others are given (``ValueError`` names an unknown one)."""
+    data = event_of(tournament)
+    event = data.event
+    r = last_round_played(event) if after_round is None else after_round
+    names = list(criteria) if criteria else list(event.settings.criteria)
+    board = Scoreboard(event)
+    rows = board.standings(r, names)
+    out = [_row(data, row) for row in rows]
+    return Standings(round=r, criteria=names, rows=out, rounds=_cells(event, rows, r, data.entries))
+
+
+def _row(data: EventData, row: Row) -> StandingRow:
+    return StandingRow(
+        place=row.place,
+        player=data.players[row.entrant_id],
+        entry=data.entries[row.entrant_id],
+        values=row.values,
+    )
+
+
+def _cells(
+    event: Event, rows: list[Row], last: int, entries: dict[int, TournamentEntry]
+) -> list[list[str]]:
+    """The crosstable cells in the EGF style (``12+/w2``): opponent's line number, result,
+    colour and handicap; a bye is ``0+``, an absent round ``0-`` (or ``0=`` with half a point)."""
+    line = {row.entrant_id: n for n, row in enumerate(rows, start=1)}
+    by_player: dict[tuple[int, int], GameRec] = {}
+    for g in event.games:
+        if g.round <= last:
+            by_player[(g.round, g.black)] = g
+            by_player[(g.round, g.white)] = g
+    cells = []
+    for row in rows:
+        mine = []
+        for r in range(1, last + 1):
+            found = by_player.get((r, row.entrant_id))
+            if found is None:
+                presence = entries[row.entrant_id].presence(r)
+                mine.append("0+" if presence == "b" else "0-" if presence == "a" else "–")
+                continue
+            g = found
+            points = g.points2(row.entrant_id)
+            sign = "?" if g.outcome is Outcome.UNKNOWN else "+-="[[2, 0, 1].index(points)]
+            if g.by_default and sign != "?":
+                sign += "!"
+            colour = "b" if g.black == row.entrant_id else "w"
+            hd = str(g.handicap) if g.handicap else ""
+            mine.append(f"{line.get(g.opponent(row.entrant_id), 0)}{sign}/{colour}{hd}")
+        cells.append(mine)
+    return cells
+
+
+# --------------------------------------------------------------------------- files
+
+EXPORTS = {
+    "opengotha": ("application/xml", "xml"),
+    "egf": ("text/plain; charset=utf-8", "h9"),
+    "csv": ("text/csv; charset=utf-8", "csv"),
+}
+
+
+def export(tournament: Tournament, fmt: str, *, after_round: int | None = None) -> bytes:
+    """The tournament as an OpenGotha file, an EGF results file or a standings CSV."""
+    event = event_of(tournament).event
+    r = last_round_played(event) if after_round is None else after_round
+    if fmt == "opengotha":
+        return opengotha.write(event)
+    if fmt == "egf":
+        return egf.write_h9(event, r, tournament_class=tournament.egf_class)
+    if fmt == "csv":
+        return spreadsheet.write_csv(event, r)
+    raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(EXPORTS)}")
+
+
+def filename(tournament: Tournament, fmt: str) -> str:
+    stem = "".join(c if c.isalnum() else "-" for c in tournament.name).strip("-") or "tournament"
+    return f"{stem}.{EXPORTS[fmt][1]}"
+
+
+def tournament_games(tournament: Tournament) -> QuerySet[Game]:
+    """Every game of the tournament with what a results table shows, in 1 query."""
+    return (
+        Game.objects.filter(tournament=tournament)
+        .select_related("round", "black", "white")
+        .order_by("round__number", "table", "id")
+    )
+
+
+# --------------------------------------------------------------------------- round pairing
+
+
+@dataclass
+class RoundView:
+    """What the "Pair round R" page shows: the entered players with rank and score before
+    the round, who is checked in, the recorded bye, and warnings for games as edited."""
+
+    tournament: Tournament
+    number: int
+    choices: list[tuple[int, str]]
+    playing: list[int]
+    bye: int | None
+    bye_player: Player | None
+    has_games: bool
+    has_results: bool
+    state: Any  # games.tournament.engine.pairing.state.RoundState
+    players: dict[int, Player] = field(default_factory=dict)
+
+    def describe(self, pid: int | None) -> dict[str, Any] | None:
+        if pid is None or pid not in self.players:
+            return None
+        p = self.state.players.get(pid)
+        score = None
+        if p is not None:
+            score = (p.mms2 if self.state.mcmahon else p.nbw2) / 2
+        rank = p.entrant.rank if p is not None else None
+        return {
+            "player": self.players[pid],
+            "rank": rank_text(rank) if rank is not None else "",
+            "score": f"{score:g}" if score is not None else "",
+        }
+
+    def warnings(self, games: list[tuple[int, int, int]]) -> dict[tuple[int, int], list[str]]:
+        return check_games(self.state, [(b, w) for b, w, _ in games])
+
+
+def round_view(tournament: Tournament, number: int) -> RoundView:
+    """The pairing page's data for round ``number`` (the round's own games left out of the
+    history, since a re-pairing replaces them)."""
+    from games.tournament.selectors import (
+        event_of,  # imported here: games.tournament.selectors loads the services package
+    )
+
+    data = event_of(tournament)
+    event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
+    params = PairingParams.from_opengotha(event.pairing, event.settings.system)
+    state = round_state(event, number, params)
+    order = {pid: i for i, pid in enumerate(state.order)}
+    entrants = sorted(
+        data.event.entrants,
+        key=lambda e: (order.get(e.id, len(order)), e.family_name, e.given_name),
+    )
+    choices = [(e.id, f"{e.family_name} {e.given_name} ({rank_text(e.rank)})") for e in entrants]
+    playing = [e.id for e in entrants if e.presence_in(number) is Presence.PLAY]
+    byes = [e.id for e in entrants if e.presence_in(number) is Presence.BYE]
+    games = Game.objects.filter(tournament=tournament, round__number=number)
+    return RoundView(
+        tournament=tournament,
+        number=number,
+        choices=choices,
+        playing=playing,
+        bye=byes[0] if byes else None,
+        bye_player=data.players.get(byes[0]) if byes else None,
+        has_games=games.exists(),
+        has_results=games.exclude(state=GameState.SCHEDULED).exists(),
+        state=state,
+        players=data.players,
+    )

@@ -1,0 +1,275 @@
+"""Entries: a player's registration in a tournament and his part in each round.
+
+Rank, rating, club and country are copied from the player when he is entered; the
+directors may correct them until the tournament starts, then they are frozen
+(docs/tournaments.md, "Entries").  Withdrawal is absence from a round on.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from games import permissions
+from games.models import Game, Player, Presence, Tournament, TournamentEntry
+from games.services import outbound
+from ops import cache
+from ops.audit import audit_record
+from ops.models import AuditAction
+from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
+from ratings.ranks import Rank, RankError
+
+MAX_ROUNDS = 64  # the participation field's length: one letter per round
+FROZEN = ("rank", "rating")
+
+
+def _check_director(actor: Actor, tournament: Tournament) -> None:
+    if actor is not None:
+        require(
+            permissions.is_director(actor, tournament),
+            "Only its directors can change a tournament's entries.",
+        )
+
+
+def check_open(tournament: Tournament, message: str) -> None:
+    """Refuse a change to a closed tournament (read from the database, not the instance)."""
+    if Tournament.objects.filter(pk=tournament.pk, closed_at__isnull=False).exists():
+        raise StateConflict(message)
+
+
+def _check_open(tournament: Tournament) -> None:
+    check_open(tournament, "This tournament is closed: its entries no longer change.")
+
+
+def entry_rank(value: object) -> int:
+    """A rank as text ("3k") or a ladder index, as an index."""
+    if isinstance(value, bool):
+        raise ValidationError({"rank": "Enter a rank such as 3k or 2d."})
+    try:
+        if isinstance(value, int):
+            return Rank(value).index
+        if isinstance(value, str):
+            return Rank.parse(value).index
+    except RankError as e:
+        raise ValidationError({"rank": f"{e}."}) from None
+    raise ValidationError({"rank": "Enter a rank such as 3k or 2d."})
+
+
+def _rating(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError({"rating": "A rating is a whole number (or empty)."})
+    rating = round(value)
+    if not -1000 <= rating <= 4000:
+        raise ValidationError({"rating": "A rating is between -1000 and 4000."})
+    return rating
+
+
+def _current_rating(player: Player) -> int | None:
+    rating = outbound.player_strength(player).rating
+    return None if rating is None else round(rating)
+
+
+@transaction.atomic
+def entry_add(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    player: Player,
+    rank: int | str | None = None,
+    rating: int | float | Unset | None = UNSET,
+    club: str | None = None,
+    country: str | None = None,
+    final: bool = True,
+    smms_correction: int = 0,
+) -> TournamentEntry:
+    """Enter ``player``; what is not given is copied from him (his declared rank, his
+    current rating, club and country)."""
+    _check_director(actor, tournament)
+    _check_open(tournament)
+    entry = TournamentEntry(
+        tournament=tournament,
+        player=player,
+        rank=player.declared_rank if rank is None else entry_rank(rank),
+        rating=_current_rating(player) if rating is UNSET else _rating(rating),
+        club=(player.club.name if player.club is not None else "")
+        if club is None
+        else club.strip(),
+        country=player.country if country is None else country.strip().upper(),
+        final=final,
+        smms_correction=smms_correction,
+    )
+    try:
+        with transaction.atomic():
+            validate_and_save(entry)
+    except IntegrityError:
+        raise ValidationError({"player": "This player is already entered."}) from None
+    audit_record(
+        actor=actor,
+        action=AuditAction.ENTRY_ADDED,
+        obj=entry,
+        new={"player": player.pk, "rank": entry.rank, "rating": entry.rating},
+    )
+    return entry
+
+
+@transaction.atomic
+def entry_update(
+    *,
+    actor: Actor,
+    entry: TournamentEntry,
+    rank: int | str | Unset = UNSET,
+    rating: int | float | Unset | None = UNSET,
+    club: str | Unset = UNSET,
+    country: str | Unset = UNSET,
+    final: bool | Unset = UNSET,
+    smms_correction: int | Unset = UNSET,
+) -> TournamentEntry:
+    """Correct an entry.  Rank and rating are frozen once the tournament has started."""
+    tournament = entry.tournament
+    _check_director(actor, tournament)
+    _check_open(tournament)
+    entry = TournamentEntry.objects.select_for_update().get(pk=entry.pk)
+    values = {
+        "rank": UNSET if rank is UNSET else entry_rank(rank),
+        "rating": UNSET if rating is UNSET else _rating(rating),
+        "club": UNSET if club is UNSET else club.strip(),
+        "country": UNSET if country is UNSET else country.strip().upper(),
+        "final": final,
+        "smms_correction": smms_correction,
+    }
+    old, new = {}, {}
+    for name, value in values.items():
+        if value is UNSET or getattr(entry, name) == value:
+            continue
+        if name in FROZEN and tournament.is_started:
+            raise StateConflict(
+                "The tournament has started: the entry rank and rating are frozen "
+                "(a rank change after the start does not rewrite the rounds played)."
+            )
+        old[name], new[name] = getattr(entry, name), value
+        setattr(entry, name, value)
+    if new:
+        validate_and_save(entry, update_fields=list(new))
+        audit_record(actor=actor, action=AuditAction.ENTRY_CHANGED, obj=entry, old=old, new=new)
+    return entry
+
+
+def _player_games(entry: TournamentEntry, rounds: list[int]) -> list[int]:
+    """The round numbers among ``rounds`` where the entry's player has a game."""
+    return sorted(
+        set(
+            Game.objects.filter(tournament_id=entry.tournament_id, round__number__in=rounds)
+            .filter(Q(black_id=entry.player_id) | Q(white_id=entry.player_id))
+            .values_list("round__number", flat=True)
+        )
+    )
+
+
+def _check_round(tournament: Tournament, number: object) -> int:
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValidationError({"round": "A round number is a whole number from 1."})
+    last = max(tournament.number_of_rounds, 1)
+    if number > min(last, MAX_ROUNDS):
+        raise ValidationError({"round": f"This tournament has {last} rounds."})
+    return number
+
+
+def _with_presence(participation: str, number: int, presence: str) -> str:
+    letters = list(participation.ljust(number, Presence.PLAY))
+    letters[number - 1] = presence
+    return "".join(letters).rstrip(Presence.PLAY)
+
+
+@transaction.atomic
+def entry_participation_set(
+    *, actor: Actor, entry: TournamentEntry, round_number: int, presence: str
+) -> TournamentEntry:
+    """Mark the player playing, absent or given a bye in one round (the check-in grid).
+
+    A player with a game in that round stays playing: remove the game first."""
+    tournament = entry.tournament
+    _check_director(actor, tournament)
+    _check_open(tournament)
+    number = _check_round(tournament, round_number)
+    if presence not in Presence.values:
+        raise ValidationError({"presence": "Choose p (playing), a (absent) or b (bye)."})
+    entry = TournamentEntry.objects.select_for_update().get(pk=entry.pk)
+    old = entry.presence(number)
+    if old == presence:
+        return entry
+    if presence != Presence.PLAY and _player_games(entry, [number]):
+        raise StateConflict(
+            f"{entry.player} has a game in round {number}: remove it before marking him "
+            f"{Presence(presence).label}."
+        )
+    entry.participation = _with_presence(entry.participation, number, presence)
+    validate_and_save(entry, update_fields=["participation"])
+    audit_record(
+        actor=actor,
+        action=AuditAction.ENTRY_PARTICIPATION,
+        obj=entry,
+        old={"round": number, "presence": old},
+        new={"round": number, "presence": presence},
+    )
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, actor: Actor, entry: TournamentEntry, from_round: int) -> TournamentEntry:
+    """The player withdraws: absent from ``from_round`` to the last round."""
+    tournament = entry.tournament
+    _check_director(actor, tournament)
+    _check_open(tournament)
+    first = _check_round(tournament, from_round)
+    rounds = list(range(first, tournament.number_of_rounds + 1))
+    played = _player_games(entry, rounds)
+    if played:
+        raise StateConflict(
+            f"{entry.player} already has a game in round {played[0]}: withdraw him from a "
+            "later round, or remove that game first."
+        )
+    entry = TournamentEntry.objects.select_for_update().get(pk=entry.pk)
+    old = entry.participation
+    letters = list(old.ljust(tournament.number_of_rounds, Presence.PLAY))
+    for number in rounds:
+        letters[number - 1] = Presence.ABSENT
+    entry.participation = "".join(letters).rstrip(Presence.PLAY)
+    validate_and_save(entry, update_fields=["participation"])
+    audit_record(
+        actor=actor,
+        action=AuditAction.ENTRY_WITHDRAWN,
+        obj=entry,
+        old={"participation": old},
+        new={"participation": entry.participation, "from_round": first},
+    )
+    return entry
+
+
+@transaction.atomic
+def entry_remove(*, actor: Actor, entry: TournamentEntry) -> None:
+    """Take back a registration made by mistake: only while the player has no game here."""
+    _check_director(actor, entry.tournament)
+    _check_open(entry.tournament)
+    if _player_games(entry, list(range(1, MAX_ROUNDS + 1))):
+        raise StateConflict(f"{entry.player} has games here: withdraw him instead.")
+    audit_record(
+        actor=actor,
+        action=AuditAction.ENTRY_REMOVED,
+        obj=entry,
+        old={"player": entry.player_id, "rank": entry.rank, "participation": entry.participation},
+    )
+    entry.delete()
+    cache.changed(entry)  # the tournament's page no longer lists him
+
+
+def entry_for(tournament: Tournament, player: Player, *, field_name: str) -> TournamentEntry:
+    """The player's entry, or a clear error: only entered players are paired."""
+    entry = TournamentEntry.objects.filter(tournament=tournament, player=player).first()
+    if entry is None:
+        raise ValidationError(
+            {field_name: f"{player} is not entered in {tournament}: enter him first."}
+        )
+    return entry

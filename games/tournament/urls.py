@@ -1,0 +1,23 @@
+"""The tournament day's pages, under the ``games`` namespace (``games/urls.py`` includes
+them): the list, a tournament, a round, the standings, entries, check-in, the close."""
+
+from django.urls import path
+
+from games.tournament import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("tournaments/<int:pk>/standings/", views.standings, name="standings"),
+    path("tournaments/<int:pk>/entries/", views.entries, name="entries"),
+    path("tournaments/<int:pk>/entries/search/", views.player_search, name="entry-search"),
+    path("tournaments/<int:pk>/checkin/", views.checkin, name="checkin"),
+    path(
+        "tournaments/<int:pk>/checkin/<int:entry_pk>/<int:number>/",
+        views.checkin_toggle,
+        name="checkin-toggle",
+    ),
+    path("tournaments/<int:pk>/close/", views.close, name="close"),
+]

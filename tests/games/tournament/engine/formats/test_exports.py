@@ -1,0 +1,182 @@
+"""The EGF results file and the standings CSV, checked against OpenGotha's own exports."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+from pathlib import Path
+
+import pytest
+
+from games.tournament.engine.formats import egf, opengotha
+from games.tournament.engine.formats.spreadsheet import inert, write_csv
+from games.tournament.engine.standings import Scoreboard
+
+DATA = Path(__file__).resolve().parents[4] / "data" / "opengotha"
+
+
+def _pair(stem: str) -> tuple[egf.H9File, egf.H9File]:
+    event = opengotha.read((DATA / f"{stem}.xml").read_bytes())
+    ours = egf.read_h9(egf.write_h9(event))
+    theirs = egf.read_h9((DATA / f"{stem}.h9").read_bytes())
+    return ours, theirs
+
+
+@pytest.mark.parametrize("stem", ["juvisy-2019", "chinois-2020"])
+def test_the_h9_file_matches_the_one_opengotha_exported(stem: str) -> None:
+    # Every place, criterion value and round cell, and the header, as OpenGotha wrote them.
+    ours, theirs = _pair(stem)
+    if stem == "chinois-2020":
+        # OpenGotha 3.49.06 counted 120 standard byo-yomi periods in the adjusted time;
+        # 3.49.03 and 3.51 count 45, as goref does.
+        assert theirs.header.pop("TM") == "120" and ours.header.pop("TM") == "82"
+    assert ours.header == theirs.header
+    assert len(ours.players) == len(theirs.players)
+    for mine, its in zip(ours.players, theirs.players, strict=True):
+        assert (mine.place, mine.rank, mine.values, mine.results) == (
+            its.place,
+            its.rank,
+            its.values,
+            its.results,
+        )
+        if stem == "juvisy-2019":  # the other file's names are Chinese, lost to ISO-8859-15
+            assert (mine.family_name, mine.given_name, mine.club, mine.country) == (
+                its.family_name,
+                its.given_name,
+                its.club,
+                its.country,
+            )
+
+
+def test_the_h9_values_are_opengothas_standings_after_the_last_round() -> None:
+    event = opengotha.read((DATA / "juvisy-2019.xml").read_bytes())
+    theirs = egf.read_h9((DATA / "juvisy-2019.h9").read_bytes())
+    rows = [r for r in Scoreboard(event).standings(4) if r.place is not None]
+    for row, line in zip(rows, theirs.players, strict=True):
+        assert [f"{v:g}" for v in row.values.values()] == list(line.values[:3])
+
+
+def test_a_categories_h9_file_reads() -> None:
+    h9 = egf.read_h9((DATA / "ioct-2020-02.h9").read_bytes())
+    assert h9.header["CL"] == "D" and len(h9.players) == 4
+    first = h9.players[0]
+    assert (first.family_name, first.given_name, first.rank, first.values) == (
+        "Kulubecioglu",
+        "Ali",
+        -7,
+        ("1", "3", "3", "3"),
+    )
+    assert first.results[0] == egf.H9Result(3, "+", False, "b", 7)
+
+
+def test_an_h9_file_rebuilds_the_games_and_their_standings() -> None:
+    event = opengotha.read((DATA / "juvisy-2019.xml").read_bytes())
+    rebuilt = egf.h9_event(egf.read_h9(egf.write_h9(event)))
+    assert len(rebuilt.games) == len(event.games)
+    mms = [r.values["MMS"] for r in Scoreboard(rebuilt).standings(4)]
+    assert mms == [r.values["MMS"] for r in Scoreboard(event).standings(4) if r.place]
+
+
+def test_h9_lines_show_byes_absences_by_default_and_unknown_results() -> None:
+    event = opengotha.read((DATA / "ecole-go-jeune-2020.xml").read_bytes())
+    text = egf.write_h9(event).decode()
+    kept = egf.write_h9(event, keep_by_default=True).decode()
+    assert "!" not in text and "!" in kept
+    assert " 0+" in text  # a bye worth a win in a Swiss (NBW bye value 2)
+
+
+def test_a_name_with_a_newline_cannot_forge_an_h9_line() -> None:
+    event = opengotha.read((DATA / "juvisy-2019.xml").read_bytes())
+    bad = dataclasses.replace(event.entrants[0], family_name="Evil\n   1 Forged Line")
+    event = dataclasses.replace(event, entrants=(bad, *event.entrants[1:]), name="X]\n; CL[A")
+    text = egf.write_h9(event).decode()
+    assert "\n   1 Forged" not in text and "\n; CL[A]" not in text.split("\n", 1)[1]
+    players = [line for line in text.splitlines() if not line.startswith(";")]
+    assert len(players) == len(egf.read_h9(text.encode()).players) == 19
+
+
+@pytest.mark.parametrize(
+    ("data", "element"),
+    [
+        (b"; CL[A]\n", "h9"),
+        (b"   1 Nobody FR xxxx 3 2+/w0\n", "line 1"),
+        (b"   1 Someone Alone 2d\n", "line 1"),
+        (b"   1 A B 2d FR xxxx 3    7+/w0\n", "player 1"),
+        (b"  Ghost Writer 2d FR xxxx 3\n", "line 1"),
+    ],
+)
+def test_a_malformed_h9_file_is_refused_naming_the_line(data: bytes, element: str) -> None:
+    with pytest.raises(opengotha.FileFormatError) as caught:
+        egf.read_h9(data)
+    assert caught.value.element == element
+
+
+def test_the_egf_class_follows_opengothas_time_rule() -> None:
+    event = opengotha.read((DATA / "juvisy-2019.xml").read_bytes())
+    assert egf.adjusted_time(event) == 60 * 60 + 45 * 30 and egf.egf_class(event) == "A"
+    quick = dataclasses.replace(event, extra={**event.extra, "basicTime": "30"})
+    assert egf.egf_class(quick) == "C"
+    online = dataclasses.replace(event, extra={**event.extra, "bInternet": "true"})
+    assert egf.egf_class(online) == "D"
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
+        ("+1", "'+1"),
+        ("-2", "'-2"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "' x"),
+        ("\r=1", "' =1"),
+        ("Müller", "Müller"),
+        ("a\nb", "a b"),
+    ],
+)
+def test_csv_cells_are_made_inert(text: str, cell: str) -> None:
+    assert inert(text) == cell
+
+
+def test_the_csv_holds_the_standings() -> None:
+    event = opengotha.read((DATA / "juvisy-2019.xml").read_bytes())
+    bad = dataclasses.replace(event.entrants[0], family_name="=cmd|' /C calc'!A0")
+    event = dataclasses.replace(event, entrants=(bad, *event.entrants[1:]))
+    data = write_csv(event, 4)
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert rows[0] == [
+        "Place",
+        "Family name",
+        "Given name",
+        "Rank",
+        "Club",
+        "Country",
+        "MMS",
+        "SOSM",
+        "SOSOSM",
+    ]
+    assert rows[1] == ["1", "Minieri", "Davide", "3d", "75Ju", "FR", "36", "128", "503"]
+    assert any(r[1].startswith("'=cmd") for r in rows)
+    assert len(rows) == 1 + len(event.entrants)
+
+
+def test_the_format_is_recognised_from_the_content() -> None:
+    from games.tournament.engine.formats.files import detect_format, read_event
+
+    xml = (DATA / "juvisy-2019.xml").read_bytes()
+    h9 = (DATA / "juvisy-2019.h9").read_bytes()
+    assert detect_format(xml) == "opengotha" and detect_format(h9) == "egf"
+    assert len(read_event(xml).games) == len(read_event(h9).games) == 36
+    with pytest.raises(opengotha.FileFormatError, match="neither"):
+        read_event(b"Name,Rank\nDoe,3k\n")
+
+
+def test_opengothas_h9_with_halves_lost_to_its_encoding_still_reads() -> None:
+    # OpenGotha writes ISO-8859-15, which has no ½ or ¼: its SOS column shows "21?" and a
+    # SODOS of a quarter "0?", which looks like a round cell.  goref's own file says 21.5.
+    event = opengotha.read((DATA / "ppik-2010.xml").read_bytes())
+    theirs = egf.read_h9((DATA / "ppik-2010.h9").read_bytes())
+    ours = egf.read_h9(egf.write_h9(event))
+    assert all(len(p.results) == 6 for p in theirs.players)
+    assert [p.results for p in ours.players] == [p.results for p in theirs.players]
+    assert theirs.players[0].values[2] == "21?" and ours.players[0].values[2] == "21.5"
