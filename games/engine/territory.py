@@ -15,6 +15,9 @@ from .types import Color, Point
 
 # A one-colour region with this many empty points can hold two eyes by itself.
 TWO_EYE_REGION = 7
+# Neutral regions up to this size are filled point by point to find the seki
+# points; larger ones are open areas of an unfinished game, judged one move deep.
+SEKI_REGION = 4
 # Teire that follow one another (a false eye needing a second fill): at most this many rounds.
 TEIRE_ROUNDS = 4
 
@@ -63,7 +66,7 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     """
     cells = board._cells
     t = board._t
-    neigh, bit, size = t.neigh, t.bit, t.size
+    neigh, size = t.neigh, t.size
     head = board._head
     n = len(cells)
     dead_at = {x + y * size for x, y in dead}
@@ -94,11 +97,26 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
         owners.append(colours if colours != 3 else 0)
         borders.append(chains)
     neutral = [i for rid, members in enumerate(points) if not owners[rid] for i in members]
+    small = [
+        i
+        for rid, members in enumerate(points)
+        if not owners[rid] and len(members) <= SEKI_REGION
+        for i in members
+    ]
 
-    # Seki points: the dame nobody can fill once every other dame is filled.
-    filled = _fill_dame(board, neutral) if neutral else board
+    # Seki points: the dame of small neutral regions that nobody can fill once
+    # every other dame is filled; in a larger (unfinished) neutral region, a
+    # point next to both colours that neither can fill now.
+    filled = _fill_dame(board, small) if small else board
     fcells, fhead = filled._cells, filled._head
-    seki = [i for i in neutral if not fcells[i] and any(fcells[q] for q in neigh[i])]
+    seki = [i for i in small if not fcells[i] and any(fcells[q] for q in neigh[i])]
+    if len(small) < len(neutral):
+        shallow = set(small)
+        for i in neutral:
+            if i in shallow or {cells[q] for q in neigh[i]} - {0} != {1, 2}:
+                continue
+            if all(_self_atari(board, i, c) for c in (1, 2)):
+                seki.append(i)
     # Chains (as they stand after the filling) that possess a seki point.
     possessing = {fhead[q] for i in seki for q in neigh[i] if fcells[q]}
 
@@ -259,6 +277,12 @@ def _libs_after(board: Board, i: int, color: int) -> int:
         elif libs[head[q]] == me:
             return -1
     return total & ~me
+
+
+def _self_atari(board: Board, i: int, color: int) -> bool:
+    """Would ``color`` at ``i`` capture nothing and keep at most one liberty?"""
+    after = _libs_after(board, i, color)
+    return after >= 0 and after.bit_count() <= 1
 
 
 def _teire(
