@@ -279,6 +279,26 @@ def _libs_after(board: Board, i: int, color: int) -> int:
     return total & ~me
 
 
+def _mends(board: Board, p: int, color: int, fill: int, owner_of: list[int], depth: int) -> bool:
+    """Does a ``color`` stone at ``p`` leave its chain two liberties the opponent
+    cannot fill, at once or after further fills inside ``color``'s territory
+    (a false eye that needs a second fill)?"""
+    after = _libs_after(board, p, color)
+    if after < 0:
+        return True
+    after &= ~fill
+    if after.bit_count() >= 2:
+        return True
+    if after.bit_count() != 1 or depth <= 1:
+        return False
+    q = after.bit_length() - 1
+    if owner_of[q] != color:
+        return False
+    deeper = board.copy()
+    deeper._place(p, color)
+    return _mends(deeper, q, color, fill, owner_of, depth - 1)
+
+
 def _self_atari(board: Board, i: int, color: int) -> bool:
     """Would ``color`` at ``i`` capture nothing and keep at most one liberty?"""
     after = _libs_after(board, i, color)
@@ -342,10 +362,7 @@ def _teire(
                 if savers >= 2 or secure.bit_count() != 1:
                     continue
                 p = secure.bit_length() - 1
-                if owner_of[p] != color:
-                    continue
-                after = _libs_after(b, p, color)
-                if after < 0 or (after & ~fill).bit_count() >= 2:
+                if owner_of[p] == color and _mends(b, p, color, fill, owner_of, TEIRE_ROUNDS):
                     new.append((p, h))
             if not new:
                 break

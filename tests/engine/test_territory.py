@@ -226,3 +226,24 @@ def test_the_count_names_the_seki_stones_and_each_teire_with_its_chain():
     t = score_position(Board.from_ascii(forced), JAPANESE, komi=Decimal(0)).to_dict()
     assert t["teire"] == [{"point": "C5", "color": "B", "chain": ["D5"]}]
     assert t["seki"] == {"points": [], "stones": {"B": [], "W": []}, "eyes": []}
+
+
+def test_a_chain_of_false_eyes_is_charged_for_each_fill_it_needs():
+    # G9 and F8 have only F9, a false eye (White holds E8 and G8). Filling F9
+    # joins them to E9, whose only other liberty is D9, also inside Black's
+    # territory: Black must fill D9 too. Two teire, not none (one fill alone
+    # does not save the chain, which the earlier count took for dead).
+    drawing = """
+    ..x.x.xo.
+    ..xxoxoo.
+    ..xxooo..
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert [t.point for t in s.teire] == ["D9", "F9"]
+    assert (s.black_territory, s.white_territory, s.teire_points) == (18, 28, 2)
