@@ -1,8 +1,10 @@
 """Engine benchmark (not a test): goref against sgfmill on the same random games.
 
 Run: ``.venv/bin/python -m bench.engine`` (``--games N`` to change the sample).
-Prints replay speed, area-scoring time, parse+replay+score per game and the
-peak resident memory after replaying 10,000 games in one process.
+Prints replay speed, area-scoring time, parse+replay+score per game, Japanese
+against area counting time on the real finished games of tests/data/sgf/marked
+(with the players' dead stones), and the peak resident memory after replaying
+10,000 games in one process.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import resource
 import time
 from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 
 from sgfmill import boards, sgf
 
@@ -19,11 +22,12 @@ from games.engine.board import Board
 from games.engine.randgame import random_moves
 from games.engine.record import parse_record
 from games.engine.replay import replay
-from games.engine.rules import get_rules
-from games.engine.scoring import score, score_position
-from games.engine.types import Color, GameRecord, Move
+from games.engine.rules import Rules, get_rules
+from games.engine.scoring import dead_from_markup, score, score_position
+from games.engine.types import Color, GameRecord, Move, Point
 
 SIZE = 19
+MARKED = Path(__file__).resolve().parents[1] / "tests" / "data" / "sgf" / "marked"
 
 
 def random_game(moves: int, seed: int) -> list[Move]:
@@ -55,6 +59,41 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
         fn()
         best = min(best, time.perf_counter() - t)
     return best
+
+
+def real_positions() -> None:
+    """Japanese beside area counting, per real 19x19 finished position."""
+    japanese, chinese = get_rules("japanese"), get_rules("chinese")
+    positions = []
+    for path in sorted(MARKED.glob("*.sgf")):
+        record = parse_record(path.read_bytes())
+        if record.size != SIZE:
+            continue
+        board = replay(record, chinese, strict=False).board
+        dead = dead_from_markup(board, record.territory_black, record.territory_white)
+        positions.append((board, dead))
+
+    def count(rules: Rules) -> Callable[[], None]:
+        def run() -> None:
+            for board, dead in positions:
+                score_position(board, rules, dead=dead, komi=Decimal(0))
+
+        return run
+
+    n = len(positions)
+    t_area, t_japanese = best_of(count(chinese)), best_of(count(japanese))
+    slowest = 0.0
+    for board, dead in positions:
+
+        def one(board: Board = board, dead: set[Point] = dead) -> None:
+            score_position(board, japanese, dead=dead, komi=Decimal(0))
+
+        slowest = max(slowest, best_of(one))
+    print(
+        f"real finished 19x19 positions x{n} (players' dead stones): counting per position "
+        f"area {1e3 * t_area / n:.3f} ms, japanese {1e3 * t_japanese / n:.3f} ms "
+        f"(slowest japanese {1e3 * slowest:.3f} ms)"
+    )
 
 
 def main() -> None:
@@ -125,6 +164,8 @@ def main() -> None:
             f"  parse+replay+score per game: goref {1e3 * f_ours / n:.3f} ms, "
             f"sgfmill {1e3 * f_theirs / n:.3f} ms, ratio {f_theirs / f_ours:.2f}x"
         )
+
+    real_positions()
 
     pool = [GameRecord(size=SIZE, actions=tuple(random_game(250, 7 + s))) for s in range(100)]
     t = time.perf_counter()

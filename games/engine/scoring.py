@@ -19,7 +19,7 @@ from .coords import point_to_gtp
 from .fillin import FillIn, _num, fill_in
 from .result import Reason, Result
 from .rules import Rules, Scoring
-from .territory import japanese_territory
+from .territory import Territory, japanese_territory
 from .types import Color, Point
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ __all__ = [
     "DeadStoneError",
     "FillIn",
     "Score",
+    "TeireNote",
     "dead_from_markup",
     "margin_from_counts",
     "score",
@@ -38,6 +39,18 @@ __all__ = [
 
 class DeadStoneError(ValueError):
     """A dead-stone list that cannot be applied (empty point, part of a chain, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeireNote:
+    """A teire as the count reports it: the point, who fills it, the chain it saves."""
+
+    point: str
+    color: Color
+    chain: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"point": self.point, "color": self.color.letter, "chain": list(self.chain)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +79,12 @@ class Score:
     handicap: int = 0
     no_result_at: int | None = None  # the move that made an unbreakable cycle (Void)
     teire_points: int = 0  # japanese: points still to be filled inside territory
+    # japanese: what the referee needs to see why points count nothing (GTP names).
+    seki_stones_black: tuple[str, ...] = ()
+    seki_stones_white: tuple[str, ...] = ()
+    seki_eyes: tuple[str, ...] = ()
+    seki_point_names: tuple[str, ...] = ()
+    teire: tuple[TeireNote, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: numbers are ints, or floats for half points; colours "B"/"W"."""
@@ -87,6 +106,12 @@ class Score:
             "dame": self.dame,
             "seki_points": self.seki_points,
             "teire_points": self.teire_points,
+            "seki": {
+                "points": list(self.seki_point_names),
+                "stones": {"B": list(self.seki_stones_black), "W": list(self.seki_stones_white)},
+                "eyes": list(self.seki_eyes),
+            },
+            "teire": [t.to_dict() for t in self.teire],
             "white_passed_first": self.white_passed_first,
             "first_pass_of_final_sequence": fp.letter if fp else None,
             "handicap": self.handicap,
@@ -285,12 +310,14 @@ def score_position(
     bt, wt = counts[1], counts[2]
     dame = counts[0]
     seki = teire = 0
+    notes: dict[str, Any] = {}
     if seki_rule:
-        counted = japanese_territory(board)
+        counted = japanese_territory(board, dead_set)
         seki = len(counted.seki_points)
         teire = len(counted.teire[1]) + len(counted.teire[2])
         bt -= counted.lost(Color.BLACK)
         wt -= counted.lost(Color.WHITE)
+        notes = _japanese_notes(counted, size)
     black_area = Decimal(black_stones + counts[1])
     white_area = Decimal(white_stones + counts[2])
     fill: FillIn | None = None
@@ -346,7 +373,27 @@ def score_position(
         fill_in=fill,
         compensation=comp,
         handicap=handicap,
+        **notes,
     )
+
+
+def _names(points: Iterable[Point], size: int) -> tuple[str, ...]:
+    """GTP names, in reading order (top row first, left to right)."""
+    return tuple(point_to_gtp(p, size) for p in sorted(points, key=lambda q: (q[1], q[0])))
+
+
+def _japanese_notes(counted: Territory, size: int) -> dict[str, Any]:
+    """The seki and teire of a Japanese count, named for the referee."""
+    return {
+        "seki_stones_black": _names(counted.seki_by_colour[Color.BLACK], size),
+        "seki_stones_white": _names(counted.seki_by_colour[Color.WHITE], size),
+        "seki_eyes": _names(counted.seki_eyes, size),
+        "seki_point_names": _names(counted.seki_points, size),
+        "teire": tuple(
+            TeireNote(point_to_gtp(t.point, size), t.color, _names(t.chain, size))
+            for t in sorted(counted.teire_chains, key=lambda t: (t.point[1], t.point[0]))
+        ),
+    }
 
 
 def score(replay: Replay, *, dead: Iterable[Point] = (), komi: Decimal | None = None) -> Score:

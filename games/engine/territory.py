@@ -7,40 +7,69 @@ with the commentary) and its limits: docs/rules.md, "Territory counting".
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .board import Board
 from .types import Color, Point
 
-# A one-colour region of this many points can hold two eyes by itself.
+# A one-colour region with this many empty points can hold two eyes by itself.
 TWO_EYE_REGION = 7
+# Neutral regions up to this size are filled point by point to find the seki
+# points; larger ones are open areas of an unfinished game, judged one move deep.
+SEKI_REGION = 4
+# Teire that follow one another (a false eye needing a second fill): at most this many rounds.
+TEIRE_ROUNDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Teire:
+    """A point ``color`` must fill inside its own territory, and the chain it protects."""
+
+    point: Point
+    color: Color
+    chain: frozenset[Point]
 
 
 @dataclass(frozen=True, slots=True)
 class Territory:
     """Corrections to the one-colour regions of a position, by colour.
 
-    ``seki_lost`` and ``teire`` are points of one-colour regions that count for
-    nobody: the eyes of groups in seki, and the points where a player must
-    still play inside their own territory (index 1 Black, 2 White).
+    ``seki_points`` are the dame left once every dame that can be filled has
+    been filled; ``seki_stones`` the stones of the groups alive in seki (index
+    1 Black, 2 White in ``seki_by_colour``), ``seki_eyes`` their eye points,
+    which count for nobody (``seki_lost`` by colour), and ``teire`` the points
+    where a player must still play inside their own territory.
     """
 
     seki_points: frozenset[Point]
     seki_stones: frozenset[Point]
     seki_lost: tuple[int, int, int]
     teire: tuple[frozenset[Point], frozenset[Point], frozenset[Point]]
+    seki_by_colour: tuple[frozenset[Point], frozenset[Point], frozenset[Point]] = (
+        frozenset(),
+        frozenset(),
+        frozenset(),
+    )
+    seki_eyes: frozenset[Point] = frozenset()
+    teire_chains: tuple[Teire, ...] = ()
 
     def lost(self, color: Color) -> int:
         return self.seki_lost[color] + len(self.teire[color])
 
 
-def japanese_territory(board: Board) -> Territory:
-    """Seki points, the stones in seki, and the territory that counts nothing."""
+def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
+    """Seki points, the stones in seki and their eyes, and the teire of ``board``.
+
+    ``board`` is the position with the dead stones already removed; ``dead``
+    names them, so that an eye space that held them is judged as it stood.
+    """
     cells = board._cells
     t = board._t
-    neigh, bit, size = t.neigh, t.bit, t.size
-    head, libs = board._head, board._libs
+    neigh, size = t.neigh, t.size
+    head = board._head
     n = len(cells)
+    dead_at = {x + y * size for x, y in dead}
 
     # Empty regions: id per point, points, owner (0 neutral) and bordering chains.
     region = [-1] * n
@@ -67,32 +96,29 @@ def japanese_territory(board: Board) -> Territory:
         points.append(members)
         owners.append(colours if colours != 3 else 0)
         borders.append(chains)
+    neutral = [i for rid, members in enumerate(points) if not owners[rid] for i in members]
+    small = [
+        i
+        for rid, members in enumerate(points)
+        if not owners[rid] and len(members) <= SEKI_REGION
+        for i in members
+    ]
 
-    def unsafe(i: int, color: int) -> bool:
-        """Would ``color`` at empty ``i`` be self-atari (or suicide), capturing nothing?"""
-        me = bit[i]
-        total = 0
-        for q in neigh[i]:
-            c = cells[q]
-            if not c:
-                total |= bit[q]
-            elif c == color:
-                total |= libs[head[q]]
-            elif libs[head[q]] == me:
-                return False  # it captures: a fill that cannot be refused
-        return (total & ~me).bit_count() <= 1
-
-    # Seki points: neutral points next to both colours that neither can fill.
-    seki: set[int] = set()
-    touching: set[int] = set()  # chains next to a seki point
-    for rid, members in enumerate(points):
-        if owners[rid]:
-            continue
-        for i in members:
-            near = {cells[q] for q in neigh[i] if cells[q]}
-            if near == {1, 2} and unsafe(i, 1) and unsafe(i, 2):
-                seki.add(i)
-                touching.update(head[q] for q in neigh[i] if cells[q])
+    # Seki points: the dame of small neutral regions that nobody can fill once
+    # every other dame is filled; in a larger (unfinished) neutral region, a
+    # point next to both colours that neither can fill now.
+    filled = _fill_dame(board, small) if small else board
+    fcells, fhead = filled._cells, filled._head
+    seki = [i for i in small if not fcells[i] and any(fcells[q] for q in neigh[i])]
+    if len(small) < len(neutral):
+        shallow = set(small)
+        for i in neutral:
+            if i in shallow or {cells[q] for q in neigh[i]} - {0} != {1, 2}:
+                continue
+            if all(_self_atari(board, i, c) for c in (1, 2)):
+                seki.append(i)
+    # Chains (as they stand after the filling) that possess a seki point.
+    possessing = {fhead[q] for i in seki for q in neigh[i] if fcells[q]}
 
     # Groups: chains joined through their own one-colour regions (which are
     # then the group's eye space); each region belongs to one group.
@@ -119,74 +145,256 @@ def japanese_territory(board: Board) -> Territory:
             continue
         g = find(next(iter(chains)))
         regions_of.setdefault(g, []).append(rid)
-        eyes[g] = eyes.get(g, 0) + _eye_value(points[rid], chains, owners[rid], cells, size)
+        eyes[g] = eyes.get(g, 0) + _eye_value(
+            points[rid], chains, owners[rid], cells, size, dead_at
+        )
 
-    # A group is in seki when one of its chains touches a seki point and it has
-    # not two eyes of its own: its eye space counts for nobody.
-    seki_groups = {find(h) for h in touching if eyes.get(find(h), 0) < 2}
+    # A group is in seki when one of its chains possesses a seki point and it
+    # has not two eyes of its own: its eye space counts for nobody.
+    in_seki = {find(head[i]) for i in range(n) if cells[i] and fhead[i] in possessing}
+    seki_groups = {g for g in in_seki if eyes.get(g, 0) < 2}
     seki_lost = [0, 0, 0]
+    eye_points: list[int] = []
     for g in seki_groups:
         for rid in regions_of.get(g, ()):
             seki_lost[owners[rid]] += len(points[rid])
-
-    # Teire: once the opponent has filled every dame it can fill safely, a chain
-    # left with one liberty, inside its own territory, must be defended there.
-    fillable = [0, 0, 0]  # by colour: the neutral points it can fill
-    for rid, members in enumerate(points):
-        if owners[rid]:
-            continue
-        for i in members:
-            if i in seki:
-                continue
-            for color in (1, 2):
-                if not unsafe(i, color):
-                    fillable[color] |= bit[i]
-    teire: tuple[set[int], set[int], set[int]] = (set(), set(), set())
-    for h in {head[i] for i in range(n) if cells[i]}:
-        color = cells[h]
-        if find(h) in seki_groups:
-            continue
-        filled = fillable[3 - color]
-        left = libs[h] & ~filled
-        if left.bit_count() != 1:
-            continue
-        p = left.bit_length() - 1
-        if owners[region[p]] != color:
-            continue
-        # The defence at p must leave the chain two liberties, or it is no defence
-        # (a chain with one eye and nothing else is dead, not a teire).
-        after = 0
-        for q in neigh[p]:
-            if not cells[q]:
-                after |= bit[q]
-            elif cells[q] == color:
-                after |= libs[head[q]]
-        after &= ~(bit[p] | filled)
-        if after.bit_count() >= 2:
-            teire[color].add(p)
-
-    def pts(indices: set[int] | list[int]) -> frozenset[Point]:
-        return frozenset((i % size, i // size) for i in indices)
-
-    stones: list[int] = []
+            eye_points.extend(points[rid])
+    stones: tuple[list[int], list[int], list[int]] = ([], [], [])
     for i in range(n):
         if cells[i] and find(head[i]) in seki_groups:
-            stones.append(i)
+            stones[cells[i]].append(i)
+
+    owner_of = [-1] * n
+    for rid, members in enumerate(points):
+        for i in members:
+            owner_of[i] = owners[rid]
+    seki_set = set(seki)
+    skip = set(stones[1]) | set(stones[2])
+    found = _teire(board, neutral, seki_set, owner_of, skip)
+
+    def pts(indices: Iterable[int]) -> frozenset[Point]:
+        return frozenset((i % size, i // size) for i in indices)
+
+    teire: tuple[list[int], list[int], list[int]] = ([], [], [])
+    chains_out: list[Teire] = []
+    for p, color, chain in found:
+        teire[color].append(p)
+        chains_out.append(Teire((p % size, p // size), Color(color), pts(chain)))
     return Territory(
         seki_points=pts(seki),
-        seki_stones=pts(stones),
+        seki_stones=pts(stones[1] + stones[2]),
         seki_lost=(0, seki_lost[1], seki_lost[2]),
         teire=(frozenset(), pts(teire[1]), pts(teire[2])),
+        seki_by_colour=(frozenset(), pts(stones[1]), pts(stones[2])),
+        seki_eyes=pts(eye_points),
+        teire_chains=tuple(chains_out),
     )
 
 
+def _fill_dame(board: Board, neutral: list[int]) -> Board:
+    """A copy of ``board`` with every dame filled that either side can fill.
+
+    A fill is a stone on a neutral point that captures nothing and keeps at
+    least two liberties. If it puts opposing stones in atari, the opponent
+    answers at their last liberty (a dame or a teire) and the answer must
+    leave them two liberties; a fill that cannot be answered is an attack on
+    stones the players agreed are alive, not dame filling, and is not made.
+    What stays empty is what neither side can fill: the seki points.
+    """
+    sim = board.copy()
+    cells = sim._cells
+    progress = True
+    while progress:
+        progress = False
+        for i in neutral:
+            if cells[i]:
+                continue
+            for color in (1, 2):
+                answer = _fill_answer(sim, i, color)
+                if answer is None:
+                    continue
+                sim._place(i, color)
+                if answer >= 0:
+                    sim._place(answer, 3 - color)
+                progress = True
+                break
+    return sim
+
+
+def _fill_answer(sim: Board, i: int, color: int) -> int | None:
+    """Can ``color`` fill ``i``? None if not, -1 if nothing needs an answer, else
+    the point where the opponent must answer."""
+    cells, head, libs = sim._cells, sim._head, sim._libs
+    t = sim._t
+    neigh, bit = t.neigh, t.bit
+    me = bit[i]
+    mine = 0
+    last = 0  # the one liberty left to the opposing chains put in atari
+    for q in neigh[i]:
+        c = cells[q]
+        if not c:
+            mine |= bit[q]
+        elif c == color:
+            mine |= libs[head[q]]
+        else:
+            lb = libs[head[q]] & ~me
+            if not lb:
+                return None  # a capture, not a fill
+            if lb.bit_count() == 1:
+                if last and last != lb:
+                    return None  # two ataris at once: not an exchange to answer
+                last = lb
+    if (mine & ~me).bit_count() < 2:
+        return None
+    if not last:
+        return -1
+    a = last.bit_length() - 1
+    other = 3 - color
+    after = 0
+    for q in neigh[a]:
+        c = cells[q]
+        if not c:
+            after |= bit[q]
+        elif c == other:
+            after |= libs[head[q]]
+    if (after & ~(me | bit[a])).bit_count() < 2:
+        return None
+    return a
+
+
+def _libs_after(board: Board, i: int, color: int) -> int:
+    """The liberties of ``color``'s chain once it plays at empty ``i`` (-1: it captures)."""
+    cells, head, libs = board._cells, board._head, board._libs
+    t = board._t
+    me = t.bit[i]
+    total = 0
+    for q in t.neigh[i]:
+        c = cells[q]
+        if not c:
+            total |= t.bit[q]
+        elif c == color:
+            total |= libs[head[q]]
+        elif libs[head[q]] == me:
+            return -1
+    return total & ~me
+
+
+def _mends(board: Board, p: int, color: int, fill: int, owner_of: list[int], depth: int) -> bool:
+    """Does a ``color`` stone at ``p`` leave its chain two liberties the opponent
+    cannot fill, at once or after further fills inside ``color``'s territory
+    (a false eye that needs a second fill)?"""
+    after = _libs_after(board, p, color)
+    if after < 0:
+        return True
+    after &= ~fill
+    if after.bit_count() >= 2:
+        return True
+    if after.bit_count() != 1 or depth <= 1:
+        return False
+    q = after.bit_length() - 1
+    if owner_of[q] != color:
+        return False
+    deeper = board.copy()
+    deeper._place(p, color)
+    return _mends(deeper, q, color, fill, owner_of, depth - 1)
+
+
+def _self_atari(board: Board, i: int, color: int) -> bool:
+    """Would ``color`` at ``i`` capture nothing and keep at most one liberty?"""
+    after = _libs_after(board, i, color)
+    return after >= 0 and after.bit_count() <= 1
+
+
+def _teire(
+    board: Board, neutral: list[int], seki: set[int], owner_of: list[int], skip: set[int]
+) -> list[tuple[int, int, list[int]]]:
+    """The teire of both colours: (point, colour, stones of the chain it protects).
+
+    The exchange, for each colour: the opponent fills the dame it can fill
+    safely (``fill``); a chain keeps the liberties the opponent cannot take
+    (``secure``). With two secure liberties it is safe. Otherwise the owner
+    answers a fill by filling a dame itself: a dame is a *saver* if the
+    chain, extended by a stone there, keeps two secure liberties. With two
+    savers the opponent cannot take both before the owner takes one, so no
+    teire. With one saver or none, and one secure liberty inside the owner's
+    territory, the owner must play there (if that gives two secure
+    liberties; otherwise the chain is dead, not mended). Filling it may leave
+    the joined chain short again: the rounds repeat, one teire each.
+    """
+    found: list[tuple[int, int, list[int]]] = []
+    bit = board._t.bit
+    for color in (1, 2):
+        other = 3 - color
+        b = board
+        for _ in range(TEIRE_ROUNDS):
+            cells, head, libs, stones = b._cells, b._head, b._libs, b._stones
+            fill = 0
+            for i in neutral:
+                if not cells[i] and i not in seki:
+                    after = _libs_after(b, i, other)
+                    if after < 0 or after.bit_count() >= 2:
+                        fill |= bit[i]
+            new: list[tuple[int, int]] = []
+            seen: set[int] = set()
+            for i in range(len(cells)):
+                if cells[i] != color:
+                    continue
+                h = head[i]
+                if h in seen:
+                    continue
+                seen.add(h)
+                members = stones[h]
+                if members is None or members[0] in skip or h in skip:
+                    continue
+                lb = libs[h]
+                secure = lb & ~fill
+                if secure.bit_count() >= 2:
+                    continue
+                savers = 0
+                dame = lb & fill
+                while dame:
+                    d = dame & -dame
+                    dame ^= d
+                    di = d.bit_length() - 1
+                    after = _libs_after(b, di, color)
+                    if after < 0 or (after & ~fill).bit_count() >= 2:
+                        savers += 1
+                if savers >= 2 or secure.bit_count() != 1:
+                    continue
+                p = secure.bit_length() - 1
+                if owner_of[p] == color and _mends(b, p, color, fill, owner_of, TEIRE_ROUNDS):
+                    new.append((p, h))
+            if not new:
+                break
+            if b is board:
+                b = board.copy()
+            for p, h in new:
+                if b._cells[p]:
+                    continue
+                members = b._stones[h]
+                found.append((p, color, list(members) if members else []))
+                b._place(p, color)
+    return found
+
+
 def _eye_value(
-    members: list[int], chains: set[int], color: int, cells: list[int], size: int
+    members: list[int],
+    chains: set[int],
+    color: int,
+    cells: list[int],
+    size: int,
+    dead: set[int],
 ) -> int:
-    """Eyes a one-colour region gives its group: 2 when it is big enough for two,
-    0 for a one-point false eye (between two or more chains, with enough of its
-    diagonal points held by the opponent), else 1."""
-    if len(members) >= TWO_EYE_REGION:
+    """Eyes a one-colour region gives its group: 2 when it has room for two, 0 for
+    a one-point false eye (between two or more chains, with enough of its
+    diagonal points held by the opponent), else 1.
+
+    The room is counted with the dead stones still in it: a space the
+    opponent's dead stones fill is one eye however large it is once they are
+    taken off.
+    """
+    empty = len(members) - sum(1 for i in members if i in dead) if dead else len(members)
+    if empty >= TWO_EYE_REGION:
         return 2
     if len(members) > 1 or len(chains) < 2:
         return 1

@@ -241,3 +241,13 @@ def test_score_can_count_with_the_estimate() -> None:
 def test_score_refuses_dead_stones_and_the_estimate_together() -> None:
     done = run("score", GNUGO, "--rules", "chinese", "--dead", "G7", "--estimate-dead")
     assert_one_line_error(done, 2, "not allowed with argument")
+
+
+def test_score_json_under_japanese_names_the_seki_stones_and_their_eyes() -> None:
+    marked = ROOT / "tests" / "data" / "sgf" / "marked" / "gnugo-kgs-20050408-janine-GNU.sgf"
+    data = run_json("score", str(marked), "--rules", "japanese")
+    assert data["result"] == "B+13.5"  # the players' own result
+    assert data["seki"]["points"] == ["B18"]
+    assert data["seki"]["stones"]["B"] == ["B19", "A18"]
+    assert data["seki"]["eyes"] == ["A19", "D18"]
+    assert data["teire"] == [] and data["teire_points"] == 0

@@ -124,3 +124,126 @@ def test_a_lost_position_is_not_a_teire():
     """
     territory = japanese_territory(Board.from_ascii(drawing))
     assert territory.teire == (frozenset(), frozenset(), frozenset())
+
+
+def test_two_dame_that_each_connect_a_chain_cost_no_teire():
+    # Black D5 has C5 (its territory) and the dame D6 and D4, each of which
+    # joins it to a living Black chain. White fills one, Black the other:
+    # nothing is played inside Black's territory. Filling both dame at once
+    # (the earlier count) charged C5.
+    drawing = """
+    ..x.o..
+    ..x.o..
+    .x.xo..
+    ..x.o..
+    xxx.o..
+    ooooo..
+    .......
+    """
+    board = Board.from_ascii(drawing)
+    territory = japanese_territory(board)
+    assert territory.teire == (frozenset(), frozenset(), frozenset())
+    s = score_position(board, JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory, s.teire_points) == (8, 19, 0)
+
+
+# Two one-eyed groups (Black A9, White F9) share C9 and D9. Either side can fill
+# one shared liberty; the other stays empty: a seki with one dame possessed.
+ONE_EYE_EACH = """
+.x..o.ox.
+xxooooox.
+ooxxxxxxx
+.ox......
+.ox......
+.ox......
+.ox......
+.ox......
+.ox......
+"""
+
+
+def test_two_one_eyed_groups_with_two_shared_liberties_are_in_seki():
+    board = Board.from_ascii(ONE_EYE_EACH)
+    territory = japanese_territory(board)
+    assert names(territory.seki_points, 9) == ["D9"]
+    assert names(territory.seki_by_colour[1], 9) == ["A8", "B8", "B9"]
+    assert names(territory.seki_by_colour[2], 9) == [*["C8", "D8", "E8", "E9", "F8", "G8", "G9"]]
+    assert names(territory.seki_eyes, 9) == ["A9", "F9"]
+    s = score_position(board, JAPANESE, komi=Decimal(0))
+    # The eyes A9 and F9 count nothing; Black keeps J8, J9 and the 36 below.
+    assert (s.black_territory, s.white_territory) == (38, 6)
+
+
+def test_a_one_eyed_group_facing_a_bigger_eye_gives_neither_eye_territory():
+    drawing = """
+    .x..o...o
+    xxooooooo
+    ooxxxxxxx
+    .ox......
+    .ox......
+    .ox......
+    .ox......
+    .ox......
+    .ox......
+    """
+    territory = japanese_territory(Board.from_ascii(drawing))
+    assert names(territory.seki_eyes, 9) == ["A9", "F9", "G9", "H9"]
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory) == (36, 6)
+
+
+def test_an_eye_space_holding_dead_stones_is_sized_with_them_in_it():
+    # White's eye F13-M13 is seven points once Black's dead G13 H13 J13 are
+    # taken off, but only four of them were empty: one eye, so White's inner
+    # group lives in seki with Black's one-eyed corner and the seven points
+    # count nothing. The dead stones are still White's prisoners.
+    drawing = "\n".join(
+        [".x..o.xxx...o", "xxooooooooooo", "ooxxxxxxxxxxx"] + [".ox.........."] * 10
+    )
+    board = Board.from_ascii(drawing)
+    dead = [(6, 0), (7, 0), (8, 0)]
+    s = score_position(board, JAPANESE, komi=Decimal(0), dead=dead)
+    assert (s.black_territory, s.white_territory, s.white_prisoners) == (100, 10, 3)
+    assert s.seki_eyes == ("A13", "F13", "G13", "H13", "J13", "K13", "L13", "M13")
+
+
+def test_the_count_names_the_seki_stones_and_each_teire_with_its_chain():
+    s = score_position(Board.from_ascii(ONE_EYE_EACH), JAPANESE, komi=Decimal(0)).to_dict()
+    assert s["seki"] == {
+        "points": ["D9"],
+        "stones": {"B": ["B9", "A8", "B8"], "W": ["E9", "G9", "C8", "D8", "E8", "F8", "G8"]},
+        "eyes": ["A9", "F9"],
+    }
+    forced = """
+    ..xo...
+    ..xo...
+    ...xo..
+    xxx.o..
+    ooooo..
+    .......
+    .......
+    """
+    t = score_position(Board.from_ascii(forced), JAPANESE, komi=Decimal(0)).to_dict()
+    assert t["teire"] == [{"point": "C5", "color": "B", "chain": ["D5"]}]
+    assert t["seki"] == {"points": [], "stones": {"B": [], "W": []}, "eyes": []}
+
+
+def test_a_chain_of_false_eyes_is_charged_for_each_fill_it_needs():
+    # G9 and F8 have only F9, a false eye (White holds E8 and G8). Filling F9
+    # joins them to E9, whose only other liberty is D9, also inside Black's
+    # territory: Black must fill D9 too. Two teire, not none (one fill alone
+    # does not save the chain, which the earlier count took for dead).
+    drawing = """
+    ..x.x.xo.
+    ..xxoxoo.
+    ..xxooo..
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    ..xxo....
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert [t.point for t in s.teire] == ["D9", "F9"]
+    assert (s.black_territory, s.white_territory, s.teire_points) == (18, 28, 2)
