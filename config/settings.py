@@ -8,6 +8,7 @@ A malformed value stops start-up with a ``ConfigError`` (docs/operations.md §5)
 from __future__ import annotations
 
 from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
 
 import dj_database_url
@@ -321,18 +322,30 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = GOREF_MAX_REQUEST_BYTES
 # How deep a JSON body may nest (objects and arrays); none of goref's needs more than 4.
 GOREF_MAX_JSON_DEPTH = 32
 
-# django-axes: 10 failed logins for one username (or from one address) within 15
-# minutes lock it out for 15 minutes, the right password included.
+# django-axes: 10 failed logins for one username from one address within 15 minutes
+# lock that pair out for 15 minutes, the right password included.  A username alone
+# or an address alone is never locked: officials' usernames are public, and a venue's
+# players share one address (README, "Security").
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = False  # a success does not wipe the failures an attacker piled up
+# A try during a lockout does not restart it: it ends when the message says it does.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "ops.logins.lockout_response"
 AXES_ENABLE_ADMIN = True
 AXES_VERBOSE = False
-if env_bool("SECURE_PROXY_SSL_HEADER", False):
-    # Behind a proxy the client's address is in X-Forwarded-For (its last hop).
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# The client's address: REMOTE_ADDR, or behind a proxy the deployment names in
+# GOREF_TRUSTED_PROXIES the nearest untrusted hop of X-Forwarded-For (ops.logins).
+AXES_CLIENT_IP_CALLABLE = "ops.logins.client_address"
+GOREF_TRUSTED_PROXIES = env_list("GOREF_TRUSTED_PROXIES", [])
+for _proxy in GOREF_TRUSTED_PROXIES:
+    try:
+        ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ConfigError(
+            f"GOREF_TRUSTED_PROXIES: {_proxy!r} is not an IP address or network (10.0.0.0/8)"
+        ) from None
 
 # django-rest-knox: a new token per login, stored hashed, expiring.
 REST_KNOX = {

@@ -4,35 +4,56 @@ knox reads the token, then the user, then every other token of that user to dele
 the expired ones.  goref deletes a user's expired tokens when he logs in
 (``ops.accounts.token_create``), so a request needs only its own token, read with its
 user in one join.
+
+gunicorn serves requests from several threads of one process (docs/operations.md,
+"Threads"): nothing here touches an object another request can see.  The queryset is
+built per call by ``token_candidates``; knox's model, manager and settings are only read.
 """
 
 from __future__ import annotations
 
+import binascii
+from hmac import compare_digest
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.crypto import hash_token
+from knox.models import get_token_model
+from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
+from rest_framework import exceptions
 
 
 class TokenAuthentication(KnoxTokenAuthentication):
+    def token_candidates(self, token_key: str) -> QuerySet[Any]:
+        """The tokens whose public key prefix is ``token_key``, each with its user: one query."""
+        return get_token_model().objects.filter(token_key=token_key).select_related("user")
+
     def authenticate_credentials(self, token: bytes) -> Any:
-        # knox filters its token model by ``token_key``; the user comes in the same query.
-        from knox.models import get_token_model
-
-        model = get_token_model()
-        manager = model.objects
-        original = manager.filter
-
-        def filter_with_user(*args: Any, **kwargs: Any) -> Any:
-            return original(*args, **kwargs).select_related("user")
-
-        manager.filter = filter_with_user
+        """knox's own check (``knox.auth.TokenAuthentication.authenticate_credentials``),
+        reading the candidates through ``token_candidates``."""
+        invalid = _("Invalid token.")
         try:
-            return super().authenticate_credentials(token)
-        finally:
-            del manager.filter
+            key = token.decode("utf-8")
+        except UnicodeDecodeError:
+            # A header of bytes that are not UTF-8 is a bad token, not a server error.
+            raise exceptions.AuthenticationFailed(invalid) from None
+        for auth_token in self.token_candidates(key[: CONSTANTS.TOKEN_KEY_LENGTH]):
+            if self._cleanup_token(auth_token):
+                continue
+            try:
+                digest = hash_token(key)
+            except (TypeError, ValueError, binascii.Error):
+                raise exceptions.AuthenticationFailed(invalid) from None
+            if compare_digest(digest, auth_token.digest):
+                if knox_settings.AUTO_REFRESH and auth_token.expiry:
+                    self.renew_token(auth_token)
+                return self.validate_user(auth_token)
+        raise exceptions.AuthenticationFailed(invalid)
 
     def _cleanup_token(self, auth_token: Any) -> bool:
         """This token only: expired → deleted (the user's others go at his next login)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import Error, Tags, Warning, register
 
 STATIC_TAG = "goref_static"
 
@@ -30,3 +30,20 @@ def static_manifest_check(app_configs: Any = None, **kwargs: Any) -> list[Error]
             id="goref.E001",
         )
     ]
+
+
+@register(Tags.security, deploy=True)
+def trusted_proxy_check(app_configs: Any = None, **kwargs: Any) -> list[Warning]:
+    """Behind a proxy (``SECURE_PROXY_SSL_HEADER``) with no proxy named, every login
+    comes from the proxy's address: the login lockout then covers everyone."""
+    if getattr(settings, "SECURE_PROXY_SSL_HEADER", None) and not settings.GOREF_TRUSTED_PROXIES:
+        return [
+            Warning(
+                "SECURE_PROXY_SSL_HEADER is on but GOREF_TRUSTED_PROXIES is empty: every login "
+                "counts against the proxy's address, so ten failures for one username "
+                "lock it out for every client behind the proxy.",
+                hint="Set GOREF_TRUSTED_PROXIES to the proxy's address (README, Deploying).",
+                id="goref.W001",
+            )
+        ]
+    return []
