@@ -31,7 +31,8 @@ from rest_framework import exceptions
 class TokenAuthentication(KnoxTokenAuthentication):
     def token_candidates(self, token_key: str) -> QuerySet[Any]:
         """The tokens whose public key prefix is ``token_key``, each with its user: one query."""
-        return get_token_model().objects.filter(token_key=token_key).select_related("user")
+        tokens: QuerySet[Any] = get_token_model().objects.filter(token_key=token_key)
+        return tokens.select_related("user")
 
     def authenticate_credentials(self, token: bytes) -> Any:
         """knox's own check (``knox.auth.TokenAuthentication.authenticate_credentials``),
