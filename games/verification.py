@@ -90,9 +90,34 @@ def verification(game: Game) -> Verification | None:
     if run.dead_source in _DEAD_SOURCE and run.matches is not None:
         sentence += f" {_DEAD_SOURCE[run.dead_source]}"
     first = (run.first_illegal or {}).get("text", "")
-    breakdown = [
-        (label, (run.breakdown or {})[key])
-        for key, label in _BREAKDOWN
-        if key in (run.breakdown or {})
-    ]
-    return Verification(state, sentence, first_illegal=first, breakdown=breakdown)
+    counts = run.breakdown or {}
+    breakdown = [(label, counts[key]) for key, label in _BREAKDOWN if key in counts]
+    return Verification(
+        state, sentence, first_illegal=first, breakdown=breakdown + _seki_and_teire(counts)
+    )
+
+
+def _seki_and_teire(counts: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Why points count nothing under territory rules: the stones in seki, the eyes they
+    keep, and each teire charged with the chain it protects (docs/rules.md)."""
+    out: list[tuple[str, Any]] = []
+    seki = counts.get("seki") or {}
+    stones = seki.get("stones") or {}
+    for colour, name in (("B", "Black"), ("W", "White")):
+        if stones.get(colour):
+            out.append((f"{name}'s stones in seki", " ".join(stones[colour])))
+    if seki.get("eyes"):
+        out.append(("Eyes of groups in seki (no territory)", " ".join(seki["eyes"])))
+    if seki.get("points"):
+        out.append(("Shared liberties in seki", " ".join(seki["points"])))
+    for teire in counts.get("teire") or []:
+        chain = " ".join(teire.get("chain", [])[:6])
+        more = " …" if len(teire.get("chain", [])) > 6 else ""
+        out.append(
+            (
+                "Teire",
+                f"{teire.get('point')} must be filled by {teire.get('color')} "
+                f"to protect {chain}{more}",
+            )
+        )
+    return out

@@ -127,7 +127,9 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
     breakdown = serializers.JSONField(
         read_only=True,
         allow_null=True,
-        help_text="The count: areas, territory, prisoners, komi (and fill_in under wmsg).",
+        help_text="The count: areas, territory, prisoners, komi (and fill_in under wmsg); "
+        'under territory rules "seki" {"points", "stones": {"B", "W"}, "eyes"} and "teire" '
+        '[{"point", "color", "chain"}] say why points count nothing.',
     )
     # Plain text, not an enum: the OpenAPI schema has several "state" choice sets.
     state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
