@@ -306,6 +306,10 @@ if GOREF_RATING_SYSTEM not in SYSTEMS:
         f"use one of {', '.join(SYSTEMS)}"
     )
 GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
+# A director dates a rated tournament (and asks a recompute from one) no earlier than
+# this many days ago, nor before the last rated event; earlier is a federation
+# official's (games.tournament.services.tournaments, ratings.services).
+GOREF_RATED_BACKDATE_DAYS = env_int("GOREF_RATED_BACKDATE_DAYS", 90, minimum=0)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
 

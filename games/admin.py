@@ -23,7 +23,13 @@ from django.utils.html import format_html
 from games import services
 from games.imports import COLUMNS, players_import_upload
 from games.models import Club, Game, Player, ResultSubmission, Tournament
-from games.permissions import can_edit_player, can_link_account, is_director
+from games.permissions import (
+    can_edit_player,
+    can_invite_player,
+    can_link_account,
+    is_director,
+    is_federation_official,
+)
 from games.services.invitations import player_invite
 from games.tournament import services as tournament_services
 from ops.admin_mixins import (
@@ -212,6 +218,7 @@ PLAYER_FIELDS = (
     "egd_pin",
     "aga_id",
     "nzgs_id",
+    "email",
     "user",
 )
 
@@ -227,10 +234,6 @@ class PlayerForm(forms.ModelForm[Player]):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.fields["rank"].initial = str(self.instance.rank)
-
-
-class InviteForm(forms.Form):
-    email = forms.EmailField(help_text="The player gets a link to choose a password.")
 
 
 class ImportForm(forms.Form):
@@ -256,9 +259,18 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
         return (*fields, "account") if obj is not None else fields
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        readonly: tuple[str, ...] = ()
         if obj is not None and not can_link_account(request.user):
-            return ("account",)
-        return ()
+            readonly += ("account",)
+        # The address on file: a federation official's or the player's own directors'.
+        may_write_email = (
+            is_federation_official(request.user)
+            if obj is None
+            else can_invite_player(request.user, obj)
+        )
+        if not may_write_email:
+            readonly += ("email",)
+        return readonly
 
     @admin.display(description="account")
     def account(self, obj: Player) -> str:
@@ -304,6 +316,7 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
             egd_pin=data.get("egd_pin"),
             aga_id=data.get("aga_id"),
             nzgs_id=data.get("nzgs_id"),
+            email=data.get("email") or "",
             user=data.get("user"),
         )
         obj.pk = created.pk
@@ -325,30 +338,29 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
         return extra + super().get_urls()
 
     def invite_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """Invite a player by e-mail to create (or link) his account."""
+        """Invite a player by e-mail, at the address on file, to create (or link) his account."""
         player = get_object_or_404(Player, pk=pk)
-        if not can_edit_player(request.user, player):
+        if not can_invite_player(request.user, player):
             raise PermissionDenied
-        form = InviteForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
+        errors: list[str] = []
+        if request.method == "POST":
             try:
                 player_invite(
                     actor=request.user,
                     player=player,
-                    email=form.cleaned_data["email"],
                     accept_url=lambda token: request.build_absolute_uri(
                         reverse("invitation-accept", args=[token])
                     ),
                 )
             except (ValidationError, StateConflict) as exc:
-                form.add_error(None, "; ".join(getattr(exc, "messages", [str(exc)])))
+                errors = list(getattr(exc, "messages", [str(exc)]))
             else:
-                self.message_user(request, f"Invitation sent to {form.cleaned_data['email']}.")
+                self.message_user(request, f"Invitation sent to {player.email}.")
                 return HttpResponseRedirect(reverse("admin:games_player_change", args=[pk]))
         context = {
             **self.admin_site.each_context(request),
             "title": f"Invite {player} to an account",
-            "form": form,
+            "errors": errors,
             "player": player,
             "opts": self.model._meta,
         }

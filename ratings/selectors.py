@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils.safestring import mark_safe
 
 from games.models import Game, Player
@@ -97,6 +97,12 @@ def rating_list() -> QuerySet[PlayerRating]:
     return PlayerRating.objects.select_related(
         "player", "player__club", "player__honorary_title", "last_tournament"
     ).order_by("-rating", "player_id")
+
+
+def rated_through() -> dt.date | None:
+    """The end date of the last event the ratings hold (``None``: nothing rated yet)."""
+    day: dt.date | None = RatingHistory.objects.aggregate(day=Max("event_date"))["day"]
+    return day
 
 
 def latest_run() -> Any:

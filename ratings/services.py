@@ -104,6 +104,18 @@ def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None 
             "Only federation officials recompute every rating; a tournament's directors "
             "recompute from their own tournament."
         )
+    if (
+        actor is not None
+        and from_tournament is not None
+        and not permissions.is_federation_official(actor)
+    ):
+        # A director's recompute re-rates every later event: from a recent one only.
+        limit = timezone.localdate() - timedelta(days=settings.GOREF_RATED_BACKDATE_DAYS)
+        if from_tournament.end_date < limit:
+            raise PermissionDenied(
+                f"This tournament ended before {limit}: only federation officials "
+                "recompute from that far back."
+            )
     with transaction.atomic():
         job = _queue(actor=actor, from_tournament=from_tournament, reason="requested")
         audit_record(

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     from games.engine.rules import Rules
     from games.models import Game, Player, Tournament
     from ops.services import Actor
@@ -80,6 +82,14 @@ def handicap_advice(
     from ratings.strength import pairing_advice
 
     return pairing_advice(tournament=tournament, a=a, b=b, rules=rules, entered=entered)
+
+
+def ratings_rated_through() -> dt.date | None:
+    """The end date of the last event the ratings hold (``ratings.selectors.rated_through``):
+    a director's rated tournament may not end before it."""
+    from ratings.selectors import rated_through
+
+    return rated_through()
 
 
 def tournament_closed(tournament: Tournament) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 
 from games import permissions
@@ -72,7 +73,10 @@ def _club(value: Club | str | None, *, country: str) -> Club | None:
 def _check_actor(actor: Actor) -> None:
     # ``actor=None`` is the operator running a management command (CSV import, demo data).
     if actor is not None:
-        require(permissions.is_any_director(actor), "Only tournament directors can edit players.")
+        require(
+            permissions.is_any_director(actor) or permissions.is_federation_official(actor),
+            "Only tournament directors and federation officials edit players.",
+        )
 
 
 def _check_link(actor: Actor, user: Any) -> None:
@@ -82,6 +86,29 @@ def _check_link(actor: Actor, user: Any) -> None:
             permissions.can_link_account(actor),
             "Only a superuser links an account to a player: invite the player by e-mail instead.",
         )
+
+
+def _email(actor: Actor, player: Player | None, value: str | None) -> str:
+    """The address on file: invitations go there only, so only a federation official or
+    the player's own directors write it (a new player has no own director yet)."""
+    if actor is not None:
+        allowed = (
+            permissions.is_federation_official(actor)
+            if player is None
+            else permissions.can_invite_player(actor, player)
+        )
+        require(
+            allowed,
+            "Only a federation official or the directors of the tournament that first "
+            "entered this player put his e-mail address on file.",
+        )
+    email = (value or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError({"email": "Enter a valid e-mail address."}) from None
+    return email
 
 
 def player_audit_value(player: Player) -> dict[str, Any]:
@@ -95,6 +122,7 @@ def player_audit_value(player: Player) -> dict[str, Any]:
         "egd_pin": player.egd_pin,
         "aga_id": player.aga_id,
         "nzgs_id": player.nzgs_id,
+        "email": player.email,
         "user": player.user_id,
     }
 
@@ -111,10 +139,12 @@ def player_create(
     egd_pin: str | None = None,
     aga_id: str | None = None,
     nzgs_id: str | None = None,
+    email: str = "",
     user: Any = None,
 ) -> Player:
     _check_actor(actor)
     _check_link(actor, user)
+    email = _email(actor, None, email) if email else ""
     check_visible_text(family_name=family_name, given_name=given_name, club=club, country=country)
     country = (country or "").strip().upper()
     player = Player(
@@ -126,6 +156,7 @@ def player_create(
         egd_pin=_optional_id(egd_pin),
         aga_id=_optional_id(aga_id),
         nzgs_id=_optional_id(nzgs_id),
+        email=email,
         user=user,
     )
     validate_and_save(player)
@@ -148,6 +179,7 @@ def player_update(
     egd_pin: str | Unset | None = UNSET,
     aga_id: str | Unset | None = UNSET,
     nzgs_id: str | Unset | None = UNSET,
+    email: str | Unset | None = UNSET,
     user: Any = UNSET,
 ) -> Player:
     """Change the given fields only (``UNSET`` leaves a field alone); audited with the old
@@ -156,8 +188,11 @@ def player_update(
     if actor is not None:
         require(
             permissions.can_edit_player(actor, player),
-            "This player plays in other directors' tournaments: ask one of them, or a superuser.",
+            "This player was first entered in another director's tournament: ask its "
+            "directors, or a federation official.",
         )
+    if email is not UNSET:
+        email = _email(actor, player, email)
     if user is not UNSET:
         _check_link(actor, True)
     check_visible_text(family_name=family_name, given_name=given_name, club=club, country=country)
@@ -184,6 +219,9 @@ def player_update(
         if value is not UNSET:
             setattr(player, name, _optional_id(value))
             changed.append(name)
+    if email is not UNSET:
+        player.email = email or ""
+        changed.append("email")
     if user is not UNSET:
         player.user = user
         changed.append("user")
