@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A view's database error becomes a 503 (process_exception runs for any position).
     "ops.unavailable.DatabaseUnavailableMiddleware",
+    # A race lost on a database constraint (IntegrityError) becomes a 409.
+    "ops.conflicts.RaceConflictMiddleware",
     # Last, as django-axes asks: it answers a locked-out login form with 429.
     "axes.middleware.AxesMiddleware",
 ]
