@@ -30,6 +30,7 @@ from games.permissions import (
     is_director,
     is_federation_official,
 )
+from games.services.clubs import can_change_club, club_create, club_update
 from games.services.invitations import player_invite
 from games.tournament import services as tournament_services
 from ops.admin_mixins import (
@@ -389,9 +390,37 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin[Club]):
+class ClubAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Club]):
+    """Clubs through ``games.services.clubs``: scoped (a club with players is a federation
+    official's to change), audited, visible text only."""
+
     list_display = ("name", "code", "country")
     search_fields = ("name", "code")
+    fields = ("name", "code", "country")
+
+    def has_change_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or can_change_club(request.user, obj))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        return bool(request.user.is_superuser) and super().has_delete_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        if change:
+            changed = changed_values(form, ("name", "code", "country"))
+            if changed:
+                club_update(actor=request.user, club=Club.objects.get(pk=obj.pk), **changed)
+            obj.refresh_from_db()
+            return
+        created = club_create(
+            actor=request.user,
+            name=data["name"],
+            code=data.get("code") or "",
+            country=data.get("country") or "",
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
 
 
 @admin.register(ResultSubmission)

@@ -74,6 +74,9 @@ class AuditAction(StrEnum):
     """Every action name the audit trail holds, declared once: services write them and
     the trails match them by these names (a test refuses one written inline)."""
 
+    CLUB_CREATED = "club.created"
+    CLUB_UPDATED = "club.updated"
+
     DEAD_STONES_DISPUTED = "dead_stones.disputed"
     DEAD_STONES_MARKING_CHANGED = "dead_stones.marking_changed"
     DEAD_STONES_REVIEW_CLOSED = "dead_stones.review_closed"

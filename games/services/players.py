@@ -11,9 +11,10 @@ from django.db import transaction
 from games import permissions
 from games.models import Club, Player
 from games.services import outbound
+from games.services.clubs import club_create
 from ops.audit import audit_record
 from ops.models import AuditAction
-from ops.services import UNSET, Actor, Unset, require, validate_and_save
+from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
 
@@ -50,7 +51,7 @@ def _optional_id(value: str | int | None) -> str | None:
     return text or None
 
 
-def _club(value: Club | str | None, *, country: str) -> Club | None:
+def _club(value: Club | str | None, *, country: str, actor: Actor = None) -> Club | None:
     """A club by name: the one in the player's country, else the only one of that name, else new."""
     if value is None or isinstance(value, Club):
         return value
@@ -65,9 +66,12 @@ def _club(value: Club | str | None, *, country: str) -> Club | None:
     by_name = list(Club.objects.filter(name__iexact=name)[:2])
     if len(by_name) == 1:
         return by_name[0]
-    club = Club(name=name, country=country)
-    validate_and_save(club)
-    return club
+    try:
+        with transaction.atomic():
+            return club_create(actor=actor, name=name, country=country)
+    except StateConflict:
+        # A simultaneous request added the same club first: use it.
+        return Club.objects.get(name=name, country=country)
 
 
 def _check_actor(actor: Actor) -> None:
@@ -151,7 +155,7 @@ def player_create(
         family_name=(family_name or "").strip(),
         given_name=(given_name or "").strip(),
         declared_rank=_rank(rank).index,
-        club=_club(club, country=country),
+        club=_club(club, country=country, actor=actor),
         country=country,
         egd_pin=_optional_id(egd_pin),
         aga_id=_optional_id(aga_id),
@@ -213,7 +217,7 @@ def player_update(
         player.country = (country or "").strip().upper()
         changed.append("country")
     if club is not UNSET:
-        player.club = _club(club, country=player.country)
+        player.club = _club(club, country=player.country, actor=actor)
         changed.append("club")
     for name, value in (("egd_pin", egd_pin), ("aga_id", aga_id), ("nzgs_id", nzgs_id)):
         if value is not UNSET:
