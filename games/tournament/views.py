@@ -217,8 +217,15 @@ def _import_csv(request: HttpRequest, tournament: Tournament) -> int:
         raise ValidationError({"file": "Choose a CSV file (at most 1 MB)."})
     text = upload.read().decode("utf-8-sig", errors="replace")
     count = 0
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as e:  # a cell over the csv module's limit, a NUL byte
+        raise ValidationError(
+            f"Line {reader.line_num + 1}: this line cannot be read as CSV ({e}). Nothing was entered."
+        ) from None
     with transaction.atomic():
-        for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+        for n, row in rows:
             try:
                 family = (row.get("family_name") or "").strip()
                 rank = Rank.parse(row.get("rank") or "")
