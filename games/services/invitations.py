@@ -121,7 +121,10 @@ def invitation_read(token: str) -> Invitation:
         raise ValidationError(_INVALID) from None
     if not isinstance(data, dict):
         raise ValidationError(_INVALID)
-    player = Player.objects.filter(pk=data.get("player")).first()
+    player_id = data.get("player")
+    if not isinstance(player_id, int):
+        raise ValidationError(_INVALID)
+    player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise ValidationError(_INVALID)
     if player.user_id is not None:

@@ -290,8 +290,7 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
 
 def _unique_ids(players: list[tuple[int, Player, str]], errors: dict[int, Any]) -> None:
     """The unique ids, checked for the whole file at once: one query per column."""
-    for column in ("egd_pin", "aga_id", "nzgs_id"):
-        label = Player._meta.get_field(column).verbose_name
+    for column, label in (("egd_pin", "EGD PIN"), ("aga_id", "AGA id"), ("nzgs_id", "NZGS id")):
         first: dict[str, int] = {}
         for i, player, _ in players:
             value = getattr(player, column)
