@@ -253,25 +253,26 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
     raw_id_fields = ("user",)
 
     def get_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
-        # Only a superuser links an account directly; a director invites the player.
-        if can_link_account(request.user):
-            return self.fields
-        fields = tuple(f for f in self.fields if f != "user")
-        return (*fields, "account") if obj is not None else fields
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
-        readonly: tuple[str, ...] = ()
-        if obj is not None and not can_link_account(request.user):
-            readonly += ("account",)
-        # The address on file: a federation official's or the player's own directors'.
-        may_write_email = (
+        fields: tuple[str, ...] = self.fields
+        # The address on file is shown to (and written by) a federation official or the
+        # player's own directors only: invitations go there.
+        may_see_email = (
             is_federation_official(request.user)
             if obj is None
             else can_invite_player(request.user, obj)
         )
-        if not may_write_email:
-            readonly += ("email",)
-        return readonly
+        if not may_see_email:
+            fields = tuple(f for f in fields if f != "email")
+        # Only a superuser links an account directly; a director invites the player.
+        if can_link_account(request.user):
+            return fields
+        fields = tuple(f for f in fields if f != "user")
+        return (*fields, "account") if obj is not None else fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        if obj is not None and not can_link_account(request.user):
+            return ("account",)
+        return ()
 
     @admin.display(description="account")
     def account(self, obj: Player) -> str:

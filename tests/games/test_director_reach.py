@@ -266,3 +266,21 @@ def test_an_invitation_link_is_not_reused_after_the_address_on_file_changes(
     services.player_update(actor=b_director, player=kim, email="kim2@example.org")
     assert client.get(f"/accounts/invitation/{token}/").status_code == 400
     assert re.search("kim@example.org", mail.outbox[0].to[0])
+
+
+def test_the_address_on_file_is_not_shown_to_a_director_who_entered_him_later(
+    rival: Any, rival_open: Tournament, b_director: Any, b_players: tuple[Player, Player]
+) -> None:
+    from games import services
+
+    kim, _ = b_players
+    enter(rival_open, kim)
+    services.player_update(actor=b_director, player=kim, email="kim@example.org")
+    page = _as(rival).get(reverse("admin:games_player_change", args=[kim.pk]))
+    assert page.status_code == 200 and b"kim@example.org" not in page.content
+    response = _as(rival).post(
+        reverse("admin:games_player_change", args=[kim.pk]),
+        {"family_name": "Kim", "given_name": "Ji", "rank": "2k", "email": "rival@example.org"},
+    )
+    assert response.status_code == 403
+    assert Player.objects.get(pk=kim.pk).email == "kim@example.org"
