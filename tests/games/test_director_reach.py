@@ -284,3 +284,41 @@ def test_the_address_on_file_is_not_shown_to_a_director_who_entered_him_later(
     )
     assert response.status_code == 403
     assert Player.objects.get(pk=kim.pk).email == "kim@example.org"
+
+
+def test_an_unrated_tournament_dated_back_cannot_be_turned_rated(rival: Any, api_as: Any) -> None:
+    body = {
+        "name": "Quiet past",
+        "start_date": "1900-01-01",
+        "end_date": "1900-01-02",
+        "rules": "japanese",
+        "rated": False,
+    }
+    created = api_as(rival).post("/api/v1/tournaments/", body, format="json")
+    assert created.status_code == 201
+    pk = created.json()["id"]
+    response = api_as(rival).patch(f"/api/v1/tournaments/{pk}/", {"rated": True}, format="json")
+    assert response.status_code == 400
+    assert not Tournament.objects.get(pk=pk).rated
+
+
+def test_the_own_director_puts_the_address_on_file_over_the_api_and_it_is_never_shown(
+    b_director: Any, b_players: tuple[Player, Player], api_as: Any
+) -> None:
+    kim, _ = b_players
+    response = api_as(b_director).patch(
+        f"/api/v1/players/{kim.pk}/", {"email": "kim@example.org"}, format="json"
+    )
+    assert response.status_code == 200 and "email" not in response.json()
+    assert Player.objects.get(pk=kim.pk).email == "kim@example.org"
+    assert (
+        "kim@example.org"
+        not in api_as(b_director).get(f"/api/v1/players/{kim.pk}/").content.decode()
+    )
+
+
+def test_a_director_cannot_create_a_player_with_an_address_on_file(rival: Any, api_as: Any) -> None:
+    body = {"family_name": "Fresh", "rank": "3k", "email": "rival@example.org"}
+    response = api_as(rival).post("/api/v1/players/", body, format="json")
+    assert response.status_code == 403
+    assert not Player.objects.filter(family_name="Fresh").exists()
