@@ -278,6 +278,9 @@ STORAGES = {
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "goref@localhost")
+# A mail server that does not answer fails the send (a clear error) instead of holding
+# the request, and the player's row lock an invitation takes, without end.
+EMAIL_TIMEOUT = 10
 
 # --- Security (production) ----------------------------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

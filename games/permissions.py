@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q
 
@@ -92,8 +93,6 @@ def is_own_director(user: Any, player: Player) -> bool:
 
 def player_directors(player: Player) -> Any:
     """The users directing any tournament ``player`` is entered or plays in (a queryset)."""
-    from django.contrib.auth import get_user_model
-
     tournaments = Tournament.objects.filter(
         Q(entries__player=player) | Q(games__black=player) | Q(games__white=player)
     )

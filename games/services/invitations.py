@@ -13,7 +13,9 @@ other tournaments are told of every invitation.
 
 from __future__ import annotations
 
+import logging
 import secrets
+import smtplib
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +31,8 @@ from games.models import Player
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
+
+log = logging.getLogger(__name__)
 
 INVITATION_DAYS = 7
 _SALT = "goref.player-invitation"
@@ -75,6 +79,22 @@ def player_invite(*, actor: Actor, player: Player, accept_url: Any) -> str:
 
 
 def _send(*, actor: Actor, player: Player, email: str, link: str) -> None:
+    """The invitation, then the notices.  A refused invitation rolls the nonce back (the
+    caller's transaction) with a clear error; a failed notice is logged."""
+    try:
+        _send_invitation(player=player, email=email, link=link)
+    except (OSError, smtplib.SMTPException) as exc:
+        log.warning("invitation to player %s not sent: %s", player.pk, exc)
+        raise ValidationError(
+            "The invitation could not be sent (the mail server refused it): try again later."
+        ) from None
+    try:
+        _send_notices(actor=actor, player=player, email=email)
+    except (OSError, smtplib.SMTPException):
+        log.exception("the notices of the invitation to player %s were not sent", player.pk)
+
+
+def _send_invitation(*, player: Player, email: str, link: str) -> None:
     send_mail(
         "Your goref account",
         "\n".join(
@@ -90,7 +110,10 @@ def _send(*, actor: Actor, player: Player, email: str, link: str) -> None:
         settings.DEFAULT_FROM_EMAIL,
         [email],
     )
-    # The directors of his other tournaments hear of it: the account will act for him there.
+
+
+def _send_notices(*, actor: Actor, player: Player, email: str) -> None:
+    """The directors of his other tournaments hear of it: the account acts for him there."""
     sender = as_user(actor)
     others = permissions.player_directors(player).exclude(email="")
     if sender is not None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -322,3 +323,23 @@ def test_a_director_cannot_create_a_player_with_an_address_on_file(rival: Any, a
     response = api_as(rival).post("/api/v1/players/", body, format="json")
     assert response.status_code == 403
     assert not Player.objects.filter(family_name="Fresh").exists()
+
+
+def test_a_mail_server_that_refuses_the_invitation_leaves_nothing_behind(
+    b_director: Any, b_players: tuple[Player, Player], monkeypatch: Any
+) -> None:
+    import smtplib
+
+    from games import services
+    from games.services import invitations
+
+    kim, _ = b_players
+    services.player_update(actor=b_director, player=kim, email="kim@example.org")
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise smtplib.SMTPException("421 try later")
+
+    monkeypatch.setattr(invitations, "send_mail", refuse)
+    with pytest.raises(ValidationError, match="could not be sent"):
+        player_invite(actor=b_director, player=kim, accept_url=str)
+    assert Player.objects.get(pk=kim.pk).invitation_nonce == ""
