@@ -343,3 +343,17 @@ def test_a_mail_server_that_refuses_the_invitation_leaves_nothing_behind(
     with pytest.raises(ValidationError, match="could not be sent"):
         player_invite(actor=b_director, player=kim, accept_url=str)
     assert Player.objects.get(pk=kim.pk).invitation_nonce == ""
+
+
+def test_a_federation_official_creates_a_player_with_an_address_and_invites_him(
+    db: Any,
+) -> None:
+    from games import services
+
+    official = UserFactory(username="official")
+    federation_official_grant(actor=None, user=official)
+    newcomer = services.player_create(
+        actor=official, family_name="Newcomer", rank="20k", email="new@example.org"
+    )
+    player_invite(actor=official, player=newcomer, accept_url=lambda t: f"http://x/{t}/")
+    assert mail.outbox[0].to == ["new@example.org"]
