@@ -107,3 +107,18 @@ def test_a_player_cannot_touch_clubs(alice: Any, wellington: Club) -> None:
         club_create(actor=alice.user, name="Mine")
     with pytest.raises(PermissionDenied):
         club_update(actor=alice.user, club=wellington, name="Mine")
+
+
+def test_an_entrys_club_is_visible_text_only(director: Any, tournament: Any, api_as: Any) -> None:
+    """The entry's copy of the club (crosstables, exports) is checked as a club is."""
+    player = PlayerFactory(family_name="Entrant")
+    url = f"/api/v1/tournaments/{tournament.pk}/entries/"
+    body = {"player": player.pk, "club": "Evil\u202eClub"}
+    response = api_as(director).post(url, body, format="json")
+    assert response.status_code == 400 and "visible" in str(response.json())
+    assert not tournament.entries.filter(player=player).exists()
+    entry = api_as(director).post(url, {"player": player.pk}, format="json").json()
+    response = api_as(director).patch(
+        f"{url}{entry['id']}/", {"club": "Line\nbreak"}, format="json"
+    )
+    assert response.status_code == 400

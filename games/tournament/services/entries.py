@@ -18,6 +18,7 @@ from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
+from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
 
 MAX_ROUNDS = 64  # the participation field's length: one letter per round
@@ -89,6 +90,7 @@ def entry_add(
     current rating, club and country)."""
     _check_director(actor, tournament)
     _check_open(tournament)
+    check_visible_text(club=club, country=country)
     entry = TournamentEntry(
         tournament=tournament,
         player=player,
@@ -131,6 +133,7 @@ def entry_update(
     tournament = entry.tournament
     _check_director(actor, tournament)
     _check_open(tournament)
+    check_visible_text(club=club, country=country)
     entry = TournamentEntry.objects.select_for_update().get(pk=entry.pk)
     values = {
         "rank": UNSET if rank is UNSET else entry_rank(rank),
