@@ -99,9 +99,12 @@ def rating_list() -> QuerySet[PlayerRating]:
     ).order_by("-rating", "player_id")
 
 
-def rated_through() -> dt.date | None:
-    """The end date of the last event the ratings hold (``None``: nothing rated yet)."""
-    day: dt.date | None = RatingHistory.objects.aggregate(day=Max("event_date"))["day"]
+def rated_through(today: dt.date) -> dt.date | None:
+    """The end date of the last event the ratings hold, up to ``today`` (``None``: nothing
+    rated yet).  An event dated in the future does not count: closed early, it would
+    otherwise push the limit for every later tournament (``rated_dates_limit``) past them."""
+    held = RatingHistory.objects.filter(event_date__lte=today)
+    day: dt.date | None = held.aggregate(day=Max("event_date"))["day"]
     return day
 
 

@@ -84,12 +84,13 @@ def handicap_advice(
     return pairing_advice(tournament=tournament, a=a, b=b, rules=rules, entered=entered)
 
 
-def ratings_rated_through() -> dt.date | None:
-    """The end date of the last event the ratings hold (``ratings.selectors.rated_through``):
-    a director's rated tournament may not end before it."""
+def ratings_rated_through(today: dt.date) -> dt.date | None:
+    """The end date of the last event, up to ``today``, the ratings hold
+    (``ratings.selectors.rated_through``): a director's rated tournament may not end
+    before it."""
     from ratings.selectors import rated_through
 
-    return rated_through()
+    return rated_through(today)
 
 
 def tournament_closed(tournament: Tournament) -> None:

@@ -357,3 +357,29 @@ def test_a_federation_official_creates_a_player_with_an_address_and_invites_him(
     )
     player_invite(actor=official, player=newcomer, accept_url=lambda t: f"http://x/{t}/")
     assert mail.outbox[0].to == ["new@example.org"]
+
+
+def test_an_event_rated_with_a_future_date_does_not_lock_everyone_else_out(
+    rival: Any, rival_open: Tournament, b_players: tuple[Player, Player], api_as: Any
+) -> None:
+    """A rated tournament dated 2100 and closed early must not push the limit to 2100."""
+    kim, _ = b_players
+    future = TournamentFactory(
+        name="Far future", start_date=dt.date(2100, 1, 1), end_date=dt.date(2100, 1, 1)
+    )
+    RatingHistory.objects.create(
+        player=kim,
+        tournament=future,
+        event_date=future.end_date,
+        rating_before=1000,
+        rating_after=1010,
+        change=10,
+        games=1,
+        wins=1,
+        total_games=1,
+        algorithm="egf2021",
+        version="1",
+    )
+    today = str(timezone.localdate())
+    body = {"name": "Today", "start_date": today, "end_date": today, "rules": "japanese"}
+    assert api_as(rival).post("/api/v1/tournaments/", body, format="json").status_code == 201

@@ -102,8 +102,9 @@ def rated_dates_limit() -> dt.date:
     """The earliest end date a director may give a rated tournament: not before the last
     rated event (that would re-rate everyone after it) nor ``GOREF_RATED_BACKDATE_DAYS``
     ago.  Federation officials date one earlier (docs/games.md, "A director's reach")."""
-    limit = timezone.localdate() - dt.timedelta(days=django_settings.GOREF_RATED_BACKDATE_DAYS)
-    rated_through = outbound.ratings_rated_through()
+    today = timezone.localdate()
+    limit = today - dt.timedelta(days=django_settings.GOREF_RATED_BACKDATE_DAYS)
+    rated_through = outbound.ratings_rated_through(today)
     return limit if rated_through is None else max(limit, rated_through)
 
 
