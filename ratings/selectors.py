@@ -108,6 +108,12 @@ def rated_through(today: dt.date) -> dt.date | None:
     return day
 
 
+def ratings_of(player_ids: list[int]) -> dict[int, float]:
+    """The current rating of each rated player among ``player_ids`` (one query)."""
+    rows = PlayerRating.objects.filter(player_id__in=player_ids).values_list("player_id", "rating")
+    return {int(pk): float(rating) for pk, rating in rows}
+
+
 def latest_run() -> Any:
     return RatingRun.objects.filter(state=RatingRun.State.DONE).order_by("-id").first()
 

@@ -61,6 +61,14 @@ def player_strength(player: Player) -> Strength:
     return current_strength(player)
 
 
+def player_ratings(player_ids: list[int]) -> dict[int, float]:
+    """The current ratings of many players at once (``ratings.selectors.ratings_of``), for
+    entering a file of players: what ``player_strength`` gives one at a time."""
+    from ratings.selectors import ratings_of
+
+    return ratings_of(player_ids)
+
+
 def player_rating_page(player: Player) -> dict[str, Any]:
     """A player's rating, rank, rating history (and its chart) and rank history for the
     player page, as the ratings app shows them (``ratings.selectors.player_rating_page``)."""

@@ -98,3 +98,63 @@ def test_a_duplicate_pin_already_on_file_is_named_on_its_line(director: Any) -> 
     report = players_import_csv(actor=None, data=_file(3))
     assert [(e.row, e.field) for e in report.errors] == [(3, "egd_pin")]
     assert Player.objects.count() == 1
+
+
+def test_a_full_entry_list_csv_is_entered_in_bulk_in_seconds(
+    director: Any, tournament: Any
+) -> None:
+    """W10 on the entry list: 2,000 lines (half of them players already in goref)."""
+    from games.tournament.services import ENTRIES_FILE_MAX_ROWS
+
+    Player.objects.bulk_create(
+        [
+            Player(family_name=f"F{i}", given_name=f"G{i}", declared_rank=-(i % 30 + 1))
+            for i in range(0, ENTRIES_FILE_MAX_ROWS, 2)
+        ]
+    )
+    lines = "".join(
+        f"F{i},G{i},{i % 30 + 1}k,Club {i % 7},NZ\n" for i in range(ENTRIES_FILE_MAX_ROWS)
+    )
+    data = ("family_name,given_name,rank,club,country\n" + lines).encode()
+    url = reverse("games:entries", args=[tournament.pk])
+    started = time.monotonic()
+    with CaptureQueriesContext(connection) as queries:
+        response = _as(director).post(
+            url, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)}
+        )
+    elapsed = time.monotonic() - started
+    assert response.status_code == 302
+    assert tournament.entries.count() == ENTRIES_FILE_MAX_ROWS
+    assert Player.objects.count() == ENTRIES_FILE_MAX_ROWS  # the known half matched
+    assert AuditEntry.objects.filter(action="entry.added").count() == ENTRIES_FILE_MAX_ROWS
+    assert len(queries) < 80, len(queries)
+    assert elapsed < 10, elapsed
+
+
+def test_an_entry_list_csv_over_the_limit_or_repeating_a_player_enters_nobody(
+    director: Any, tournament: Any
+) -> None:
+    from games.tournament.services import ENTRIES_FILE_MAX_ROWS
+
+    url = reverse("games:entries", args=[tournament.pk])
+    too_many = "family_name,rank\n" + "".join(
+        f"F{i},3k\n" for i in range(ENTRIES_FILE_MAX_ROWS + 5)
+    )
+    page = (
+        _as(director)
+        .post(
+            url,
+            {"action": "csv", "file": SimpleUploadedFile("e.csv", too_many.encode())},
+            follow=True,
+        )
+        .content.decode()
+    )
+    assert f"Line {ENTRIES_FILE_MAX_ROWS + 2}" in page and "split the file" in page
+    twice = b"family_name,given_name,rank\nRoe,Jo,5k\nRoe,Jo,5k\n"
+    page = (
+        _as(director)
+        .post(url, {"action": "csv", "file": SimpleUploadedFile("e.csv", twice)}, follow=True)
+        .content.decode()
+    )
+    assert "Line 3: the same player as line 2" in page
+    assert not tournament.entries.exists() and not Player.objects.exists()
