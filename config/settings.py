@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A view's database error becomes a 503 (process_exception runs for any position).
     "ops.unavailable.DatabaseUnavailableMiddleware",
+    # A race lost on a database constraint (IntegrityError) becomes a 409.
+    "ops.conflicts.RaceConflictMiddleware",
     # Last, as django-axes asks: it answers a locked-out login form with 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -276,6 +278,9 @@ STORAGES = {
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "goref@localhost")
+# A mail server that does not answer fails the send (a clear error) instead of holding
+# the request, and the player's row lock an invitation takes, without end.
+EMAIL_TIMEOUT = 10
 
 # --- Security (production) ----------------------------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -306,6 +311,10 @@ if GOREF_RATING_SYSTEM not in SYSTEMS:
         f"use one of {', '.join(SYSTEMS)}"
     )
 GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
+# A director dates a rated tournament (and asks a recompute from one) no earlier than
+# this many days ago, nor before the last rated event; earlier is a federation
+# official's (games.tournament.services.tournaments, ratings.services).
+GOREF_RATED_BACKDATE_DAYS = env_int("GOREF_RATED_BACKDATE_DAYS", 90, minimum=0)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
 

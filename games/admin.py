@@ -23,7 +23,14 @@ from django.utils.html import format_html
 from games import services
 from games.imports import COLUMNS, players_import_upload
 from games.models import Club, Game, Player, ResultSubmission, Tournament
-from games.permissions import can_edit_player, can_link_account, is_director
+from games.permissions import (
+    can_edit_player,
+    can_invite_player,
+    can_link_account,
+    is_director,
+    is_federation_official,
+)
+from games.services.clubs import can_change_club, club_create, club_update
 from games.services.invitations import player_invite
 from games.tournament import services as tournament_services
 from ops.admin_mixins import (
@@ -212,6 +219,7 @@ PLAYER_FIELDS = (
     "egd_pin",
     "aga_id",
     "nzgs_id",
+    "email",
     "user",
 )
 
@@ -227,10 +235,6 @@ class PlayerForm(forms.ModelForm[Player]):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.fields["rank"].initial = str(self.instance.rank)
-
-
-class InviteForm(forms.Form):
-    email = forms.EmailField(help_text="The player gets a link to choose a password.")
 
 
 class ImportForm(forms.Form):
@@ -249,10 +253,20 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
     raw_id_fields = ("user",)
 
     def get_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        fields: tuple[str, ...] = self.fields
+        # The address on file is shown to (and written by) a federation official or the
+        # player's own directors only: invitations go there.
+        may_see_email = (
+            is_federation_official(request.user)
+            if obj is None
+            else can_invite_player(request.user, obj)
+        )
+        if not may_see_email:
+            fields = tuple(f for f in fields if f != "email")
         # Only a superuser links an account directly; a director invites the player.
         if can_link_account(request.user):
-            return self.fields
-        fields = tuple(f for f in self.fields if f != "user")
+            return fields
+        fields = tuple(f for f in fields if f != "user")
         return (*fields, "account") if obj is not None else fields
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
@@ -304,6 +318,7 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
             egd_pin=data.get("egd_pin"),
             aga_id=data.get("aga_id"),
             nzgs_id=data.get("nzgs_id"),
+            email=data.get("email") or "",
             user=data.get("user"),
         )
         obj.pk = created.pk
@@ -325,30 +340,29 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
         return extra + super().get_urls()
 
     def invite_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """Invite a player by e-mail to create (or link) his account."""
+        """Invite a player by e-mail, at the address on file, to create (or link) his account."""
         player = get_object_or_404(Player, pk=pk)
-        if not can_edit_player(request.user, player):
+        if not can_invite_player(request.user, player):
             raise PermissionDenied
-        form = InviteForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
+        errors: list[str] = []
+        if request.method == "POST":
             try:
                 player_invite(
                     actor=request.user,
                     player=player,
-                    email=form.cleaned_data["email"],
                     accept_url=lambda token: request.build_absolute_uri(
                         reverse("invitation-accept", args=[token])
                     ),
                 )
             except (ValidationError, StateConflict) as exc:
-                form.add_error(None, "; ".join(getattr(exc, "messages", [str(exc)])))
+                errors = list(getattr(exc, "messages", [str(exc)]))
             else:
-                self.message_user(request, f"Invitation sent to {form.cleaned_data['email']}.")
+                self.message_user(request, f"Invitation sent to {player.email}.")
                 return HttpResponseRedirect(reverse("admin:games_player_change", args=[pk]))
         context = {
             **self.admin_site.each_context(request),
             "title": f"Invite {player} to an account",
-            "form": form,
+            "errors": errors,
             "player": player,
             "opts": self.model._meta,
         }
@@ -377,9 +391,37 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin[Club]):
+class ClubAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Club]):
+    """Clubs through ``games.services.clubs``: scoped (a club with players is a federation
+    official's to change), audited, visible text only."""
+
     list_display = ("name", "code", "country")
     search_fields = ("name", "code")
+    fields = ("name", "code", "country")
+
+    def has_change_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or can_change_club(request.user, obj))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        return bool(request.user.is_superuser) and super().has_delete_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        if change:
+            changed = changed_values(form, ("name", "code", "country"))
+            if changed:
+                club_update(actor=request.user, club=Club.objects.get(pk=obj.pk), **changed)
+            obj.refresh_from_db()
+            return
+        created = club_create(
+            actor=request.user,
+            name=data["name"],
+            code=data.get("code") or "",
+            country=data.get("country") or "",
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
 
 
 @admin.register(ResultSubmission)

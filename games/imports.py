@@ -1,8 +1,9 @@
 """Importing players from a CSV file (the directors' admin page calls this).
 
-All or nothing, with every failing row reported at once: a half-imported file would
-leave the director working out which rows made it.  Each row goes through
-``games.services.player_create``.  The file's columns: docs/formats.md, "Players as CSV".
+All or nothing, with every failing row reported at once (by the line it starts on): a
+half-imported file would leave the director working out which rows made it.  The rows
+go through ``games.services.players_create_bulk``, checked as one player is and written
+in bulk.  The file's columns: docs/formats.md, "Players as CSV".
 """
 
 from __future__ import annotations
@@ -13,14 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
-
 from games import services
 from games.models import Player
-from games.services.players import PLAYER_FIELDS
+from games.services.players import PLAYER_FIELDS, RowErrors, check_player_writer
 from ops.services import Actor
-from ratings.ranks import Rank, RankError
 
 COLUMNS = PLAYER_FIELDS
 REQUIRED = ("family_name", "rank")
@@ -55,10 +52,6 @@ class ImportReport:
         self.errors.append(RowError(row, field_name, message))
 
 
-class _Rollback(Exception):
-    """Raised inside the transaction to undo a file with errors."""
-
-
 def _decode(data: str | bytes, report: ImportReport) -> str | None:
     if isinstance(data, str):
         return data.lstrip("\ufeff")
@@ -72,18 +65,13 @@ def _decode(data: str | bytes, report: ImportReport) -> str | None:
         return None
 
 
-def _messages(exc: ValidationError) -> dict[str, list[str]]:
-    if hasattr(exc, "error_dict"):
-        return {k: [str(m) for m in v] for k, v in exc.message_dict.items()}
-    return {"__all__": [str(m) for m in exc.messages]}
-
-
 # Model field names the service may report, mapped back to the CSV columns.
 _FIELD_TO_COLUMN = {"declared_rank": "rank", "__all__": "row", "user": "row"}
 
 
 def players_import_upload(*, actor: Actor, upload: Any) -> ImportReport:
     """An uploaded file (``UploadedFile``): its size is checked before a byte is read."""
+    check_player_writer(actor)
     if upload.size is None or upload.size > MAX_BYTES:
         report = ImportReport()
         report.error(0, "file", f"the file is larger than {MAX_BYTES // 1_000_000} MB")
@@ -97,6 +85,7 @@ def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
     ``report.ok`` is true when every row was created; otherwise nothing was
     created and ``report.errors`` names each failing row and column.
     """
+    check_player_writer(actor)  # before a byte of the file is looked at
     report = ImportReport()
     text = _decode(data, report)
     if text is None:
@@ -122,81 +111,46 @@ def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
         return report
     reader.fieldnames = header
 
+    # Read every row before any is checked: the bound on rows holds before any work.
+    lines: list[int] = []
+    rows: list[dict[str, str]] = []
+    for line, raw in _rows(reader, report):
+        if None in raw:  # more cells than header columns
+            report.error(line, "row", "this row has more cells than the header")
+            continue
+        row = {k: (v or "").strip() for k, v in raw.items()}
+        if not any(row.values()):
+            continue  # a blank line is not a row
+        if len(rows) == MAX_ROWS:
+            report.error(line, "file", f"more than {MAX_ROWS} rows: split the file")
+            return report
+        lines.append(line)
+        rows.append(row)
+    report.rows = len(rows) + sum(1 for e in report.errors if e.field == "row")
+    if report.errors:
+        return report
     try:
-        with transaction.atomic():
-            for index, raw in _rows(reader, report):
-                report.rows += 1
-                if report.rows > MAX_ROWS:
-                    report.error(index, "file", f"more than {MAX_ROWS} rows: split the file")
-                    break
-                if None in raw:  # more cells than header columns
-                    report.error(index, "row", "this row has more cells than the header")
-                    continue
-                row = {k: (v or "").strip() for k, v in raw.items()}
-                if not any(row.values()):
-                    report.rows -= 1  # a blank line is not a row
-                    continue
-                _import_row(index, row, actor, report, services)
-            if report.errors:
-                raise _Rollback
-    except _Rollback:
-        report.created = []
+        report.created = services.players_create_bulk(actor=actor, rows=rows)
+    except RowErrors as exc:
+        for position, fields in sorted(exc.rows.items()):
+            for name, messages in fields.items():
+                for message in messages:
+                    report.error(lines[position], _FIELD_TO_COLUMN.get(name, name), message)
     return report
 
 
 def _rows(
     reader: csv.DictReader[str], report: ImportReport
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The data rows with their row numbers; a row the csv module cannot read (a cell over
-    its 131,072-character limit) ends the file with an error naming that row."""
-    index = 1
+    """The data rows with the line each starts on; a row the csv module cannot read (a
+    cell over its 131,072-character limit) ends the file with an error naming its line."""
     while True:
-        index += 1
+        line = reader.line_num + 1
         try:
             raw = next(reader)
         except StopIteration:
             return
         except csv.Error as exc:
-            report.error(index, "file", f"this row cannot be read as CSV ({exc})")
+            report.error(line, "file", f"this line cannot be read as CSV ({exc})")
             return
-        yield index, raw
-
-
-def _import_row(
-    index: int, row: dict[str, str], actor: Actor, report: ImportReport, services: Any
-) -> None:
-    before = len(report.errors)
-    family_name = row.get("family_name", "")
-    if not family_name:
-        report.error(index, "family_name", "the family name is required")
-    rank: Rank | None = None
-    try:
-        rank = Rank.parse(row.get("rank", ""))
-    except RankError as exc:
-        report.error(index, "rank", str(exc))
-    country = row.get("country", "").upper()
-    if len(report.errors) > before or rank is None:
-        return
-
-    try:
-        # A savepoint per row: a failing row must not poison the rows after it,
-        # so the report can name all of them.
-        with transaction.atomic():
-            player = services.player_create(
-                actor=actor,
-                family_name=family_name,
-                given_name=row.get("given_name", ""),
-                rank=rank,
-                club=row.get("club") or None,
-                country=country,
-                egd_pin=row.get("egd_pin") or None,
-                aga_id=row.get("aga_id") or None,
-                nzgs_id=row.get("nzgs_id") or None,
-            )
-    except ValidationError as exc:
-        for name, messages in _messages(exc).items():
-            column = _FIELD_TO_COLUMN.get(name, name)
-            for message in messages:
-                report.error(index, column, message)
-        return
-    report.created.append(player)
+        yield line, raw

@@ -76,6 +76,11 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
+    # The only address an invitation to an account goes to; written by a federation
+    # official or the player's own directors (games.permissions.can_invite_player).
+    email = models.EmailField(blank=True, help_text="Invitations to an account go here only.")
+    # The nonce of the one invitation link that works (cleared when it is accepted).
+    invitation_nonce = models.CharField(max_length=32, blank=True, editable=False)
     # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
     declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)

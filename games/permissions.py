@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q
 
@@ -65,22 +66,58 @@ def is_any_director(user: Any) -> bool:
     return Tournament.objects.filter(directors=user).exists()
 
 
-def can_edit_player(user: Any, player: Player) -> bool:
-    """A superuser; or a director, for a player entered or playing in a tournament he
-    directs, or in none at all yet.  A player of other tournaments only is theirs to edit."""
+def own_tournament_id(player: Player) -> int | None:
+    """The tournament that first entered ``player`` (the lowest entry id): its directors
+    are his own.  Entering him elsewhere later never changes it, so a director cannot
+    make a player his by entering him (docs/games.md, "A director's reach")."""
+    first = player.entries.order_by("pk").values_list("tournament_id", flat=True).first()
+    if first is not None:
+        return int(first)
+    # A game without an entry (older data): the tournament of his first game.
+    game = (
+        Game.objects.filter(Q(black=player) | Q(white=player))
+        .order_by("pk")
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
+    return None if game is None else int(game)
+
+
+def is_own_director(user: Any, player: Player) -> bool:
+    """``user`` directs the tournament that first entered ``player``."""
     if not is_authenticated(user):
         return False
-    if user.is_superuser:
+    own = own_tournament_id(player)
+    return own is not None and Tournament.objects.filter(pk=own, directors=user).exists()
+
+
+def player_directors(player: Player) -> Any:
+    """The users directing any tournament ``player`` is entered or plays in (a queryset)."""
+    tournaments = Tournament.objects.filter(
+        Q(entries__player=player) | Q(games__black=player) | Q(games__white=player)
+    )
+    return get_user_model().objects.filter(directed_tournaments__in=tournaments).distinct()
+
+
+def can_edit_player(user: Any, player: Player) -> bool:
+    """A federation official (or a superuser); the directors of the tournament that first
+    entered him; any director while he is in no tournament at all.  Entering a player in
+    one's own tournament never widens this (``own_tournament_id``)."""
+    if not is_authenticated(user):
+        return False
+    if is_federation_official(user):
         return True
     if not is_any_director(user):
         return False
-    if player.entries.filter(tournament__directors=user).exists():
-        return True  # entered in one of his tournaments
-    games = Game.objects.filter(Q(black=player) | Q(white=player))
-    if games.filter(tournament__directors=user).exists():
-        return True
-    # Nobody's yet: neither paired nor entered anywhere.
-    return not games.exists() and not player.entries.exists()
+    if own_tournament_id(player) is None:
+        return True  # nobody's yet: neither entered nor paired anywhere
+    return is_own_director(user, player)
+
+
+def can_invite_player(user: Any, player: Player) -> bool:
+    """Who puts an address on file for a player and invites him to an account: a federation
+    official or his own directors (a player in no tournament has none yet)."""
+    return is_federation_official(user) or is_own_director(user, player)
 
 
 def can_link_account(user: Any) -> bool:

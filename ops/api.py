@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
@@ -23,6 +24,7 @@ from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from ops.conflicts import MESSAGE as RACE_MESSAGE
 from ops.models import Job
 from ops.services import UNSET, StateConflict
 
@@ -68,6 +70,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, IntegrityError):
+        # A race lost on a constraint (ops.conflicts): the transaction rolled back.
+        exc = Conflict(RACE_MESSAGE)
 
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -104,6 +109,8 @@ def service_errors(rename: dict[str, str] | None = None) -> Iterator[None]:
         raise exceptions.ValidationError({"non_field_errors": e.messages}) from None
     except DjangoPermissionDenied as e:
         raise exceptions.PermissionDenied(str(e) or None) from None
+    except IntegrityError:
+        raise Conflict(RACE_MESSAGE) from None
 
 
 def valid(serializer_class: type[BaseSerializer[Any]], data: Any, **kwargs: Any) -> dict[str, Any]:

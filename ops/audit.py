@@ -28,3 +28,26 @@ def audit_record(
         old_value=old,
         new_value=new,
     )
+
+
+def audit_record_many(
+    *, actor: Actor, action: str, rows: list[tuple[models.Model, Any, Any]]
+) -> None:
+    """One audit row per (object, old, new), in bulk inserts (an import of thousands of
+    rows).  Call it inside the service's transaction."""
+    user = as_user(actor)
+    AuditEntry.objects.bulk_create(
+        [
+            AuditEntry(
+                actor=user,
+                action=action,
+                object_type=obj._meta.label_lower,
+                object_id=str(obj.pk),
+                object_repr=str(obj)[:200],
+                old_value=old,
+                new_value=new,
+            )
+            for obj, old, new in rows
+        ],
+        batch_size=1000,
+    )

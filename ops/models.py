@@ -48,9 +48,19 @@ class Job(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # What a coalescing job covers ("all" for a rating recompute): the database keeps at
+    # most one pending job per (kind, scope), so a burst of requests cannot queue two.
+    scope = models.CharField(max_length=60, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "scope"],
+                condition=models.Q(state="pending") & ~models.Q(scope=""),
+                name="job_one_pending_per_scope",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.state})"
@@ -63,6 +73,9 @@ class Job(models.Model):
 class AuditAction(StrEnum):
     """Every action name the audit trail holds, declared once: services write them and
     the trails match them by these names (a test refuses one written inline)."""
+
+    CLUB_CREATED = "club.created"
+    CLUB_UPDATED = "club.updated"
 
     DEAD_STONES_DISPUTED = "dead_stones.disputed"
     DEAD_STONES_MARKING_CHANGED = "dead_stones.marking_changed"

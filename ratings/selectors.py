@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils.safestring import mark_safe
 
 from games.models import Game, Player
@@ -97,6 +97,21 @@ def rating_list() -> QuerySet[PlayerRating]:
     return PlayerRating.objects.select_related(
         "player", "player__club", "player__honorary_title", "last_tournament"
     ).order_by("-rating", "player_id")
+
+
+def rated_through(today: dt.date) -> dt.date | None:
+    """The end date of the last event the ratings hold, up to ``today`` (``None``: nothing
+    rated yet).  An event dated in the future does not count: closed early, it would
+    otherwise push the limit for every later tournament (``rated_dates_limit``) past them."""
+    held = RatingHistory.objects.filter(event_date__lte=today)
+    day: dt.date | None = held.aggregate(day=Max("event_date"))["day"]
+    return day
+
+
+def ratings_of(player_ids: list[int]) -> dict[int, float]:
+    """The current rating of each rated player among ``player_ids`` (one query)."""
+    rows = PlayerRating.objects.filter(player_id__in=player_ids).values_list("player_id", "rating")
+    return {int(pk): float(rating) for pk, rating in rows}
 
 
 def latest_run() -> Any:

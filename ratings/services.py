@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -23,7 +23,13 @@ from games.models import Game, Player, Tournament, TournamentEntry
 from games.tournament.services import game_even_set
 from ops.audit import audit_record
 from ops.models import AuditAction, Job, JobState
-from ops.services import TRANSIENT_DB_ERRORS, Actor, as_user, validate_and_save
+from ops.services import (
+    TRANSIENT_DB_ERRORS,
+    Actor,
+    StateConflict,
+    as_user,
+    validate_and_save,
+)
 from ops.tasks_common import mark_broker, publish_or_log
 from ratings.handicap import HandicapAdvice
 from ratings.models import HonoraryTitle, RankChangeKind
@@ -37,6 +43,7 @@ from ratings.tasks import ratings_recompute
 log = logging.getLogger(__name__)
 
 JOB_KIND = "ratings"
+JOB_SCOPE = "all"  # a recompute rates every later event: one pending job covers all
 SWEEP_GRACE = timedelta(seconds=30)
 
 
@@ -54,29 +61,40 @@ def _queue(*, actor: Actor, from_tournament: Tournament | None, reason: str) -> 
 
     Coalescing keeps the queue at one pending job behind at most one running one, however
     often recomputes are asked for: each job recomputes from its start to the present, so
-    the waiting job covers every request made before it starts."""
+    the waiting job covers every request made before it starts.  The database holds the
+    "one pending" (``job_one_pending_per_scope``): of two simultaneous requests that both
+    find none, the second's insert waits for the first to commit, fails, and widens the
+    first's job instead."""
     wanted = from_tournament.pk if from_tournament is not None else None
-    waiting = (
-        Job.objects.select_for_update()
-        .filter(kind=JOB_KIND, state=JobState.PENDING)
-        .order_by("pk")
-        .first()
-    )
-    if waiting is not None:
-        start = waiting.params.get("from_tournament")
-        if start is not None and start != wanted:
-            # Two different starting points: the earlier one covers both.
-            start = _earlier(start, wanted)
-            waiting.params = {**waiting.params, "from_tournament": start}
-            waiting.save(update_fields=["params"])
-        return waiting
-    job = Job.objects.create(
-        kind=JOB_KIND,
-        params={"from_tournament": wanted, "reason": reason},
-        created_by=as_user(actor),
-    )
-    transaction.on_commit(lambda: _publish(job.pk))
-    return job
+    for _attempt in range(3):
+        waiting = (
+            Job.objects.select_for_update()
+            .filter(kind=JOB_KIND, state=JobState.PENDING)
+            .order_by("pk")
+            .first()
+        )
+        if waiting is not None:
+            start = waiting.params.get("from_tournament")
+            if start is not None and start != wanted:
+                # Two different starting points: the earlier one covers both.
+                start = _earlier(start, wanted)
+                waiting.params = {**waiting.params, "from_tournament": start}
+                waiting.save(update_fields=["params"])
+            return waiting
+        try:
+            with transaction.atomic():  # a savepoint: the caller's transaction survives
+                job = Job.objects.create(
+                    kind=JOB_KIND,
+                    scope=JOB_SCOPE,
+                    params={"from_tournament": wanted, "reason": reason},
+                    created_by=as_user(actor),
+                )
+        except IntegrityError:
+            continue  # a simultaneous request queued it first: widen that one
+        job_id = job.pk
+        transaction.on_commit(lambda: _publish(job_id))  # noqa: B023 (returned at once)
+        return job
+    raise StateConflict("Recomputes are being queued right now: try again in a moment.")
 
 
 def _earlier(a: int, b: int | None) -> int | None:
@@ -104,6 +122,18 @@ def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None 
             "Only federation officials recompute every rating; a tournament's directors "
             "recompute from their own tournament."
         )
+    if (
+        actor is not None
+        and from_tournament is not None
+        and not permissions.is_federation_official(actor)
+    ):
+        # A director's recompute re-rates every later event: from a recent one only.
+        limit = timezone.localdate() - timedelta(days=settings.GOREF_RATED_BACKDATE_DAYS)
+        if from_tournament.end_date < limit:
+            raise PermissionDenied(
+                f"This tournament ended before {limit}: only federation officials "
+                "recompute from that far back."
+            )
     with transaction.atomic():
         job = _queue(actor=actor, from_tournament=from_tournament, reason="requested")
         audit_record(

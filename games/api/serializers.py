@@ -106,6 +106,14 @@ class PlayerWriteSerializer(serializers.Serializer[Any]):
     nzgs_id = serializers.CharField(
         max_length=10, required=False, allow_blank=True, allow_null=True
     )
+    email = serializers.CharField(
+        max_length=254,
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        help_text="The address on file, where invitations go (never shown): a federation "
+        "official or the player's own directors write it.",
+    )
 
 
 AWAITING = {

@@ -141,7 +141,7 @@ class PlayerViewSet(
         data = valid(s.PlayerWriteSerializer, request.data, partial=True)
         with service_errors():
             player = services.player_update(
-                actor=request.user, player=player, **changes(data, PLAYER_FIELDS)
+                actor=request.user, player=player, **changes(data, (*PLAYER_FIELDS, "email"))
             )
         return Response(s.PlayerSerializer(player).data)
 

@@ -9,7 +9,7 @@ tournament day's writes (entries, settings, pairing, rounds) are in
 """
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError
-from games.services.players import player_create, player_update
+from games.services.players import player_create, player_update, players_create_bulk
 from games.services.results import (
     game_finalise,
     game_result_confirm,
@@ -30,6 +30,7 @@ __all__ = [
     "game_result_submit",
     "player_create",
     "player_update",
+    "players_create_bulk",
     "read_evidence",
     "round_results_enter",
 ]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     from games.engine.rules import Rules
     from games.models import Game, Player, Tournament
     from ops.services import Actor
@@ -59,6 +61,14 @@ def player_strength(player: Player) -> Strength:
     return current_strength(player)
 
 
+def player_ratings(player_ids: list[int]) -> dict[int, float]:
+    """The current ratings of many players at once (``ratings.selectors.ratings_of``), for
+    entering a file of players: what ``player_strength`` gives one at a time."""
+    from ratings.selectors import ratings_of
+
+    return ratings_of(player_ids)
+
+
 def player_rating_page(player: Player) -> dict[str, Any]:
     """A player's rating, rank, rating history (and its chart) and rank history for the
     player page, as the ratings app shows them (``ratings.selectors.player_rating_page``)."""
@@ -80,6 +90,15 @@ def handicap_advice(
     from ratings.strength import pairing_advice
 
     return pairing_advice(tournament=tournament, a=a, b=b, rules=rules, entered=entered)
+
+
+def ratings_rated_through(today: dt.date) -> dt.date | None:
+    """The end date of the last event, up to ``today``, the ratings hold
+    (``ratings.selectors.rated_through``): a director's rated tournament may not end
+    before it."""
+    from ratings.selectors import rated_through
+
+    return rated_through(today)
 
 
 def tournament_closed(tournament: Tournament) -> None:

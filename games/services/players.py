@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models.functions import Lower
 
 from games import permissions
 from games.models import Club, Player
 from games.services import outbound
-from ops.audit import audit_record
+from games.services.clubs import club_create
+from ops import cache
+from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
-from ops.services import UNSET, Actor, Unset, require, validate_and_save
+from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
 
@@ -49,7 +54,7 @@ def _optional_id(value: str | int | None) -> str | None:
     return text or None
 
 
-def _club(value: Club | str | None, *, country: str) -> Club | None:
+def _club(value: Club | str | None, *, country: str, actor: Actor = None) -> Club | None:
     """A club by name: the one in the player's country, else the only one of that name, else new."""
     if value is None or isinstance(value, Club):
         return value
@@ -64,15 +69,21 @@ def _club(value: Club | str | None, *, country: str) -> Club | None:
     by_name = list(Club.objects.filter(name__iexact=name)[:2])
     if len(by_name) == 1:
         return by_name[0]
-    club = Club(name=name, country=country)
-    validate_and_save(club)
-    return club
+    try:
+        with transaction.atomic():
+            return club_create(actor=actor, name=name, country=country)
+    except StateConflict:
+        # A simultaneous request added the same club first: use it.
+        return Club.objects.get(name=name, country=country)
 
 
-def _check_actor(actor: Actor) -> None:
+def check_player_writer(actor: Actor) -> None:
     # ``actor=None`` is the operator running a management command (CSV import, demo data).
     if actor is not None:
-        require(permissions.is_any_director(actor), "Only tournament directors can edit players.")
+        require(
+            permissions.is_any_director(actor) or permissions.is_federation_official(actor),
+            "Only tournament directors and federation officials edit players.",
+        )
 
 
 def _check_link(actor: Actor, user: Any) -> None:
@@ -82,6 +93,29 @@ def _check_link(actor: Actor, user: Any) -> None:
             permissions.can_link_account(actor),
             "Only a superuser links an account to a player: invite the player by e-mail instead.",
         )
+
+
+def _email(actor: Actor, player: Player | None, value: str | None) -> str:
+    """The address on file: invitations go there only, so only a federation official or
+    the player's own directors write it (a new player has no own director yet)."""
+    if actor is not None:
+        allowed = (
+            permissions.is_federation_official(actor)
+            if player is None
+            else permissions.can_invite_player(actor, player)
+        )
+        require(
+            allowed,
+            "Only a federation official or the directors of the tournament that first "
+            "entered this player put his e-mail address on file.",
+        )
+    email = (value or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError({"email": "Enter a valid e-mail address."}) from None
+    return email
 
 
 def player_audit_value(player: Player) -> dict[str, Any]:
@@ -95,6 +129,7 @@ def player_audit_value(player: Player) -> dict[str, Any]:
         "egd_pin": player.egd_pin,
         "aga_id": player.aga_id,
         "nzgs_id": player.nzgs_id,
+        "email": player.email,
         "user": player.user_id,
     }
 
@@ -111,21 +146,24 @@ def player_create(
     egd_pin: str | None = None,
     aga_id: str | None = None,
     nzgs_id: str | None = None,
+    email: str = "",
     user: Any = None,
 ) -> Player:
-    _check_actor(actor)
+    check_player_writer(actor)
     _check_link(actor, user)
+    email = _email(actor, None, email) if email else ""
     check_visible_text(family_name=family_name, given_name=given_name, club=club, country=country)
     country = (country or "").strip().upper()
     player = Player(
         family_name=(family_name or "").strip(),
         given_name=(given_name or "").strip(),
         declared_rank=_rank(rank).index,
-        club=_club(club, country=country),
+        club=_club(club, country=country, actor=actor),
         country=country,
         egd_pin=_optional_id(egd_pin),
         aga_id=_optional_id(aga_id),
         nzgs_id=_optional_id(nzgs_id),
+        email=email,
         user=user,
     )
     validate_and_save(player)
@@ -148,16 +186,20 @@ def player_update(
     egd_pin: str | Unset | None = UNSET,
     aga_id: str | Unset | None = UNSET,
     nzgs_id: str | Unset | None = UNSET,
+    email: str | Unset | None = UNSET,
     user: Any = UNSET,
 ) -> Player:
     """Change the given fields only (``UNSET`` leaves a field alone); audited with the old
     and new values.  Directors edit the players of their own tournaments only."""
-    _check_actor(actor)
+    check_player_writer(actor)
     if actor is not None:
         require(
             permissions.can_edit_player(actor, player),
-            "This player plays in other directors' tournaments: ask one of them, or a superuser.",
+            "This player was first entered in another director's tournament: ask its "
+            "directors, or a federation official.",
         )
+    if email is not UNSET:
+        email = _email(actor, player, email)
     if user is not UNSET:
         _check_link(actor, True)
     check_visible_text(family_name=family_name, given_name=given_name, club=club, country=country)
@@ -178,12 +220,15 @@ def player_update(
         player.country = (country or "").strip().upper()
         changed.append("country")
     if club is not UNSET:
-        player.club = _club(club, country=player.country)
+        player.club = _club(club, country=player.country, actor=actor)
         changed.append("club")
     for name, value in (("egd_pin", egd_pin), ("aga_id", aga_id), ("nzgs_id", nzgs_id)):
         if value is not UNSET:
             setattr(player, name, _optional_id(value))
             changed.append(name)
+    if email is not UNSET:
+        player.email = email or ""
+        changed.append("email")
     if user is not UNSET:
         player.user = user
         changed.append("user")
@@ -203,3 +248,133 @@ def player_update(
         # Every change of the official rank is in the rank history.
         outbound.rank_corrected(actor=actor, player=player, old_rank=old_rank)
     return player
+
+
+# --------------------------------------------------------------------------- in bulk
+
+
+class RowErrors(ValidationError):
+    """A bulk create refused: ``rows`` maps each failing row's position to its errors."""
+
+    def __init__(self, rows: dict[int, dict[str, list[str]]]) -> None:
+        super().__init__(f"{len(rows)} row(s) cannot be created.")
+        self.rows = rows
+
+
+def _row_messages(exc: ValidationError) -> dict[str, list[str]]:
+    if hasattr(exc, "error_dict"):
+        return {k: [str(m) for m in v] for k, v in exc.message_dict.items()}
+    return {"__all__": [str(m) for m in exc.messages]}
+
+
+def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
+    """An unsaved player from ``row`` (the keys of ``PLAYER_FIELDS``) checked as
+    ``player_create`` checks one, except the unique ids; and the club's name."""
+    text = {k: row.get(k) or "" for k in PLAYER_FIELDS if k != "rank"}
+    check_visible_text(**text)
+    club = str(text["club"]).strip()
+    if len(club) > Club._meta.get_field("name").max_length:  # type: ignore[operator]
+        raise ValidationError({"club": "A club name has at most 100 characters."})
+    player = Player(
+        family_name=str(text["family_name"]).strip(),
+        given_name=str(text["given_name"]).strip(),
+        declared_rank=_rank(row.get("rank") or "").index,
+        country=str(text["country"]).strip().upper(),
+        egd_pin=_optional_id(row.get("egd_pin")),
+        aga_id=_optional_id(row.get("aga_id")),
+        nzgs_id=_optional_id(row.get("nzgs_id")),
+    )
+    player.full_clean(exclude=["club", "user"], validate_unique=False)
+    return player, club
+
+
+def _unique_ids(players: list[tuple[int, Player, str]], errors: dict[int, Any]) -> None:
+    """The unique ids, checked for the whole file at once: one query per column."""
+    for column, label in (("egd_pin", "EGD PIN"), ("aga_id", "AGA id"), ("nzgs_id", "NZGS id")):
+        first: dict[str, int] = {}
+        for i, player, _ in players:
+            value = getattr(player, column)
+            if value is None:
+                continue
+            if value in first:
+                errors.setdefault(i, {}).setdefault(column, []).append(
+                    f"The {label} {value} is also on an earlier row."
+                )
+            else:
+                first[value] = i
+        taken = Player.objects.filter(**{f"{column}__in": list(first)}).values_list(
+            column, flat=True
+        )
+        for value in taken:
+            errors.setdefault(first[value], {}).setdefault(column, []).append(
+                f"A player with the {label} {value} exists."
+            )
+
+
+def _clubs_for(actor: Actor, players: list[tuple[int, Player, str]]) -> None:
+    """Each player's club as ``_club`` picks it (same country, else the only one of that
+    name, else new), with one query for the existing clubs and one insert for the new."""
+    names = {name.lower() for _, _, name in players if name}
+    existing: dict[str, list[Club]] = {}
+    for club in Club.objects.annotate(lower=Lower("name")).filter(lower__in=names):
+        existing.setdefault(club.name.lower(), []).append(club)
+    new: dict[tuple[str, str], Club] = {}
+    for _, player, name in players:
+        if not name:
+            continue
+        found = existing.get(name.lower(), [])
+        same_country = [c for c in found if c.country == player.country]
+        if same_country:
+            player.club = same_country[0]
+        elif len(found) == 1:
+            player.club = found[0]
+        else:
+            key = (name.lower(), player.country)
+            if key not in new:
+                new[key] = Club(name=name, country=player.country)
+            player.club = new[key]
+    if new:
+        Club.objects.bulk_create(list(new.values()))
+        audit_record_many(
+            actor=actor,
+            action=AuditAction.CLUB_CREATED,
+            rows=[
+                (c, None, {"name": c.name, "code": c.code, "country": c.country})
+                for c in new.values()
+            ],
+        )
+        cache.changed(next(iter(new.values())))
+
+
+@transaction.atomic
+def players_create_bulk(*, actor: Actor, rows: Sequence[Mapping[str, Any]]) -> list[Player]:
+    """Create a player per row (a CSV import), all or none: each row is checked as
+    ``player_create`` checks one, then all are written in a few bulk inserts and audited,
+    so thousands of rows take seconds, not a web thread's minute.  ``RowErrors`` names
+    every failing row by its position in ``rows``."""
+    check_player_writer(actor)
+    errors: dict[int, dict[str, list[str]]] = {}
+    players: list[tuple[int, Player, str]] = []
+    for i, row in enumerate(rows):
+        try:
+            player, club = _new_player(row)
+        except ValidationError as exc:
+            errors[i] = _row_messages(exc)
+            continue
+        players.append((i, player, club))
+    _unique_ids(players, errors)
+    if errors:
+        raise RowErrors(errors)
+    _clubs_for(actor, players)
+    for _, player, _club_name in players:
+        if player.club is not None:
+            player.club = player.club  # inserted after it was assigned: take its id now
+    created = Player.objects.bulk_create([p for _, p, _ in players], batch_size=1000)
+    audit_record_many(
+        actor=actor,
+        action=AuditAction.PLAYER_CREATED,
+        rows=[(p, None, player_audit_value(p)) for p in created],
+    )
+    if created:
+        cache.changed(created[0])  # the versions are the players lists', not one player's
+    return created

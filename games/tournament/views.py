@@ -12,7 +12,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -209,41 +208,30 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
 
 
 def _import_csv(request: HttpRequest, tournament: Tournament) -> int:
-    """Enter the players of a CSV (family_name, given_name, rank, club, country): a player
-    already in goref with that name and rank is entered, else created.  One line wrong:
-    nothing is entered (the line is named)."""
+    """Enter the players of a CSV (family_name, given_name, rank, club, country) through
+    ``entries_import``: one line wrong, nothing is entered (the line is named)."""
     upload = request.FILES.get("file")
     if upload is None or (upload.size or 0) > CSV_MAX_BYTES:
         raise ValidationError({"file": "Choose a CSV file (at most 1 MB)."})
     text = upload.read().decode("utf-8-sig", errors="replace")
-    count = 0
-    with transaction.atomic():
-        for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
-            try:
-                family = (row.get("family_name") or "").strip()
-                rank = Rank.parse(row.get("rank") or "")
-                player = Player.objects.filter(
-                    family_name__iexact=family,
-                    given_name__iexact=(row.get("given_name") or "").strip(),
-                    declared_rank=rank.index,
-                ).first()
-                if player is None:
-                    player = services.player_create(
-                        actor=request.user,
-                        family_name=family,
-                        given_name=(row.get("given_name") or "").strip(),
-                        rank=str(rank),
-                        club=(row.get("club") or "").strip() or None,
-                        country=(row.get("country") or "").strip().upper(),
-                    )
-                tournament_services.entry_add(
-                    actor=request.user, tournament=tournament, player=player
-                )
-            except (ValidationError, ValueError) as e:
-                text = _errors(e) if isinstance(e, ValidationError) else str(e)
-                raise ValidationError(f"Line {n}: {text} Nothing was entered.") from None
-            count += 1
-    return count
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows: list[tuple[int, dict[str, str]]] = []
+    try:
+        for row in reader:
+            rows.append((reader.line_num, row))
+            if len(rows) > tournament_services.ENTRIES_FILE_MAX_ROWS:
+                break  # entries_import names the first line too many
+    except csv.Error as e:  # a cell over the csv module's limit, a NUL byte
+        raise ValidationError(
+            f"Line {reader.line_num + 1}: this line cannot be read as CSV ({e}). "
+            "Nothing was entered."
+        ) from None
+    try:
+        return tournament_services.entries_import(
+            actor=request.user, tournament=tournament, rows=rows
+        )
+    except ValidationError as e:
+        raise ValidationError(f"{_errors(e)} Nothing was entered.") from None
 
 
 @login_required

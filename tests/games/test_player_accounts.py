@@ -121,7 +121,7 @@ def test_another_tournaments_player_is_refused_over_the_api(
         f"/api/v1/players/{alice.pk}/", {"family_name": "Forged"}, format="json"
     )
     assert response.status_code == 403
-    assert "other directors" in response.json()["message"]
+    assert "another director's tournament" in response.json()["message"]
 
 
 def test_a_player_with_no_games_yet_is_any_directors_to_edit(rival: Any) -> None:
@@ -130,14 +130,19 @@ def test_a_player_with_no_games_yet_is_any_directors_to_edit(rival: Any) -> None
     assert Player.objects.get(pk=newcomer.pk).given_name == "Comer"
 
 
-def test_a_player_entered_in_another_tournament_only_is_not_his(rival: Any, cup_b: Any) -> None:
+def test_entering_another_tournaments_player_in_his_own_does_not_make_him_his(
+    rival: Any, cup_b: Any
+) -> None:
+    """W6: entering B's player in his own tournament gives the rival no reach over him."""
     entrant = entered_player(cup_b, family_name="Entrant")
     with pytest.raises(PermissionDenied):
         services.player_update(actor=rival, player=entrant, given_name="Forged")
     mine = TournamentFactory(name="Rival Open 2")
     mine.directors.add(rival)
-    enter(mine, entrant)  # entered in one of his: now his to edit too
-    services.player_update(actor=rival, player=entrant, given_name="Fixed")
+    enter(mine, entrant)
+    with pytest.raises(PermissionDenied):
+        services.player_update(actor=rival, player=entrant, given_name="Forged")
+    assert Player.objects.get(pk=entrant.pk).given_name != "Forged"
 
 
 def test_a_superuser_links_an_account_and_it_is_audited(
@@ -185,13 +190,13 @@ def test_an_unchanged_save_writes_no_row(tournament: Any, director: Any) -> None
 
 
 def _invite(director: Any, player: Any, email: str = "carol@example.org") -> str:
+    services.player_update(actor=director, player=player, email=email)
     player_invite(
         actor=director,
         player=player,
-        email=email,
         accept_url=lambda token: f"http://testserver/accounts/invitation/{token}/",
     )
-    found = re.search(r"http://testserver(/accounts/invitation/[^/\s]+/)", mail.outbox[-1].body)
+    found = re.search(r"http://testserver(/accounts/invitation/[^/\s]+/)", mail.outbox[0].body)
     assert found
     return found.group(1)
 
@@ -211,7 +216,7 @@ def test_an_invited_player_sets_a_password_and_the_account_is_linked(
     director: Any, carol: Any, client: Client
 ) -> None:
     url = _invite(director, carol)
-    assert mail.outbox[-1].to == ["carol@example.org"]
+    assert mail.outbox[0].to == ["carol@example.org"]
     page = client.get(url)
     assert page.status_code == 200 and b"Carroll Carol" in page.content
     response = client.post(
@@ -260,17 +265,20 @@ def test_a_weak_password_is_refused_on_the_form(director: Any, carol: Any, clien
 
 def test_only_a_director_of_the_players_tournament_invites(rival: Any, carol: Any) -> None:
     with pytest.raises(PermissionDenied):
-        player_invite(actor=rival, player=carol, email="x@example.org", accept_url=str)
+        player_invite(actor=rival, player=carol, accept_url=str)
 
 
 def test_a_player_with_an_account_is_not_invited(director: Any, game: Any, alice: Any) -> None:
+    services.player_update(actor=director, player=alice, email="alice@example.org")
     with pytest.raises(StateConflict):
-        player_invite(actor=director, player=alice, email="x@example.org", accept_url=str)
+        player_invite(actor=director, player=alice, accept_url=str)
 
 
 def test_a_bad_address_is_refused(director: Any, carol: Any) -> None:
     with pytest.raises(ValidationError):
-        player_invite(actor=director, player=carol, email="not-an-address", accept_url=str)
+        services.player_update(actor=director, player=carol, email="not-an-address")
+    with pytest.raises(ValidationError, match="no e-mail address on file"):
+        player_invite(actor=director, player=carol, accept_url=str)
 
 
 def test_the_director_invites_from_the_admin(director: Any, carol: Any) -> None:
@@ -278,8 +286,16 @@ def test_the_director_invites_from_the_admin(director: Any, carol: Any) -> None:
     change = _as(director).get(reverse("admin:games_player_change", args=[carol.pk]))
     url = reverse("admin:games_player_invite", args=[carol.pk])
     assert url.encode() in change.content
-    response = _as(director).post(url, {"email": "carol@example.org"})
+    page = _as(director).get(url)
+    assert b"no e-mail address on file" in page.content
+    response = _as(director).post(
+        reverse("admin:games_player_change", args=[carol.pk]),
+        {"family_name": "Carroll", "given_name": "Carol", "rank": "3k", "email": "c@example.org"},
+    )
     assert response.status_code == 302
+    response = _as(director).post(url)
+    assert response.status_code == 302
+    assert mail.outbox[-1].to == ["c@example.org"]
     assert "/accounts/invitation/" in mail.outbox[-1].body
 
 

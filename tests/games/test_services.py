@@ -80,7 +80,8 @@ def test_player_update_changes_only_the_given_fields(director, tournament, alice
 # --------------------------------------------------------------------------- tournaments
 
 
-def test_tournament_create_uses_the_presets_even_komi_and_makes_the_actor_director(db):
+def test_tournament_create_uses_the_presets_even_komi_and_makes_the_actor_director(db, settings):
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     staff = UserFactory(is_staff=True)
     t = tournament_services.tournament_create(
         actor=staff,

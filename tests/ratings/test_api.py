@@ -196,7 +196,9 @@ def test_recompute_is_for_officials_and_answers_202_with_a_job(
     alice: Any,
     django_capture_on_commit_callbacks: Any,
     monkeypatch: Any,
+    settings: Any,
 ) -> None:
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     import ratings.tasks
 
     sent: list[int] = []

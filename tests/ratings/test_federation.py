@@ -23,6 +23,13 @@ pytestmark = pytest.mark.django_db
 POLICIES = "/api/v1/promotions/policies/"
 
 
+@pytest.fixture(autouse=True)
+def _fixed_dates(settings: Any) -> None:
+    """The personas' tournament ended in March 2026: how far back a director reaches is
+    tests/games/test_director_reach.py's business, not these."""
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000
+
+
 @pytest.fixture
 def admin_director(db: Any) -> Any:
     """A director of his own tournament, let into the admin (staff, Directors group)."""

@@ -7,17 +7,22 @@ directors may correct them until the tournament starts, then they are frozen
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from games import permissions
 from games.models import Game, Player, Presence, Tournament, TournamentEntry
 from games.services import outbound
+from games.services.players import RowErrors, players_create_bulk
 from ops import cache
-from ops.audit import audit_record
+from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
+from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
 
 MAX_ROUNDS = 64  # the participation field's length: one letter per round
@@ -89,6 +94,7 @@ def entry_add(
     current rating, club and country)."""
     _check_director(actor, tournament)
     _check_open(tournament)
+    check_visible_text(club=club, country=country)
     entry = TournamentEntry(
         tournament=tournament,
         player=player,
@@ -115,6 +121,123 @@ def entry_add(
     return entry
 
 
+ENTRIES_FILE_MAX_ROWS = 2000  # a file of entries; more is a 400 before any work
+
+
+@transaction.atomic
+def entries_import(
+    *, actor: Actor, tournament: Tournament, rows: list[tuple[int, dict[str, str]]]
+) -> int:
+    """Enter the players of a file (``rows``: the line each starts on, and its
+    family_name, given_name, rank, club, country): a player already in goref with that
+    name and rank is entered, else created (``players_create_bulk``).  All or nothing: a
+    wrong line is a ``ValidationError`` naming it.  A few queries per file, not per row,
+    so a full file takes seconds.  Returns how many were entered."""
+    _check_director(actor, tournament)
+    _check_open(tournament)
+    if len(rows) > ENTRIES_FILE_MAX_ROWS:
+        line = rows[ENTRIES_FILE_MAX_ROWS][0]
+        raise ValidationError(
+            f"Line {line}: more than {ENTRIES_FILE_MAX_ROWS} players: split the file."
+        )
+    wanted: list[tuple[int, dict[str, str], str, str, int]] = []
+    for line, row in rows:
+        family = (row.get("family_name") or "").strip()
+        given = (row.get("given_name") or "").strip()
+        try:
+            rank = Rank.parse(row.get("rank") or "")
+        except RankError as e:
+            raise ValidationError(f"Line {line}: {e}.") from None
+        wanted.append((line, row, family, given, rank.index))
+    found: dict[tuple[str, str, int], Player] = {}
+    families = {family.lower() for _, _, family, _, _ in wanted}
+    for player in (
+        Player.objects.select_related("club")
+        .annotate(lower_family=Lower("family_name"))
+        .filter(lower_family__in=families)
+        .order_by("pk")
+    ):
+        key = (player.family_name.lower(), player.given_name.lower(), player.declared_rank)
+        found.setdefault(key, player)
+    players: list[Player | None] = []
+    new_rows: list[dict[str, Any]] = []
+    new_lines: list[int] = []
+    first_line: dict[tuple[str, str, int], int] = {}
+    for line, row, family, given, rank_index in wanted:
+        key = (family.lower(), given.lower(), rank_index)
+        if key in first_line:
+            raise ValidationError(f"Line {line}: the same player as line {first_line[key]}.")
+        first_line[key] = line
+        known = found.get(key)
+        players.append(known)
+        if known is None:
+            new_lines.append(line)
+            new_rows.append(
+                {
+                    "family_name": family,
+                    "given_name": given,
+                    "rank": str(Rank(rank_index)),
+                    "club": (row.get("club") or "").strip(),
+                    "country": (row.get("country") or "").strip().upper(),
+                }
+            )
+    try:
+        created = iter(players_create_bulk(actor=actor, rows=new_rows))
+    except RowErrors as e:
+        position, fields = min(e.rows.items())
+        text = " ".join(m for messages in fields.values() for m in messages)
+        raise ValidationError(f"Line {new_lines[position]}: {text}") from None
+    chosen = [p if p is not None else next(created) for p in players]
+    return len(_entries_add_many(actor=actor, tournament=tournament, players=chosen, rows=rows))
+
+
+def _entries_add_many(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    players: list[Player],
+    rows: list[tuple[int, dict[str, str]]],
+) -> list[TournamentEntry]:
+    """``entry_add`` for many players at once: the same copies and checks, bulk written."""
+    ids = [p.pk for p in players]
+    entered = set(
+        TournamentEntry.objects.filter(tournament=tournament, player_id__in=ids).values_list(
+            "player_id", flat=True
+        )
+    )
+    seen: set[int] = set()
+    for (line, _), player in zip(rows, players, strict=True):
+        if player.pk in entered or player.pk in seen:
+            raise ValidationError(f"Line {line}: {player} is already entered.")
+        seen.add(player.pk)
+    ratings = outbound.player_ratings(ids)
+    entries = []
+    for player in players:
+        rating = ratings.get(player.pk)
+        entry = TournamentEntry(
+            tournament=tournament,
+            player=player,
+            rank=player.declared_rank,
+            rating=None if rating is None else round(rating),
+            club=player.club.name if player.club is not None else "",
+            country=player.country,
+            final=True,
+        )
+        entry.full_clean(exclude=["tournament", "player"], validate_unique=False)
+        entries.append(entry)
+    TournamentEntry.objects.bulk_create(entries, batch_size=1000)
+    audit_record_many(
+        actor=actor,
+        action=AuditAction.ENTRY_ADDED,
+        rows=[
+            (e, None, {"player": e.player_id, "rank": e.rank, "rating": e.rating}) for e in entries
+        ],
+    )
+    for entry in entries:
+        cache.changed(entry)
+    return entries
+
+
 @transaction.atomic
 def entry_update(
     *,
@@ -131,6 +254,7 @@ def entry_update(
     tournament = entry.tournament
     _check_director(actor, tournament)
     _check_open(tournament)
+    check_visible_text(club=club, country=country)
     entry = TournamentEntry.objects.select_for_update().get(pk=entry.pk)
     values = {
         "rank": UNSET if rank is UNSET else entry_rank(rank),

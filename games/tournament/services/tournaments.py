@@ -7,12 +7,15 @@ from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
+from games.services import outbound
 from games.tournament.services.settings import apply_settings, tournament_settings_update
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -95,6 +98,29 @@ def as_komi(value: Decimal | int | float | str, *, field_name: str = "komi") -> 
     return komi
 
 
+def rated_dates_limit() -> dt.date:
+    """The earliest end date a director may give a rated tournament: not before the last
+    rated event (that would re-rate everyone after it) nor ``GOREF_RATED_BACKDATE_DAYS``
+    ago.  Federation officials date one earlier (docs/games.md, "A director's reach")."""
+    today = timezone.localdate()
+    limit = today - dt.timedelta(days=django_settings.GOREF_RATED_BACKDATE_DAYS)
+    rated_through = outbound.ratings_rated_through(today)
+    return limit if rated_through is None else max(limit, rated_through)
+
+
+def _check_rated_dates(actor: Actor, tournament: Tournament) -> None:
+    if actor is None or not tournament.rated or permissions.is_federation_official(actor):
+        return
+    limit = rated_dates_limit()
+    if tournament.end_date < limit:
+        raise ValidationError(
+            {
+                "end_date": f"A rated tournament ends on {limit} or later: an earlier date "
+                "would re-rate events already rated.  Ask a federation official to date it earlier."
+            }
+        )
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -134,6 +160,7 @@ def tournament_create(
         rated=rated,
     )
     apply_settings(tournament, settings or {})
+    _check_rated_dates(actor, tournament)
     validate_and_save(tournament)
     creator = as_user(actor)
     if creator is not None:
@@ -204,6 +231,8 @@ def tournament_update(
             setattr(tournament, field_name, value.strip() if isinstance(value, str) else value)
             changed.append(field_name)
     if changed:
+        if {"start_date", "end_date", "rated"} & set(changed):
+            _check_rated_dates(actor, tournament)
         validate_and_save(tournament, update_fields=changed)
         new = tournament_audit_value(tournament)
         diff = [k for k in new if new[k] != old[k]]

@@ -25,7 +25,8 @@ def test_a_tournament_detail(api, tournament):
     assert_error(api.get(f"{URL}424242/"), 404)
 
 
-def test_staff_create_a_tournament_with_the_presets_komi(api_as, db):
+def test_staff_create_a_tournament_with_the_presets_komi(api_as, db, settings):
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     staff = UserFactory(is_staff=True)
     response = api_as(staff).post(URL, NEW, format="json")
     assert response.status_code == 201, response.content
@@ -33,7 +34,8 @@ def test_staff_create_a_tournament_with_the_presets_komi(api_as, db):
     assert Tournament.objects.get().directors.filter(pk=staff.pk).exists()
 
 
-def test_a_user_with_the_add_permission_creates_a_tournament(api_as, db):
+def test_a_user_with_the_add_permission_creates_a_tournament(api_as, db, settings):
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     user = UserFactory()
     user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
     response = api_as(user).post(URL, {**NEW, "komi": "0.5", "board_size": 13}, format="json")

@@ -1,0 +1,45 @@
+"""409 for a race lost on a database constraint: two requests that each checked, then
+both wrote, and the database refused the second (``IntegrityError``).
+
+Services catch the races they expect and answer ``StateConflict``; this is the net
+under them, so a race is never a 500.  The transaction rolled back: nothing is
+half-written.  The API answers in its error shape, pages with a plain page.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+
+log = logging.getLogger(__name__)
+
+MESSAGE = "Someone else changed this at the same moment: reload and try again."
+
+
+def race_conflict(request: HttpRequest) -> HttpResponse:
+    """The 409 answer for ``request``: JSON under /api/, a plain page elsewhere."""
+    response: HttpResponse
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"message": MESSAGE, "extra": {}}, status=409)
+    else:
+        response = HttpResponse(loader.render_to_string("409.html", request=request), status=409)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class RaceConflictMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if isinstance(exc, IntegrityError):
+            log.warning("a race lost on a constraint: %s", exc)
+            return race_conflict(request)
+        return None
