@@ -24,12 +24,15 @@ from games.tournament.engine.pairing import PairCost, PairingError, PairingParam
 from games.tournament.selectors import event_of
 from games.tournament.services.entries import check_open, entry_participation_set
 from games.tournament.services.pairings import game_create
+from games.tournament.services.settings import as_komi, komi_for_game
 from games.tournament.services.tournaments import rules_named
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import UNSET, Actor, StateConflict, Unset, require
 
 Explain = bool | Literal["all"]
+# A game as a director edited it: (black, white, handicap) or (black, white, handicap, komi).
+EditedGame = tuple[int, int, int] | tuple[int, int, int, Decimal | None]
 
 
 @dataclass(frozen=True)
@@ -83,16 +86,15 @@ def _with_results(tournament: Tournament, number: int) -> list[Game]:
 
 def _policy(
     tournament: Tournament, players: dict[int, Player], entered: dict[int, tuple[int, int | None]]
-) -> tuple[Callable[[Entrant, Entrant], int] | None, dict[frozenset[int], Decimal]]:
+) -> Callable[[Entrant, Entrant], int] | None:
     """The tournament's handicap policy as the pairing reads it (> 0: the first player
-    gives stones), and the komi each advised pair was given."""
+    gives stones).  The komi is the tournament's, not the advice's (``komi_for_game``)."""
     kind = tournament.handicap_policy
     if kind == "mcmahon":
-        return None, {}  # OpenGotha's rule, from the tournament's handicap settings
+        return None  # OpenGotha's rule, from the tournament's handicap settings
     if kind == "none":
-        return (lambda a, b: 0), {}
+        return lambda a, b: 0
     preset = rules_named(tournament.rules)
-    komi: dict[frozenset[int], Decimal] = {}
     cache: dict[tuple[int, int], int] = {}
 
     def advised(a: Entrant, b: Entrant) -> int:
@@ -108,10 +110,9 @@ def _policy(
             a_white = getattr(advice.black, "pk", None) == b.id
             signed = advice.handicap if a_white else -advice.handicap
             cache[key], cache[(b.id, a.id)] = signed, -signed
-            komi[frozenset(key)] = Decimal(advice.komi)
         return cache[key]
 
-    return advised, komi
+    return advised
 
 
 def round_pair(
@@ -154,7 +155,7 @@ def round_pair(
         raise ValidationError({"bye": "The bye cannot be among the players to pair."})
     # A re-pairing starts from the round without its games.
     event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
-    policy, advised_komi = _policy(
+    policy = _policy(
         tournament,
         data.players,
         {pid: (e.rank, e.rating) for pid, e in data.entries.items()},
@@ -170,14 +171,13 @@ def round_pair(
         )
     except (PairingError, ValueError) as error:
         raise ValidationError({"players": str(error)}) from None
-    preset = rules_named(tournament.rules)
     planned = [
         PlannedGame(
             table=g.table,
             black=g.black,
             white=g.white,
             handicap=g.handicap,
-            komi=advised_komi.get(frozenset((g.black, g.white)), preset.komi_for(g.handicap)),
+            komi=komi_for_game(tournament, g.handicap),
             costs=g.costs,
             reasons=g.reasons,
         )
@@ -280,12 +280,14 @@ def round_games_set(
     actor: Actor,
     tournament: Tournament,
     round_number: int,
-    games: Sequence[tuple[int, int, int]],
+    games: Sequence[EditedGame],
     bye: int | None = None,
 ) -> list[Game]:
-    """Set round ``round_number`` to ``games`` — (black, white, handicap), table 1 first —
-    as a director edited them from a preview (swapped, unpaired, paired by hand).  Replaces
-    the round's games while none has a result; the warnings are the preview's business."""
+    """Set round ``round_number`` to ``games`` — (black, white, handicap) or (black, white,
+    handicap, komi), table 1 first — as a director edited them from a preview (swapped,
+    unpaired, paired by hand, komi changed; a komi of ``None``: the tournament's for that
+    handicap).  Replaces the round's games while none has a result; the warnings are the
+    preview's business."""
     require(permissions.is_director(actor, tournament), "Only its directors can pair a round.")
     check_open(tournament, "This tournament is closed: no more rounds can be paired.")
     number = _round_number(tournament, round_number)
@@ -293,7 +295,7 @@ def round_games_set(
         raise StateConflict(f"Round {number} already has results: it can no longer be paired.")
     entered = set(tournament.entries.values_list("player_id", flat=True))
     seen: set[int] = set()
-    for black, white, _handicap in games:
+    for black, white, *_rest in games:
         for p in (black, white):
             if p not in entered:
                 raise ValidationError({"games": f"Player {p} is not entered in this tournament."})
@@ -304,19 +306,22 @@ def round_games_set(
             raise ValidationError({"games": "A player cannot play himself."})
     if bye is not None and bye not in entered:
         raise ValidationError({"bye": f"Player {bye} is not entered in this tournament."})
-    preset = rules_named(tournament.rules)
-    planned = [
-        PlannedGame(
-            table=i,
-            black=black,
-            white=white,
-            handicap=handicap,
-            komi=preset.komi_for(handicap),
-            costs={},
-            reasons=(),
+    planned = []
+    for i, (black, white, handicap, *komi) in enumerate(games, start=1):
+        given = komi[0] if komi else None
+        planned.append(
+            PlannedGame(
+                table=i,
+                black=black,
+                white=white,
+                handicap=handicap,
+                komi=komi_for_game(tournament, handicap)
+                if given is None
+                else as_komi(given, field_name="games"),
+                costs={},
+                reasons=(),
+            )
         )
-        for i, (black, white, handicap) in enumerate(games, start=1)
-    ]
     return _write(actor, tournament, number, planned, bye)
 
 
