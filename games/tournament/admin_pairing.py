@@ -5,6 +5,7 @@ plays, preview and edit the pairing, save it or take it back (docs/tournaments.m
 from __future__ import annotations
 
 from dataclasses import fields as dataclass_fields
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -15,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
+from games.engine.rules import jigo_possible
 from games.models import Game, Tournament
 from games.permissions import is_director
 from games.tournament import selectors as day_selectors
@@ -22,6 +24,7 @@ from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
 from games.tournament.services import rounds
+from games.tournament.services.settings import handicap_komi
 from ops.services import UNSET, Unset
 
 # --------------------------------------------------------------------------- round pairing
@@ -63,11 +66,15 @@ class PairingEditForm(forms.Form):
             self.fields[f"handicap_{i}"] = forms.IntegerField(
                 min_value=0, max_value=9, initial=0, required=False
             )
+            # Blank: the tournament's komi for the row's handicap.
+            self.fields[f"komi_{i}"] = forms.DecimalField(
+                max_digits=4, decimal_places=1, required=False
+            )
             self.fields[f"swap_{i}"] = forms.BooleanField(required=False, label="swap")
         self.fields["bye"] = forms.ChoiceField(choices=options, required=False)
 
-    def games(self) -> list[tuple[int, int, int]]:
-        """(black, white, handicap) of every complete row, swaps applied."""
+    def games(self) -> list[tuple[int, int, int, Decimal | None]]:
+        """(black, white, handicap, komi) of every complete row, swaps applied."""
         out = []
         for i in range(self.rows):
             black = self.cleaned_data.get(f"black_{i}")
@@ -82,7 +89,13 @@ class PairingEditForm(forms.Form):
                     int(white),
                 )
             )
-            out.append((*pair, self.cleaned_data.get(f"handicap_{i}") or 0))
+            out.append(
+                (
+                    *pair,
+                    self.cleaned_data.get(f"handicap_{i}") or 0,
+                    self.cleaned_data.get(f"komi_{i}"),
+                )
+            )
         return out
 
     def bye(self) -> int | None:
@@ -91,7 +104,13 @@ class PairingEditForm(forms.Form):
 
     def row_fields(self) -> list[tuple[forms.BoundField, ...]]:
         return [
-            (self[f"black_{i}"], self[f"white_{i}"], self[f"handicap_{i}"], self[f"swap_{i}"])
+            (
+                self[f"black_{i}"],
+                self[f"white_{i}"],
+                self[f"handicap_{i}"],
+                self[f"swap_{i}"],
+                self[f"komi_{i}"],
+            )
             for i in range(self.rows)
         ]
 
@@ -146,6 +165,7 @@ class RoundPairingViews:
             "has_games": view.has_games,
             "has_results": view.has_results,
             "errors": [],
+            "handicap_komi": handicap_komi(tournament),
         }
         choose = PairingChoiceForm(
             request.POST if step == "preview" else None,
@@ -178,6 +198,7 @@ class RoundPairingViews:
                         f"black_{i}": str(g.black),
                         f"white_{i}": str(g.white),
                         f"handicap_{i}": g.handicap,
+                        f"komi_{i}": g.komi,
                     }
                 edit = PairingEditForm(initial=initial, choices=choices, rows=len(result.games) + 2)
                 context |= {
@@ -238,14 +259,13 @@ class RoundPairingViews:
             black = edit[f"black_{i}"].value()
             white = edit[f"white_{i}"].value()
             b, w = (int(black) if black else None), (int(white) if white else None)
-            game, words = reasons.get((b, w), (None, []))  # type: ignore[arg-type]
+            _game, words = reasons.get((b, w), (None, []))  # type: ignore[arg-type]
             out.append(
                 {
                     "table": i + 1,
                     "fields": fields,
                     "black": view.describe(b),
                     "white": view.describe(w),
-                    "komi": game.komi if game else "",
                     "words": words,
                     "warnings": warnings.get((b, w), []) if b and w else [],
                 }
@@ -304,6 +324,8 @@ class RoundPairingViews:
             "tournament": tournament,
             "number": number,
             "games": games,
+            # A jigo box only where the komi allows a level count.
+            "slips": [(g, jigo_possible(Decimal(g.komi))) for g in games],
             "by": by if by in ("table", "name", "slips") else "table",
             "lines": lines,
             "bye": day_selectors.round_view(tournament, number).bye_player,

@@ -318,8 +318,10 @@ class RoundView:
             "score": f"{score:g}" if score is not None else "",
         }
 
-    def warnings(self, games: list[tuple[int, int, int]]) -> dict[tuple[int, int], list[str]]:
-        return check_games(self.state, [(b, w) for b, w, _ in games])
+    def warnings(
+        self, games: Sequence[tuple[int, int, *tuple[object, ...]]]
+    ) -> dict[tuple[int, int], list[str]]:
+        return check_games(self.state, [(g[0], g[1]) for g in games])
 
 
 def round_view(tournament: Tournament, number: int) -> RoundView:

@@ -176,8 +176,13 @@ def _clean(name: str, value: Any) -> Any:
     return value
 
 
+def _json(value: Any) -> Any:
+    return str(value) if isinstance(value, Decimal) else value
+
+
 def settings_of(tournament: Tournament) -> dict[str, Any]:
-    return {name: getattr(tournament, name) for name in SETTINGS_FIELDS}
+    """The settings as the audit trail keeps them (a komi as text)."""
+    return {name: _json(getattr(tournament, name)) for name in SETTINGS_FIELDS}
 
 
 def apply_settings(tournament: Tournament, values: dict[str, Any]) -> list[str]:
@@ -226,6 +231,6 @@ def tournament_settings_update(
         action=AuditAction.TOURNAMENT_SETTINGS_CHANGED,
         obj=tournament,
         old={name: before[name] for name in changed},
-        new={name: getattr(tournament, name) for name in changed},
+        new={name: _json(getattr(tournament, name)) for name in changed},
     )
     return tournament
