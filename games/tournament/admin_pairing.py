@@ -164,6 +164,10 @@ class RoundPairingViews:
             "opts": Tournament._meta,
             "has_games": view.has_games,
             "has_results": view.has_results,
+            "unfinished": [
+                (g, reverse("admin:games_game_change", args=[g.pk])) for g in view.unfinished
+            ],
+            "absent": view.absent,
             "errors": [],
             "handicap_komi": handicap_komi(tournament),
         }
@@ -218,6 +222,7 @@ class RoundPairingViews:
                             round_number=number,
                             games=games,
                             bye=edit.bye(),
+                            accept_unfinished=request.POST.get("accept_unfinished") == "on",
                         )
                         self.message_user(  # type: ignore[attr-defined]
                             request, f"Round {number}: {len(created)} games paired."

@@ -288,6 +288,26 @@ def tournament_games(tournament: Tournament) -> QuerySet[Game]:
 # --------------------------------------------------------------------------- round pairing
 
 
+def unfinished_before(tournament: Tournament, number: int) -> list[Game]:
+    """The games of the rounds before ``number`` without a final result (neither confirmed
+    by both players nor finalised): pairing over them scores them as they stand."""
+    return list(
+        Game.objects.filter(tournament=tournament, round__number__lt=number)
+        .exclude(state__in=LOCKED_STATES)
+        .select_related("round", "black", "white")
+        .order_by("round__number", "table", "id")
+    )
+
+
+def game_label(game: Game) -> str:
+    """A game as a warning names it: round, table, players and id."""
+    table = f", table {game.table}" if game.table else ""
+    return (
+        f"round {game.round.number}{table}: {game.black} v {game.white} "
+        f"(game {game.pk}, {game.get_state_display()})"
+    )
+
+
 @dataclass
 class RoundView:
     """What the "Pair round R" page shows: the entered players with rank and score before
@@ -301,6 +321,8 @@ class RoundView:
     bye_player: Player | None
     has_games: bool
     has_results: bool
+    unfinished: list[Game]
+    absent: list[Player]
     state: Any  # games.tournament.engine.pairing.state.RoundState
     players: dict[int, Player] = field(default_factory=dict)
 
@@ -353,6 +375,12 @@ def round_view(tournament: Tournament, number: int) -> RoundView:
         bye_player=data.players.get(byes[0]) if byes else None,
         has_games=games.exists(),
         has_results=games.exclude(state=GameState.SCHEDULED).exists(),
+        unfinished=unfinished_before(tournament, number),
+        absent=[
+            data.players[e.id]
+            for e in entrants
+            if e.presence_in(number) is Presence.ABSENT and e.id in data.players
+        ],
         state=state,
         players=data.players,
     )

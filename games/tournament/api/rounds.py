@@ -12,8 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import Tournament
+from games.models import Game, Tournament
 from games.tournament.engine.pairing import COST_NAMES
+from games.tournament.selectors import unfinished_before
 from games.tournament.services.rounds import RoundPairing, round_pair, round_unpair
 from ops.api import CONFLICT, ERRORS, service_errors, valid
 from ops.services import UNSET
@@ -52,6 +53,11 @@ class PairingRequestSerializer(serializers.Serializer[Any]):
         default=False, help_text="true: answer the pairing without creating any game."
     )
     explain = ExplainField(required=False, default=False)
+    accept_unfinished = serializers.BooleanField(
+        default=False,
+        help_text="true: pair even though games of earlier rounds have no final result "
+        "(without it such a pairing is refused with 409 naming them).",
+    )
 
 
 def _costs_schema() -> serializers.DictField:
@@ -79,8 +85,20 @@ class PairCostSerializer(serializers.Serializer[Any]):
     costs = _costs_schema()
 
 
+class UnfinishedGameSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    black = serializers.IntegerField()
+    white = serializers.IntegerField()
+    state = serializers.CharField()
+
+
 class PairingSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
+    unfinished = UnfinishedGameSerializer(
+        many=True, help_text="Games of earlier rounds without a final result."
+    )
     bye = serializers.IntegerField(allow_null=True)
     games = PairedGameSerializer(many=True)
     total_cost = serializers.IntegerField(help_text="The sum of the games' totalCost.")
@@ -94,7 +112,7 @@ class UnpairSerializer(serializers.Serializer[Any]):
     removed = serializers.IntegerField(help_text="Games removed.")
 
 
-def pairing_data(result: RoundPairing, explain: object) -> dict[str, Any]:
+def pairing_data(result: RoundPairing, explain: object, unfinished: list[Game]) -> dict[str, Any]:
     games = []
     for g in result.games:
         row: dict[str, Any] = {
@@ -110,6 +128,17 @@ def pairing_data(result: RoundPairing, explain: object) -> dict[str, Any]:
         games.append(row)
     data: dict[str, Any] = {
         "round": result.round,
+        "unfinished": [
+            {
+                "id": g.pk,
+                "round": g.round.number,
+                "table": g.table,
+                "black": g.black_id,
+                "white": g.white_id,
+                "state": g.state,
+            }
+            for g in unfinished
+        ],
         "bye": result.bye,
         "games": games,
         "total_cost": result.total_cost,
@@ -130,9 +159,11 @@ class RoundPairingView(APIView):
         parameters=[ROUND],
         request=PairingRequestSerializer,
         responses={200: PairingSerializer, 201: PairingSerializer, **ERRORS, **CONFLICT},
-        description="A director pairs round R. dry_run: the proposed games (200); otherwise "
-        "the games are created (201), replacing the round's games if none has a result "
-        "(409 when one has). Costs are OpenGotha's components per game.",
+        description="A director pairs round R. dry_run: the proposed games (200) and the "
+        "earlier rounds' games without a final result; otherwise the games are created "
+        "(201), replacing the round's games if none has a result (409 when one has), and "
+        "refused with 409 naming the earlier games without a final result unless "
+        "accept_unfinished is true. Costs are OpenGotha's components per game.",
     )
     def post(self, request: Request, pk: int, round_number: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -146,9 +177,11 @@ class RoundPairingView(APIView):
                 bye=data.get("bye", UNSET),
                 dry_run=data["dry_run"],
                 explain=data["explain"],
+                accept_unfinished=data["accept_unfinished"],
             )
         code = status.HTTP_200_OK if data["dry_run"] else status.HTTP_201_CREATED
-        return Response(pairing_data(result, data["explain"]), status=code)
+        unfinished = unfinished_before(tournament, result.round)
+        return Response(pairing_data(result, data["explain"], unfinished), status=code)
 
     @extend_schema(
         operation_id="tournaments_round_pairing_destroy",

@@ -21,7 +21,7 @@ from games.services import outbound
 from games.tournament.engine.model import Entrant
 from games.tournament.engine.pairing import UNSET as PAIRING_UNSET
 from games.tournament.engine.pairing import PairCost, PairingError, PairingParams, pair_round
-from games.tournament.selectors import event_of
+from games.tournament.selectors import event_of, game_label, unfinished_before
 from games.tournament.services.entries import check_open, entry_participation_set
 from games.tournament.services.pairings import game_create
 from games.tournament.services.settings import as_komi, komi_for_game
@@ -124,12 +124,14 @@ def round_pair(
     bye: int | Unset | None = UNSET,
     dry_run: bool = False,
     explain: Explain = False,
+    accept_unfinished: bool = False,
 ) -> RoundPairing:
     """Pair round ``round_number``: ``players`` (default: everyone entered and playing
     in it), ``bye`` (left out: the one recorded for the round, else the rule's choice;
     ``None``: nobody).  ``dry_run`` answers without writing; otherwise the round's
     games are created in one transaction, replacing any it had without results (409
-    when one has a result)."""
+    when one has a result), and over earlier games without a final result only when
+    ``accept_unfinished`` says the director saw them (409 naming them otherwise)."""
     require(permissions.is_director(actor, tournament), "Only its directors can pair a round.")
     check_open(tournament, "This tournament is closed: no more rounds can be paired.")
     number = _round_number(tournament, round_number)
@@ -185,7 +187,7 @@ def round_pair(
     ]
     created: list[Game] = []
     if not dry_run:
-        created = _write(actor, tournament, number, planned, result.bye)
+        created = _write(actor, tournament, number, planned, result.bye, accept_unfinished)
     return RoundPairing(
         round=number,
         bye=result.bye,
@@ -203,10 +205,13 @@ def _write(
     number: int,
     planned: list[PlannedGame],
     bye: int | None,
+    accept_unfinished: bool,
 ) -> list[Game]:
     # Checked again under the transaction: a result may have come in meanwhile.
     if _with_results(tournament, number):
         raise StateConflict(f"Round {number} already has results.")
+    if not accept_unfinished:
+        check_earlier_rounds_final(tournament, number)
     old = list(Game.objects.filter(tournament=tournament, round__number=number))
     for game in old:
         audit_record(actor=actor, action=AuditAction.GAME_UNPAIRED, obj=game, old=_game_value(game))
@@ -233,6 +238,26 @@ def _write(
         new={"round": number, "bye": bye, "games": [_game_value(g) for g in created]},
     )
     return created
+
+
+MAX_NAMED = 20  # a refusal names this many games, then counts the rest
+
+
+def check_earlier_rounds_final(tournament: Tournament, number: int) -> None:
+    """409 naming the earlier rounds' games without a final result: pairing over them
+    would score them as they stand, and once round ``number`` has a result it can no
+    longer be paired again."""
+    unfinished = unfinished_before(tournament, number)
+    if not unfinished:
+        return
+    named = "; ".join(game_label(g) for g in unfinished[:MAX_NAMED])
+    more = len(unfinished) - MAX_NAMED
+    rest = f"; and {more} more" if more > 0 else ""
+    raise StateConflict(
+        f"{len(unfinished)} game(s) of earlier rounds have no final result: {named}{rest}. "
+        f"Pair round {number} over them only if you accept that (accept_unfinished).",
+        code="unfinished",
+    )
 
 
 def _set_bye(actor: Actor, tournament: Tournament, number: int, bye: int | None) -> None:
@@ -282,11 +307,13 @@ def round_games_set(
     round_number: int,
     games: Sequence[EditedGame],
     bye: int | None = None,
+    accept_unfinished: bool = False,
 ) -> list[Game]:
     """Set round ``round_number`` to ``games`` — (black, white, handicap) or (black, white,
     handicap, komi), table 1 first — as a director edited them from a preview (swapped,
     unpaired, paired by hand, komi changed; a komi of ``None``: the tournament's for that
-    handicap).  Replaces the round's games while none has a result; the warnings are the
+    handicap).  Replaces the round's games while none has a result, and over earlier games
+    without a final result only with ``accept_unfinished``; the other warnings are the
     preview's business."""
     require(permissions.is_director(actor, tournament), "Only its directors can pair a round.")
     check_open(tournament, "This tournament is closed: no more rounds can be paired.")
@@ -322,7 +349,7 @@ def round_games_set(
                 reasons=(),
             )
         )
-    return _write(actor, tournament, number, planned, bye)
+    return _write(actor, tournament, number, planned, bye, accept_unfinished)
 
 
 @transaction.atomic
