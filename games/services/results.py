@@ -475,12 +475,32 @@ def game_result_enter(
     sgf: str | bytes | None = None,
     dead_stones: list[str] | str | None = None,
     comment: str = "",
+    seen: str | Unset = UNSET,
 ) -> Game:
-    """A director enters or corrects a result (disputed games included) until it is locked."""
+    """A director enters or corrects a result (disputed games included) until it is locked.
+
+    ``seen``: the result the director's page showed ("" for none); if the game's result is
+    another by the time the write holds the game's lock, another operator or a player got
+    there first, and the entry is refused (409) saying what the result is now."""
     _require_director(actor, game)
     refuse_if_locked(game)
     evidence = read_evidence(game=game, result=result, sgf=sgf, dead_stones=dead_stones)
-    return _record(game, evidence, actor=actor, player=None, comment=comment)
+    check = None if seen is UNSET else _unchanged_since(seen)
+    return _record(game, evidence, actor=actor, player=None, comment=comment, check=check)
+
+
+def _unchanged_since(seen: str) -> Callable[[Game], None]:
+    def check(game: Game) -> None:
+        now = game.result_display
+        if now != seen:
+            table = f"Table {game.table}" if game.table else f"Game {game.pk}"
+            raise StateConflict(
+                f"{table} changed meanwhile: it now reads {now or 'no result'} "
+                f"({game.get_state_display()}), not {seen or 'no result'}. "
+                "Nothing was saved; look again before entering it."
+            )
+
+    return check
 
 
 def game_finalise(*, actor: Actor, game: Game) -> Game:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
 
+from games.engine.rules import jigo_possible
 from games.models import (
     LOCKED_STATES,
     Game,
@@ -283,6 +285,42 @@ def tournament_games(tournament: Tournament) -> QuerySet[Game]:
         .select_related("round", "black", "white")
         .order_by("round__number", "table", "id")
     )
+
+
+# --------------------------------------------------------------------------- round results
+
+# The one-click choices of the results page: (key, label, result).  The keys are the
+# keyboard's letters; a jigo is offered only where the komi allows one.
+RESULT_CHOICES = (
+    ("b", "Black wins", "B+"),
+    ("w", "White wins", "W+"),
+    ("j", "jigo", "0"),
+    ("1", "Black by default", "B+F"),
+    ("2", "White by default", "W+F"),
+    ("x", "both lose", "Void"),
+)
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    game: Game
+    result: str  # as the page shows it and sends back as "seen"; "" for none
+    choices: tuple[tuple[str, str, str], ...]
+
+
+def result_choices(game: Game) -> tuple[tuple[str, str, str], ...]:
+    jigo = jigo_possible(Decimal(game.komi))
+    return tuple(c for c in RESULT_CHOICES if jigo or c[2] != "0")
+
+
+def round_results(tournament: Tournament, number: int) -> list[ResultRow]:
+    """One row per table of round ``number``, in one query."""
+    games = (
+        Game.objects.filter(tournament=tournament, round__number=number)
+        .select_related("round", "black", "white")
+        .order_by("table", "id")
+    )
+    return [ResultRow(g, g.result_display, result_choices(g)) for g in games]
 
 
 # --------------------------------------------------------------------------- round pairing

@@ -26,6 +26,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.views.public import lazy_context, visitor_cached
 from ops import cache
+from ops.services import StateConflict
 from ratings.ranks import Rank
 
 NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
@@ -85,6 +86,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "versions": cache.versions(names),
             **lazy_context(body, ["rounds", "round_numbers", "table", "standings"]),
             "is_director": is_director(request.user, tournament),
+            "result_rounds": range(1, tournament.number_of_rounds + 1),
         },
     )
 
@@ -270,6 +272,104 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
             ]
         }
     )
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _counts(rows: list[day_selectors.ResultRow]) -> dict[str, int]:
+    return {"known": sum(1 for r in rows if r.result), "total": len(rows)}
+
+
+def _row_json(row: day_selectors.ResultRow) -> dict[str, Any]:
+    return {
+        "id": row.game.pk,
+        "result": row.result,
+        "state": row.game.state,
+        "state_display": row.game.get_state_display(),
+        "locked": row.game.is_locked,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One row per table: a click (or a letter) on the winner saves that game at once
+    through ``game_result_enter``, refused (409) if its result changed since the page
+    showed it.  ``?format=json`` answers the rows for the page's live updates."""
+    tournament = _directed(request, pk)
+    if not 1 <= number <= tournament.number_of_rounds:
+        raise Http404("No such round.")
+    status, error = 200, ""
+    if request.method == "POST":
+        status, error, saved = _round_result_post(request, tournament, number)
+        if status == 200 and not _wants_json(request):
+            return HttpResponseRedirect(
+                reverse("games:round-results", args=[pk, number])
+                + (f"?{request.GET.urlencode()}" if request.GET else "")
+                + f"#game-{saved}"
+            )
+    rows = day_selectors.round_results(tournament, number)
+    if _wants_json(request) or request.GET.get("format") == "json":
+        game_id = request.POST.get("game", "")
+        mine = [r for r in rows if str(r.game.pk) == game_id]
+        return JsonResponse(
+            {
+                **_counts(rows),
+                "error": error,
+                "game": _row_json(mine[0]) if mine else None,
+                "games": [_row_json(r) for r in rows] if request.method == "GET" else [],
+            },
+            status=status,
+        )
+    unknown_only = request.GET.get("unknown") == "1"
+    shown = [r for r in rows if not r.result] if unknown_only else rows
+    return render(
+        request,
+        "games/round_results.html",
+        {
+            "tournament": tournament,
+            "number": number,
+            "rows": shown,
+            "unknown_only": unknown_only,
+            "error": error,
+            **_counts(rows),
+        },
+        status=status,
+    )
+
+
+def _round_result_post(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> tuple[int, str, int | None]:
+    """(status, error, game id) of one click: 200, 400 (a choice the game does not offer),
+    403, 404 or 409 (changed meanwhile, or locked)."""
+    game_id = request.POST.get("game", "")
+    game = (
+        Game.objects.filter(tournament=tournament, round__number=number, pk=game_id)
+        .select_related("tournament", "round", "black", "white")
+        .first()
+        if game_id.isdigit()
+        else None
+    )
+    if game is None:
+        return 404, "There is no such game in this round.", None
+    result = request.POST.get("result", "")
+    if result not in {c[2] for c in day_selectors.result_choices(game)}:
+        where = f"Table {game.table}" if game.table else f"Game {game.pk}"
+        return 400, f"{where}: choose one of the offered results.", game.pk
+    try:
+        services.game_result_enter(
+            actor=request.user, game=game, result=result, seen=request.POST.get("seen", "")
+        )
+    except PermissionDenied as e:
+        return 403, _errors(e), game.pk
+    except StateConflict as e:
+        return 409, _errors(e), game.pk
+    except ValidationError as e:
+        return 400, _errors(e), game.pk
+    return 200, "", game.pk
 
 
 @login_required
