@@ -250,6 +250,13 @@ class ResultSheetForm(forms.Form):
     def rows(self) -> list[tuple[Game, forms.BoundField]]:
         return [(g, self[f"game_{g.pk}"]) for g in self.games]
 
+    def mark(self, exc: ValidationError) -> None:
+        """Mark the field of each game the service's errors name (code "game-<id>")."""
+        for error in getattr(exc, "error_dict", {}).get("results", []):
+            name = f"game_{str(error.code).removeprefix('game-')}"
+            if name in self.fields:
+                self.add_error(name, error.messages)
+
     def sheet(self) -> list[tuple[int, str]]:
         """(game id, RE) for every open game with a result typed in (a blank line is skipped)."""
         out = []
@@ -319,6 +326,7 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
                             services.game_finalise(actor=request.user, game=game)
             except ValidationError as exc:
                 sheet_errors = exc.messages
+                form.mark(exc)
             else:
                 self.message_user(
                     request, f"{len(sheet)} result(s) entered for round {rnd.number}."

@@ -133,3 +133,21 @@ def test_others_get_404_and_visitors_the_login(client, outsider, tournament, gam
     assert c.get(url(tournament)).status_code == 404
     assert c.post(url(tournament), {"game": games[0].pk, "result": "B+"}).status_code == 404
     assert c.get(url(tournament, 99)).status_code == 404
+
+
+def test_the_result_sheet_names_the_table_of_a_bad_line_and_marks_its_field(
+    director, tournament, games
+):
+    from games.groups import director_grant_admin
+
+    director_grant_admin(user=director)
+    c = Client()
+    c.force_login(director)
+    sheet = reverse("admin:games_round_results", args=[games[0].round_id])
+    data = {f"game_{games[0].pk}": "B+R", f"game_{games[2].pk}": "B+6", "finalise": ""}
+    response = c.post(sheet, data)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form[f"game_{games[2].pk}"].errors and not form[f"game_{games[0].pk}"].errors
+    assert any(e.startswith("table 3, ") for e in response.context["sheet_errors"])
+    assert not Game.objects.exclude(result_reason="").exists()  # all or nothing
