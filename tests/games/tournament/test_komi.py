@@ -113,14 +113,13 @@ def test_the_preview_shows_each_komi_and_a_changed_one_is_saved(director, tourna
     client.force_login(director)
     url = reverse("admin:games_tournament_pair", args=[tournament.pk, 1])
     ids = [p.pk for p in field]
-    preview = client.post(url, {"step": "preview", "players": ids, "bye": "none"})
+    preview = client.post(url, {"step": "preview", "bye": "none"})
     assert preview.status_code == 200
-    edit = preview.context["edit"]
-    assert edit.initial["komi_0"] in (Decimal("6.5"), Decimal("0.5"))
-    assert b'name="komi_0"' in preview.content
-    data = {"step": "confirm", "rows": 2, "bye": ""}
-    data |= {"black_0": ids[1], "white_0": ids[0], "handicap_0": 1, "komi_0": "7"}
-    data |= {"black_1": ids[3], "white_1": ids[2], "handicap_1": 1, "komi_1": ""}
+    rows = preview.context["rows"]
+    assert all(r["komi"] == (Decimal("0.5") if r["handicap"] else Decimal("6.5")) for r in rows[:2])
+    assert b'data-role="komi"' in preview.content
+    text = f"#{ids[1]} #{ids[0]} 1 7\n#{ids[3]} #{ids[2]} 1"
+    data = {"step": "confirm", "bye": "", "games_text": text}
     assert client.post(url, data).status_code == 302
     assert [g.komi for g in Game.objects.order_by("table")] == [Decimal(7), Decimal("0.5")]
 

@@ -116,9 +116,8 @@ def test_the_pairing_page_names_the_games_with_links_and_the_absent_first(
     assert 'id="absent"' in page and str(field[5]) in page
     # Confirming without the box is refused, with the box it pairs.
     ids = [p.pk for p in field[:4]]
-    data = {"step": "confirm", "rows": 2, "bye": ""}
-    data |= {"black_0": ids[1], "white_0": ids[0], "handicap_0": 0}
-    data |= {"black_1": ids[3], "white_1": ids[2], "handicap_1": 0}
+    text = f"#{ids[1]} #{ids[0]} 0\n#{ids[3]} #{ids[2]} 0"
+    data = {"step": "confirm", "bye": "", "games_text": text}
     refused = client.post(pair_url, data)
     assert refused.status_code == 200 and "no final result" in " ".join(refused.context["errors"])
     assert not Game.objects.filter(round__number=2).exists()
