@@ -15,7 +15,12 @@ from rest_framework.views import APIView
 from games.models import Game, Tournament
 from games.tournament.engine.pairing import COST_NAMES
 from games.tournament.selectors import unfinished_before
-from games.tournament.services.rounds import RoundPairing, round_pair, round_unpair
+from games.tournament.services.rounds import (
+    MAX_PAIRS,
+    RoundPairing,
+    round_pair,
+    round_unpair,
+)
 from ops.api import CONFLICT, ERRORS, service_errors, valid
 from ops.services import UNSET
 
@@ -53,6 +58,21 @@ class PairingRequestSerializer(serializers.Serializer[Any]):
         default=False, help_text="true: answer the pairing without creating any game."
     )
     explain = ExplainField(required=False, default=False)
+    pairs_of = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=20,
+        help_text='With explain "all": only the pairs of these players (at most 20).',
+    )
+    pairs_offset = serializers.IntegerField(
+        min_value=0, default=0, help_text='With explain "all": the first pair to answer.'
+    )
+    pairs_limit = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_PAIRS,
+        default=500,
+        help_text=f'With explain "all": how many pairs to answer (at most {MAX_PAIRS}).',
+    )
     accept_unfinished = serializers.BooleanField(
         default=False,
         help_text="true: pair even though games of earlier rounds have no final result "
@@ -103,7 +123,13 @@ class PairingSerializer(serializers.Serializer[Any]):
     games = PairedGameSerializer(many=True)
     total_cost = serializers.IntegerField(help_text="The sum of the games' totalCost.")
     pairs = PairCostSerializer(
-        many=True, required=False, help_text='With explain "all": every pair of players to pair.'
+        many=True,
+        required=False,
+        help_text='With explain "all": a page of the pairs of players to pair, in '
+        "pairing-list order (pairs_offset, pairs_limit; pairs_of).",
+    )
+    pairs_total = serializers.IntegerField(
+        required=False, help_text='With explain "all": how many pairs there are in all.'
     )
 
 
@@ -145,6 +171,7 @@ def pairing_data(result: RoundPairing, explain: object, unfinished: list[Game]) 
     }
     if result.pairs is not None:
         data["pairs"] = [{"a": p.a, "b": p.b, "costs": p.costs} for p in result.pairs]
+        data["pairs_total"] = result.pairs_total
     return dict(PairingSerializer(data).data)
 
 
@@ -178,6 +205,9 @@ class RoundPairingView(APIView):
                 dry_run=data["dry_run"],
                 explain=data["explain"],
                 accept_unfinished=data["accept_unfinished"],
+                pairs_of=data.get("pairs_of"),
+                pairs_offset=data["pairs_offset"],
+                pairs_limit=data["pairs_limit"],
             )
         code = status.HTTP_200_OK if data["dry_run"] else status.HTTP_201_CREATED
         unfinished = unfinished_before(tournament, result.round)

@@ -31,6 +31,7 @@ from ops.models import AuditAction
 from ops.services import UNSET, Actor, StateConflict, Unset, require
 
 Explain = bool | Literal["all"]
+MAX_PAIRS = 2000  # explain "all": pairs costed per request (a page of them)
 # A game as a director edited it: (black, white, handicap) or (black, white, handicap, komi).
 EditedGame = tuple[int, int, int] | tuple[int, int, int, Decimal | None]
 
@@ -54,6 +55,7 @@ class RoundPairing:
     total_cost: int
     pairs: list[PairCost] | None
     created: list[Game]
+    pairs_total: int = 0
 
 
 def _round_number(tournament: Tournament, value: object) -> int:
@@ -125,13 +127,18 @@ def round_pair(
     dry_run: bool = False,
     explain: Explain = False,
     accept_unfinished: bool = False,
+    pairs_of: Sequence[int] | None = None,
+    pairs_offset: int = 0,
+    pairs_limit: int = MAX_PAIRS,
 ) -> RoundPairing:
     """Pair round ``round_number``: ``players`` (default: everyone entered and playing
     in it), ``bye`` (left out: the one recorded for the round, else the rule's choice;
     ``None``: nobody).  ``dry_run`` answers without writing; otherwise the round's
     games are created in one transaction, replacing any it had without results (409
     when one has a result), and over earlier games without a final result only when
-    ``accept_unfinished`` says the director saw them (409 naming them otherwise)."""
+    ``accept_unfinished`` says the director saw them (409 naming them otherwise).
+    ``explain="all"``: the cost of at most ``pairs_limit`` pairs from ``pairs_offset``,
+    of every pair or of those with a player of ``pairs_of``."""
     require(permissions.is_director(actor, tournament), "Only its directors can pair a round.")
     check_open(tournament, "This tournament is closed: no more rounds can be paired.")
     number = _round_number(tournament, round_number)
@@ -170,6 +177,8 @@ def round_pair(
             bye=PAIRING_UNSET if bye is UNSET else bye,
             explain=explain,
             handicap=policy,
+            pairs_of=None if pairs_of is None else frozenset(pairs_of),
+            pairs_window=(max(pairs_offset, 0), min(max(pairs_limit, 1), MAX_PAIRS)),
         )
     except (PairingError, ValueError) as error:
         raise ValidationError({"players": str(error)}) from None
@@ -195,6 +204,7 @@ def round_pair(
         total_cost=result.total_cost,
         pairs=list(result.pairs) if explain == "all" else None,
         created=created,
+        pairs_total=result.pairs_total,
     )
 
 

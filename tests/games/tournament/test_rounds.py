@@ -71,8 +71,26 @@ def test_explain_all_gives_every_pair(api_as, director, tournament, field):
         )
         .json()
     )
-    assert len(body["pairs"]) == 6 and body["bye"] is None
+    assert len(body["pairs"]) == 6 and body["bye"] is None and body["pairs_total"] == 6
     assert {(p["a"], p["b"]) for p in body["pairs"]} >= {(players[0], players[1])}
+
+
+def test_explain_all_is_paged_or_per_player(api_as, director, tournament, field):
+    """Six players to pair: 15 pairs in all, answered a page at a time."""
+    players = [p.pk for p in field[:6]]
+    client = api_as(director)
+    ask = {"players": players, "dry_run": True, "explain": "all"}
+    whole = client.post(url(tournament), {**ask, "pairs_limit": 100}, format="json").json()
+    page = client.post(
+        url(tournament), {**ask, "pairs_offset": 4, "pairs_limit": 5}, format="json"
+    ).json()
+    assert whole["pairs_total"] == page["pairs_total"] == 15
+    assert page["pairs"] == whole["pairs"][4:9]
+    one = client.post(url(tournament), {**ask, "pairs_of": [players[2]]}, format="json").json()
+    assert one["pairs_total"] == 5 and len(one["pairs"]) == 5
+    assert all(players[2] in (p["a"], p["b"]) for p in one["pairs"])
+    too_many = client.post(url(tournament), {**ask, "pairs_limit": 100000}, format="json")
+    assert_error(too_many, 400, "pairs_limit")
 
 
 def test_a_round_with_a_result_cannot_be_paired_again_or_undone(
