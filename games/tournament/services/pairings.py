@@ -181,6 +181,69 @@ def game_create(
 
 
 @transaction.atomic
+def games_create_round(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    round_number: int,
+    games: list[tuple[int, int, int, Decimal, int]],
+) -> list[Game]:
+    """Create a whole round's games at once — (black, white, handicap, komi, table) each —
+    with ``game_create``'s checks made for the round in a few queries (every player
+    entered, playing the round, once, and free in it) rather than per game: a
+    congress round of 500 games is written in one ``bulk_create``.  The values are
+    checked here (``full_clean`` without the per-row foreign-key and constraint
+    queries, whose rows were just read); the database's constraints stand behind."""
+    if actor is not None:
+        require(permissions.is_director(actor, tournament), "Only its directors can pair games.")
+    check_open(tournament, "This tournament is closed: no more games can be paired.")
+    _check_round_number(tournament, round_number)
+    entries = {e.player_id: e for e in TournamentEntry.objects.filter(tournament=tournament)}
+    seen: set[int] = set()
+    for black, white, *_rest in games:
+        if black == white:
+            raise ValidationError({"white": "A player cannot play himself."})
+        for field_name, pk in (("black", black), ("white", white)):
+            entry = entries.get(pk)
+            if entry is None:
+                raise ValidationError(
+                    {field_name: f"Player {pk} is not entered in this tournament."}
+                )
+            _check_playing(entry, round_number, field_name)
+            if pk in seen:
+                raise ValidationError({field_name: f"Player {pk} is paired twice."})
+            seen.add(pk)
+    rnd = round_get_or_create(actor=None, tournament=tournament, number=round_number)
+    tournament_mark_started(tournament)
+    Round.objects.select_for_update().filter(pk=rnd.pk).first()  # as game_create
+    busy = Game.objects.filter(round=rnd).filter(Q(black__in=seen) | Q(white__in=seen))
+    taken = next(iter(busy.values_list("black_id", "white_id")), None)
+    if taken is not None:
+        raise ValidationError({"games": f"A player already has a game in round {round_number}."})
+    preset = rules_named(tournament.rules)
+    made = []
+    for black, white, handicap, komi, table in games:
+        game = Game(
+            tournament=tournament,
+            round=rnd,
+            table=table,
+            black_id=black,
+            white_id=white,
+            handicap=_handicap(handicap),
+            komi=as_komi(komi),
+            rules=preset.name,
+        )
+        game.full_clean(
+            exclude=["tournament", "round", "black", "white"], validate_constraints=False
+        )
+        made.append(game)
+    created = Game.objects.bulk_create(made)
+    for game in created:
+        cache.changed(game)
+    return created
+
+
+@transaction.atomic
 def game_update(
     *,
     actor: Actor,

@@ -23,7 +23,7 @@ from games.tournament.engine.pairing import UNSET as PAIRING_UNSET
 from games.tournament.engine.pairing import PairCost, PairingError, PairingParams, pair_round
 from games.tournament.selectors import event_of, game_label, unfinished_before
 from games.tournament.services.entries import check_open, entry_participation_set
-from games.tournament.services.pairings import game_create
+from games.tournament.services.pairings import games_create_round
 from games.tournament.services.settings import as_komi, komi_for_game
 from games.tournament.services.tournaments import rules_named
 from ops.audit import audit_record
@@ -227,19 +227,12 @@ def _write(
         audit_record(actor=actor, action=AuditAction.GAME_UNPAIRED, obj=game, old=_game_value(game))
         game.delete()
     _set_bye(actor, tournament, number, bye)
-    created = [
-        game_create(
-            actor=actor,
-            tournament=tournament,
-            round_number=number,
-            black=g.black,
-            white=g.white,
-            handicap=g.handicap,
-            komi=g.komi,
-            table=g.table,
-        )
-        for g in planned
-    ]
+    created = games_create_round(
+        actor=actor,
+        tournament=tournament,
+        round_number=number,
+        games=[(g.black, g.white, g.handicap, g.komi, g.table) for g in planned],
+    )
     audit_record(
         actor=actor,
         action=AuditAction.ROUND_PAIRED,
