@@ -173,6 +173,12 @@ def main() -> None:
     results = reverse("games:round-results", args=[pk, 2])
     _measure("results page of round 2 (GET)", lambda: client.get(results))
     _measure("results page, live poll (JSON)", lambda: client.get(results, {"format": "json"}))
+    api = f"/api/v1/tournaments/{pk}/rounds/3/pairing/"
+    ask = {"dry_run": True, "explain": "all", "accept_unfinished": True}
+    _measure(
+        'API dry run, explain "all" (first page)',
+        lambda: client.post(api, ask, content_type="application/json"),
+    )
     # The peer: the former editor, a <select> of every player in each of tables + 2 rows
     # (two per row) and 5 fields per row, computed from the option this page would print.
     option = len(f'<option value="{10**5}">Family0000 Chen (12k)</option>')
