@@ -326,23 +326,17 @@ def round_results(tournament: Tournament, number: int) -> list[ResultRow]:
 # --------------------------------------------------------------------------- round pairing
 
 
-def unfinished_before(tournament: Tournament, number: int) -> list[Game]:
-    """The games of the rounds before ``number`` without a final result (neither confirmed
-    by both players nor finalised): pairing over them scores them as they stand."""
+def unfinished_before(tournament: Tournament, number: int | None = None) -> list[Game]:
+    """The games of the rounds before ``number`` (``None``: of every round) without a
+    final result (neither confirmed by both players nor finalised): pairing over them
+    scores them as they stand, and they keep the tournament from closing."""
+    games = Game.objects.filter(tournament=tournament)
+    if number is not None:
+        games = games.filter(round__number__lt=number)
     return list(
-        Game.objects.filter(tournament=tournament, round__number__lt=number)
-        .exclude(state__in=LOCKED_STATES)
+        games.exclude(state__in=LOCKED_STATES)
         .select_related("round", "black", "white")
         .order_by("round__number", "table", "id")
-    )
-
-
-def game_label(game: Game) -> str:
-    """A game as a warning names it: round, table, players and id."""
-    table = f", table {game.table}" if game.table else ""
-    return (
-        f"round {game.round.number}{table}: {game.black} v {game.white} "
-        f"(game {game.pk}, {game.get_state_display()})"
     )
 
 

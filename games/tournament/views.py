@@ -16,6 +16,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
@@ -34,6 +35,7 @@ NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 RECENT_TOURNAMENTS = 10
 CSV_MAX_BYTES = 1_000_000
+MAX_LINKED = 100  # blocking games linked from a refused close
 
 
 @require_GET
@@ -411,6 +413,39 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         tournament_services.tournament_close(actor=request.user, tournament=tournament)
         messages.success(request, "The tournament is closed: its games go to the ratings.")
+    except StateConflict as e:
+        blocking = day_selectors.unfinished_before(tournament)
+        if getattr(e, "code", None) != "unfinished" or not blocking:
+            messages.error(request, _errors(e))
+        else:  # each blocking game named, with a link to it and to its round's results
+            messages.error(
+                request,
+                format_html(
+                    "{} game{} no final result yet; confirm or finalise them before "
+                    "closing:<ul>{}</ul>",
+                    len(blocking),
+                    " has" if len(blocking) == 1 else "s have",
+                    format_html_join(
+                        "",
+                        '<li><a href="{}">round {}{}: {} v {}</a> ({}) · '
+                        '<a href="{}">results of round {}</a></li>',
+                        (
+                            (
+                                reverse("games:game", args=[g.pk]),
+                                g.round.number,
+                                f", table {g.table}" if g.table else "",
+                                g.black,
+                                g.white,
+                                g.get_state_display(),
+                                reverse("games:round-results", args=[pk, g.round.number])
+                                + f"#game-{g.pk}",
+                                g.round.number,
+                            )
+                            for g in blocking[:MAX_LINKED]
+                        ),
+                    ),
+                ),
+            )
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, _errors(e))
     return HttpResponseRedirect(reverse("games:tournament", args=[pk]))

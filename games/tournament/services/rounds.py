@@ -21,8 +21,9 @@ from games.services import outbound
 from games.tournament.engine.model import Entrant
 from games.tournament.engine.pairing import UNSET as PAIRING_UNSET
 from games.tournament.engine.pairing import PairCost, PairingError, PairingParams, pair_round
-from games.tournament.selectors import event_of, game_label, unfinished_before
+from games.tournament.selectors import event_of, unfinished_before
 from games.tournament.services.entries import check_open, entry_participation_set
+from games.tournament.services.lifecycle import game_label
 from games.tournament.services.pairings import games_create_round
 from games.tournament.services.settings import as_komi, komi_for_game
 from games.tournament.services.tournaments import rules_named

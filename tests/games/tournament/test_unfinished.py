@@ -123,3 +123,13 @@ def test_the_pairing_page_names_the_games_with_links_and_the_absent_first(
     assert not Game.objects.filter(round__number=2).exists()
     assert client.post(pair_url, {**data, "accept_unfinished": "on"}).status_code == 302
     assert Game.objects.filter(round__number=2).count() == 2
+
+
+def test_the_close_names_the_games_that_block_it(director, tournament, round_one):
+    from games.tournament.services import tournament_close
+
+    with pytest.raises(StateConflict) as raised:
+        tournament_close(actor=director, tournament=tournament)
+    text = " ".join(raised.value.messages)
+    assert text.startswith("1 game of this tournament has no final result yet: round 1")
+    assert f"game {round_one[2].pk}" in text and f"game {round_one[0].pk}" not in text
