@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from games import services
 from games.models import Game, Round, Tournament
@@ -101,11 +101,21 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
     def day_links(self, obj: Tournament) -> str:
         if obj.pk is None:
             return "—"
+        results = format_html_join(
+            " · ",
+            '<a href="{}">round {}</a>',
+            (
+                (reverse("games:round-results", args=[obj.pk, n]), n)
+                for n in range(1, obj.number_of_rounds + 1)
+            ),
+        )
         return format_html(
-            '<a href="{}">entries</a> · <a href="{}">check-in</a> · <a href="{}">standings</a>',
+            '<a href="{}">entries</a> · <a href="{}">check-in</a> · <a href="{}">standings</a>'
+            " · results: {}",
             reverse("games:entries", args=[obj.pk]),
             reverse("games:checkin", args=[obj.pk]),
             reverse("games:standings", args=[obj.pk]),
+            results,
         )
 
     @admin.action(description="Close (every result final): the games go to the ratings")

@@ -151,3 +151,13 @@ def test_the_result_sheet_names_the_table_of_a_bad_line_and_marks_its_field(
     assert form[f"game_{games[2].pk}"].errors and not form[f"game_{games[0].pk}"].errors
     assert any(e.startswith("table 3, ") for e in response.context["sheet_errors"])
     assert not Game.objects.exclude(result_reason="").exists()  # all or nothing
+
+
+def test_the_tournaments_admin_page_links_each_rounds_results(director, tournament, games):
+    from games.groups import director_grant_admin
+
+    director_grant_admin(user=director)
+    c = Client()
+    c.force_login(director)
+    page = c.get(reverse("admin:games_tournament_change", args=[tournament.pk]))
+    assert page.status_code == 200 and url(tournament).encode() in page.content
