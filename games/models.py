@@ -158,7 +158,8 @@ class Tournament(models.Model):
         null=True,
         blank=True,
         help_text="Empty for the handicap policy's convention: 0.5 under the McMahon and "
-        "European policies (handicap 1 included), 0 under the New Zealand one.",
+        "European policies (handicap 1 included); New Zealand: 0 with one stone, the "
+        "rules' handicap komi from two.",
     )
 
     # ----- the event (docs/tournaments.md, "Settings"); OpenGotha's defaults per system.

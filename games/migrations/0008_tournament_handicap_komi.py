@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='handicap_komi',
-            field=models.DecimalField(blank=True, decimal_places=1, help_text="Empty for the handicap policy's convention: 0.5 under the McMahon and European policies (handicap 1 included), 0 under the New Zealand one.", max_digits=4, null=True, verbose_name='komi in handicap games'),
+            field=models.DecimalField(blank=True, decimal_places=1, help_text="Empty for the handicap policy's convention: 0.5 under the McMahon and European policies (handicap 1 included); New Zealand: 0 with one stone, the rules' handicap komi from two.", max_digits=4, null=True, verbose_name='komi in handicap games'),
         ),
         migrations.AddConstraint(
             model_name='tournament',

@@ -139,7 +139,8 @@ def test_round_get_or_create_returns_the_same_round(director, tournament):
 
 
 def test_game_create_takes_the_handicap_komi_of_the_tournaments_policy(director, tournament):
-    """Policy nz: no komi with handicap (New Zealand Rules); egf: half a point."""
+    """Policy nz: no komi with one stone (New Zealand Rules), the preset's from two;
+    egf: half a point, one stone included."""
     black, white = entered_player(tournament), entered_player(tournament)
     nz = tournament_services.game_create(
         actor=director,
@@ -147,7 +148,7 @@ def test_game_create_takes_the_handicap_komi_of_the_tournaments_policy(director,
         round_number=1,
         black=black.pk,
         white=white.pk,
-        handicap=3,
+        handicap=1,
     )
     assert tournament.handicap_policy == "nz" and nz.komi == Decimal(0)
     tournament.handicap_policy = "egf"

@@ -51,7 +51,7 @@ class HandicapPolicySerializer(serializers.Serializer[Any]):
         required=False,
         allow_null=True,
         help_text="Komi in handicap games (handicap 1 included); null: the policy's "
-        "convention (0.5 mcmahon and egf, 0 nz).",
+        "convention (0.5 mcmahon and egf; nz: 0 with 1 stone, the rules' from 2).",
     )
 
 
@@ -129,7 +129,10 @@ class HandicapPolicyOut(serializers.Serializer[Any]):
     threshold = serializers.CharField()
     based_on_mms = serializers.BooleanField()
     komi = serializers.DecimalField(
-        max_digits=4, decimal_places=1, help_text="Komi in handicap games, as paired."
+        max_digits=4, decimal_places=1, help_text="Komi in games of 2 stones or more, as paired."
+    )
+    komi_one_stone = serializers.DecimalField(
+        max_digits=4, decimal_places=1, help_text="Komi with handicap 1, as paired."
     )
     komi_set = serializers.BooleanField(help_text="false: komi is the policy's convention.")
 
@@ -185,7 +188,8 @@ class SettingsOutMixin(serializers.Serializer[Any]):
             "correction": obj.handicap_correction,
             "threshold": str(Rank(obj.handicap_threshold)),
             "based_on_mms": obj.handicap_based_on_mms,
-            "komi": str(handicap_komi(obj)),
+            "komi": str(handicap_komi(obj, 2)),
+            "komi_one_stone": str(handicap_komi(obj, 1)),
             "komi_set": obj.handicap_komi is not None,
         }
 

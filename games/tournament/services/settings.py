@@ -116,19 +116,21 @@ def as_komi(value: Decimal | int | float | str, *, field_name: str = "komi") -> 
     return komi
 
 
-def handicap_komi(tournament: Tournament) -> Decimal:
-    """The komi of the tournament's handicap games: its setting, else its policy's
-    convention (docs/tournaments.md, "Komi in handicap games")."""
+def handicap_komi(tournament: Tournament, handicap: int = 2) -> Decimal:
+    """The komi of the tournament's games with ``handicap`` (>= 1) stones: its setting,
+    else its policy's convention (docs/tournaments.md, "Komi in handicap games")."""
     if tournament.handicap_komi is not None:
         return Decimal(tournament.handicap_komi)
     preset = get_rules(tournament.rules)
-    return handicap_komi_default(tournament.handicap_policy, preset.handicap_komi)
+    return handicap_komi_default(tournament.handicap_policy, preset.handicap_komi, handicap)
 
 
 def komi_for_game(tournament: Tournament, handicap: int) -> Decimal:
     """The komi a game of this tournament with ``handicap`` stones is paired with."""
     return game_komi(
-        handicap, even=Decimal(tournament.komi), with_handicap=handicap_komi(tournament)
+        handicap,
+        even=Decimal(tournament.komi),
+        with_handicap=handicap_komi(tournament, max(handicap, 1)),
     )
 
 

@@ -37,17 +37,19 @@ def field(tournament: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize(
-    ("policy", "rules", "expected"),
+    ("policy", "rules", "one_stone", "more"),
     [
-        ("mcmahon", "japanese", "0.5"),
-        ("egf", "japanese", "0.5"),
-        ("nz", "nz", "0"),
-        ("none", "chinese", "0.5"),  # no convention: the preset's handicap komi
+        ("mcmahon", "japanese", "0.5", "0.5"),
+        ("egf", "japanese", "0.5", "0.5"),
+        ("nz", "nz", "0", "0"),
+        ("nz", "japanese", "0", "0.5"),  # NZ's one stone, the preset's from two
+        ("none", "chinese", "0.5", "0.5"),  # no convention: the preset's handicap komi
     ],
 )
-def test_each_policy_has_its_conventional_handicap_komi(tournament, policy, rules, expected):
+def test_each_policy_has_its_conventional_handicap_komi(tournament, policy, rules, one_stone, more):
     tournament.handicap_policy, tournament.rules = policy, rules
-    assert handicap_komi(tournament) == Decimal(expected)
+    assert handicap_komi(tournament, 1) == Decimal(one_stone)
+    assert handicap_komi(tournament, 3) == Decimal(more)
 
 
 def test_a_handicap_1_game_gets_the_handicap_komi_not_the_even_one(director, tournament, field):
@@ -93,11 +95,13 @@ def test_the_api_shows_and_takes_the_komi_in_handicap_games(api_as, director, to
     url = f"/api/v1/tournaments/{tournament.pk}/"
     client = api_as(director)
     shown = client.get(url).json()["handicap_policy"]
-    assert shown["kind"] == "nz" and shown["komi"] == "0" and shown["komi_set"] is False
+    assert shown["kind"] == "nz" and shown["komi_set"] is False
+    assert shown["komi_one_stone"] == "0" and shown["komi"] == "0.5"  # Japanese rules
     changed = client.patch(
         url, {"handicap_policy": {"kind": "egf", "komi": "-0.5"}}, format="json"
     ).json()["handicap_policy"]
-    assert Decimal(changed["komi"]) == Decimal("-0.5") and changed["komi_set"] is True
+    assert Decimal(changed["komi"]) == Decimal(changed["komi_one_stone"]) == Decimal("-0.5")
+    assert changed["komi_set"] is True
     cleared = client.patch(
         url, {"handicap_policy": {"kind": "egf", "komi": None}}, format="json"
     ).json()["handicap_policy"]
