@@ -322,7 +322,8 @@ class RoundPairingViews:
         reasons = {}
         if proposal is not None:
             reasons = {(g.black, g.white): list(g.reasons) for g in proposal.games}
-        warnings = view.warnings(games)
+        # The proposal's reasons say why; the warnings are for a round as edited ("Check").
+        warnings = view.warnings(games) if proposal is None else {}
         out = []
         blank = (None, None, 0, None)
         for i, (b, w, handicap, komi) in enumerate([*games, blank, blank]):

@@ -336,6 +336,7 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "rows": shown,
             "unknown_only": unknown_only,
             "error": error,
+            "round_pk": rows[0].game.round_id if rows else None,
             **_counts(rows),
         },
         status=status,

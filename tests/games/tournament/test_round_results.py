@@ -58,6 +58,8 @@ def test_the_page_has_one_row_per_table_and_a_jigo_only_at_a_whole_komi(
     rows = page.context["rows"]
     assert [r.game.table for r in rows] == [1, 2, 3]
     assert [("0" in [c[2] for c in r.choices]) for r in rows] == [False, True, False]
+    sheet = reverse("admin:games_round_results", args=[games[0].round_id])
+    assert f'href="{sheet}"' in page.content.decode()
     assert page.context["known"] == 0 and page.context["total"] == 3
 
 
