@@ -218,8 +218,11 @@ def games_create_round(
     Round.objects.select_for_update().filter(pk=rnd.pk).first()  # as game_create
     busy = Game.objects.filter(round=rnd).filter(Q(black__in=seen) | Q(white__in=seen))
     taken = next(iter(busy.values_list("black_id", "white_id")), None)
-    if taken is not None:
-        raise ValidationError({"games": f"A player already has a game in round {round_number}."})
+    if taken is not None:  # another director paired the round meanwhile
+        raise StateConflict(
+            f"Round {round_number} was paired meanwhile (a player already has a game in "
+            "it): look at it again before pairing it."
+        )
     preset = rules_named(tournament.rules)
     made = []
     for black, white, handicap, komi, table in games:

@@ -148,3 +148,25 @@ def test_a_director_pairs_every_round_of_a_mcmahon_tournament(director, tourname
     # Seven players, five rounds: each sat out at most once.
     byes = [e.participation.count("b") for e in TournamentEntry.objects.all()]
     assert sum(byes) == 5 and max(byes) == 1
+
+
+def test_a_round_paired_meanwhile_is_a_conflict_not_a_second_game(director, tournament, field):
+    """Two directors confirming at once: the second finds the first's games under the
+    round's lock and is refused with 409, nothing written."""
+    from decimal import Decimal
+
+    from games.tournament.services.pairings import games_create_round
+    from ops.services import StateConflict
+
+    a, b, c, d = (p.pk for p in field[:4])
+    games_create_round(
+        actor=director, tournament=tournament, round_number=1, games=[(a, b, 0, Decimal(7), 1)]
+    )
+    with pytest.raises(StateConflict, match="paired meanwhile"):
+        games_create_round(
+            actor=director,
+            tournament=tournament,
+            round_number=1,
+            games=[(c, d, 0, Decimal(7), 1), (a, b, 0, Decimal(7), 2)],
+        )
+    assert Game.objects.filter(round__number=1).count() == 1
