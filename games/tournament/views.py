@@ -304,6 +304,8 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not 1 <= number <= tournament.number_of_rounds:
         raise Http404("No such round.")
     status, error = 200, ""
+    if request.method == "POST" and request.POST.get("action") == "finalise":
+        return _round_results_finalise(request, tournament, number)
     if request.method == "POST":
         status, error, saved = _round_result_post(request, tournament, number)
         if status == 200 and not _wants_json(request):
@@ -337,10 +339,32 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "unknown_only": unknown_only,
             "error": error,
             "round_pk": rows[0].game.round_id if rows else None,
+            "to_finalise": sum(1 for r in rows if r.result and not r.game.is_locked),
             **_counts(rows),
         },
         status=status,
     )
+
+
+def _round_results_finalise(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
+    """Every known result of the round not yet final becomes final (locked for good), in
+    one transaction: all of them or none."""
+    open_games = [
+        r.game
+        for r in day_selectors.round_results(tournament, number)
+        if r.result and not r.game.is_locked
+    ]
+    try:
+        with transaction.atomic():
+            for game in open_games:
+                services.game_finalise(actor=request.user, game=game)
+    except (ValidationError, PermissionDenied) as e:
+        messages.error(request, _errors(e))
+    else:
+        messages.success(request, f"{len(open_games)} result(s) of round {number} are final.")
+    return HttpResponseRedirect(reverse("games:round-results", args=[tournament.pk, number]))
 
 
 def _round_result_post(

@@ -163,3 +163,15 @@ def test_the_tournaments_admin_page_links_each_rounds_results(director, tourname
     c.force_login(director)
     page = c.get(reverse("admin:games_tournament_change", args=[tournament.pk]))
     assert page.status_code == 200 and url(tournament).encode() in page.content
+
+
+def test_the_known_results_are_finalised_in_one_click(as_director, director, tournament, games):
+    game_result_enter(actor=director, game=games[0], result="B+R")
+    game_result_enter(actor=director, game=games[1], result="0")
+    page = as_director.get(url(tournament))
+    assert page.context["to_finalise"] == 2
+    done = as_director.post(url(tournament), {"action": "finalise"})
+    assert done.status_code == 302
+    states = dict(Game.objects.values_list("pk", "state"))
+    assert states[games[0].pk] == states[games[1].pk] == "final"
+    assert states[games[2].pk] == "scheduled"
