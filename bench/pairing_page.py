@@ -156,7 +156,7 @@ def main() -> None:
     _measure("Pair round 2: who plays (GET)", lambda: client.get(pair))
     choose = {"step": "preview", "bye": "auto", "leave_out": "", "add": ""}
     _, preview = _measure(
-        "preview (pairing, reasons, warnings)",
+        "preview (pairing and its reasons)",
         lambda: client.post(pair, choose),
         fields=len(choose) + 1,
     )
@@ -173,6 +173,21 @@ def main() -> None:
     results = reverse("games:round-results", args=[pk, 2])
     _measure("results page of round 2 (GET)", lambda: client.get(results))
     _measure("results page, live poll (JSON)", lambda: client.get(results, {"format": "json"}))
+    from games.models import Game
+
+    first = Game.objects.filter(tournament_id=pk, round__number=2).order_by("table").first()
+    assert first is not None
+    click = {"game": first.pk, "result": "B+", "seen": ""}
+    _measure(
+        "one click on a winner (saved, JSON answer)",
+        lambda: client.post(results, click, HTTP_ACCEPT="application/json"),
+        fields=len(click),
+    )
+    _measure(
+        "finalise the known results",
+        lambda: client.post(results, {"action": "finalise"}),
+        fields=1,
+    )
     api = f"/api/v1/tournaments/{pk}/rounds/3/pairing/"
     ask = {"dry_run": True, "explain": "all", "accept_unfinished": True}
     _measure(
