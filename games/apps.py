@@ -17,6 +17,11 @@ class GamesConfig(AppConfig):
     )
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
         from games import cache
+        from games.groups import sync_groups
 
         cache.register()
+        # After every app's post_migrate (auth makes the permissions in its own).
+        post_migrate.connect(sync_groups, dispatch_uid="games.groups.sync_groups")

@@ -6,8 +6,12 @@ the Directors group only opens the admin pages, and ``director_grant_admin`` gra
 nothing more.  Federation officials (promotion policies and their default, approving
 any tournament's candidates, the honorary 9p+, full rating recomputes) are named and
 revoked by a superuser only (``federation_official_grant``, ``federation_official_revoke``:
-the ``federation_official`` command and the user admin's actions call them, audited).  Made in code, not a data migration, so
-the demo command and the tests share one definition.
+the ``federation_official`` command and the user admin's actions call them, audited).
+
+Both groups are made by a data migration (games 0009_directors_group) and brought in step
+with the apps' declared permissions after every ``migrate`` (``sync_groups``, connected to
+``post_migrate``), so a production install has them without the demo command; the one
+definition is ``director_permissions`` here.
 """
 
 from __future__ import annotations
@@ -37,20 +41,52 @@ def director_permissions() -> list[tuple[str, str, tuple[str, ...]]]:
     ]
 
 
-def ensure_directors_group() -> Group:
-    """Create (or bring up to date) the Directors group; safe to call any number of times."""
+def build_groups(group_model: Any, permission_model: Any) -> Any:
+    """Make (or bring in step) both groups with these models (a migration passes its
+    historical ones): the Directors group gets exactly the declared permissions that
+    exist; the federation officials' group is decided by membership alone.  Returns the
+    Directors group."""
     with transaction.atomic():
-        group, _ = Group.objects.get_or_create(name=DIRECTORS_GROUP)
+        group, _ = group_model.objects.get_or_create(name=DIRECTORS_GROUP)
+        group_model.objects.get_or_create(name=FEDERATION_GROUP)
         wanted = []
         for app, model, actions in director_permissions():
-            for action in actions:
-                wanted.append(
-                    Permission.objects.get(
-                        content_type__app_label=app, codename=f"{action}_{model}"
-                    )
+            wanted.extend(
+                permission_model.objects.filter(
+                    content_type__app_label=app,
+                    codename__in=[f"{action}_{model}" for action in actions],
                 )
+            )
         group.permissions.set(wanted)
     return group
+
+
+def ensure_directors_group() -> Group:
+    """Create (or bring up to date) the Directors group; safe to call any number of times."""
+    group: Group = build_groups(Group, Permission)
+    return group
+
+
+def sync_groups(**kwargs: Any) -> None:
+    """``post_migrate``: bring the groups in step with the apps' declared permissions
+    (a permission declared later, or a model added, reaches the group at the next
+    ``migrate``)."""
+    build_groups(Group, Permission)
+
+
+def director_grant(*, actor: Any, user: Any) -> None:
+    """Make ``user`` a director who can enter the admin (``actor=None``: an operator's
+    command), audited; he then adds tournaments, and directs those he adds."""
+    was = bool(user.is_staff and user.groups.filter(name=DIRECTORS_GROUP).exists())
+    with transaction.atomic():
+        director_grant_admin(user=user)
+        audit_record(
+            actor=actor,
+            action=AuditAction.USER_DIRECTOR_GRANTED,
+            obj=user,
+            old={"director": was},
+            new={"director": True},
+        )
 
 
 def director_grant_admin(*, user: Any) -> None:

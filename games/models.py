@@ -155,6 +155,17 @@ class Tournament(models.Model):
     handicap_based_on_mms = models.BooleanField(
         default=True, help_text="McMahon policy: from the McMahon scores, not the ranks."
     )
+    # Empty: the policy's convention (docs/tournaments.md, "Komi in handicap games").
+    handicap_komi = models.DecimalField(
+        "komi in handicap games",
+        max_digits=4,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        help_text="Empty for the handicap policy's convention: 0.5 under the McMahon and "
+        "European policies (handicap 1 included); New Zealand: 0 with one stone, the "
+        "rules' handicap komi from two.",
+    )
 
     # ----- the event (docs/tournaments.md, "Settings"); OpenGotha's defaults per system.
     system = models.CharField(max_length=12, choices=SYSTEM_CHOICES, default="mcmahon")
@@ -207,6 +218,7 @@ class Tournament(models.Model):
                 name="tournament_board_size_2_to_25",
             ),
             _half_points("komi", "tournament_komi_half_points"),
+            _half_points("handicap_komi", "tournament_handicap_komi_half_points"),
         ]
 
     def __str__(self) -> str:

@@ -144,6 +144,7 @@ class AuditAction(StrEnum):
     USER_PASSWORD_CHANGED = "user.password_changed"
     USER_FEDERATION_OFFICIAL_GRANTED = "user.federation_official_granted"
     USER_FEDERATION_OFFICIAL_REVOKED = "user.federation_official_revoked"
+    USER_DIRECTOR_GRANTED = "user.director_granted"
 
 
 class AuditEntry(models.Model):

@@ -76,9 +76,17 @@ class RulingForm(forms.Form):
         help_text="The owner of the stones first, alternating: C5 B4 pass B6 ...",
     )
 
-    def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, kind: str, outcomes: dict[str, str] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
+        if outcomes:  # each choice says the result it leads to (referee.selectors)
+            field = self.fields["decision"]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = [
+                (value, outcomes.get(value, label)) for value, label in Decision.choices
+            ]
         if kind != DisputeKind.DEAD_STONES:
             del self.fields["moves"]
         if kind == DisputeKind.DEAD_STONES:

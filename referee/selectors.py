@@ -128,3 +128,47 @@ def officials_of_tournament(tournament_id: int) -> TournamentOfficials:
     except TournamentOfficials.DoesNotExist:
         officials = TournamentOfficials(tournament=tournament)
     return officials
+
+
+LEVEL_NAMES = {1: "the referee", 2: "the chief referee", 3: "the committee"}
+
+
+def ruling_choices(dispute: Dispute) -> dict[str, str]:
+    """What each decision does to the game's result at the dispute's level, in words
+    that cannot be read the other way (docs/referee.md, "What a ruling does"): a
+    decision is always about the original claim; dismissing it puts back the result
+    before the dispute, upholding it keeps or sets the result the claim asks for."""
+    rulings = sorted(dispute.rulings.all(), key=lambda r: r.level)
+    first = rulings[0] if rulings else None
+    before = (first.effect.get("base") or {}).get("result") if first else None
+    if before is None:
+        before = dispute.game.result_display
+    before_text = before or "no result"
+    below = next((r for r in rulings if r.level == dispute.level - 1), None)
+    claimant = dispute.raised_by.get_username() if dispute.raised_by else "the system"
+    claim = f"the claim ({claimant}'s, {dispute.get_kind_display()})"
+    if dispute.kind == "dead-stones":
+        new = "the count of the position played out below"
+    elif dispute.kind in ("repetition", "illegal-move"):
+        new = "the position restored, play going on; the result you name below, if any"
+    else:
+        new = "the result you name below"
+    if below is None:
+        return {
+            "upheld": f"Uphold {claim}: the result becomes {new} (now {before_text}).",
+            "dismissed": f"Dismiss {claim}: the result stays {before_text}.",
+        }
+    who = LEVEL_NAMES.get(below.level, "the level below")
+    if below.decision == "upheld":
+        kept = below.result or new
+        return {
+            "upheld": f"Uphold {claim}, as {who} did: keep {kept} ({who}'s ruling), "
+            "or the result you name below.",
+            "dismissed": f"Dismiss {claim}, reversing {who}: back to {before_text}, "
+            "the result before the dispute.",
+        }
+    return {
+        "upheld": f"Uphold {claim}, reversing {who}: the result becomes {new} (now {before_text}).",
+        "dismissed": f"Dismiss {claim}, as {who} did: keep {before_text}, the result "
+        "before the dispute.",
+    }

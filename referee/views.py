@@ -133,7 +133,11 @@ def _ruling_form(dispute: Dispute) -> RulingForm:
     """An appeal's form starts from the result the ruling under appeal set: left as it
     is, that result stands."""
     standing = services.standing_result(dispute)
-    return RulingForm(kind=dispute.kind, initial={"result": standing} if standing else None)
+    return RulingForm(
+        kind=dispute.kind,
+        outcomes=selectors.ruling_choices(dispute),
+        initial={"result": standing} if standing else None,
+    )
 
 
 def _page(
@@ -195,7 +199,7 @@ def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     if not roles.can_rule(request.user, dispute):
         reason = roles.conflict_of_interest(request.user, dispute) or roles.who_rules(dispute)
         return _refused(request, dispute, [reason])
-    form = RulingForm(request.POST, kind=dispute.kind)
+    form = RulingForm(request.POST, kind=dispute.kind, outcomes=selectors.ruling_choices(dispute))
     if form.is_valid():
         try:
             services.dispute_rule(actor=request.user, dispute=dispute, **form.service_kwargs())

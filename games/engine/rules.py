@@ -88,6 +88,11 @@ class Rules:
         return handicap - 1
 
 
+def jigo_possible(komi: Decimal) -> bool:
+    """A count can end level only with a whole-number komi: stones and points are whole."""
+    return komi % 1 == 0
+
+
 D = Decimal
 
 PRESETS: dict[str, Rules] = {

@@ -20,7 +20,7 @@ from games.engine.coords import CoordinateError, parse_point, point_to_gtp
 from games.engine.record import read_text_and_record
 from games.engine.replay import replay
 from games.engine.result import Reason, Result, ResultError
-from games.engine.rules import Rules
+from games.engine.rules import Rules, jigo_possible
 from games.engine.scoring import DeadStoneError, dead_from_markup
 from games.engine.sgf import SgfError
 from games.engine.types import GameRecord, Point
@@ -56,9 +56,10 @@ class ReadRecord:
 def margin_problem(result: Result, komi: Decimal) -> str | None:
     """Why a count cannot end in ``result`` with this komi, or ``None``.  Stones and points
     are whole, so a margin differs from komi by a whole number: with komi 7 every margin is
-    whole, with 6.5 every margin ends in .5.  (A draw is not judged here: one may be
-    declared without a count.)"""
+    whole, with 6.5 every margin ends in .5, and no count ends level."""
     shown = f"{komi.normalize():f}"
+    if result.reason is Reason.DRAW and not jigo_possible(komi):
+        return f"with komi {shown} there is no jigo: a count ends in half points"
     margin = result.margin
     if result.reason is Reason.SCORE and margin is not None and (margin - komi) % 1 != 0:
         kind = "whole points" if komi % 1 == 0 else "half points (such as 0.5 or 3.5)"

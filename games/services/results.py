@@ -475,12 +475,32 @@ def game_result_enter(
     sgf: str | bytes | None = None,
     dead_stones: list[str] | str | None = None,
     comment: str = "",
+    seen: str | Unset = UNSET,
 ) -> Game:
-    """A director enters or corrects a result (disputed games included) until it is locked."""
+    """A director enters or corrects a result (disputed games included) until it is locked.
+
+    ``seen``: the result the director's page showed ("" for none); if the game's result is
+    another by the time the write holds the game's lock, another operator or a player got
+    there first, and the entry is refused (409) saying what the result is now."""
     _require_director(actor, game)
     refuse_if_locked(game)
     evidence = read_evidence(game=game, result=result, sgf=sgf, dead_stones=dead_stones)
-    return _record(game, evidence, actor=actor, player=None, comment=comment)
+    check = None if seen is UNSET else _unchanged_since(seen)
+    return _record(game, evidence, actor=actor, player=None, comment=comment, check=check)
+
+
+def _unchanged_since(seen: str) -> Callable[[Game], None]:
+    def check(game: Game) -> None:
+        now = game.result_display
+        if now != seen:
+            table = f"Table {game.table}" if game.table else f"Game {game.pk}"
+            raise StateConflict(
+                f"{table} changed meanwhile: it now reads {now or 'no result'} "
+                f"({game.get_state_display()}), not {seen or 'no result'}. "
+                "Nothing was saved; look again before entering it."
+            )
+
+    return check
 
 
 def game_finalise(*, actor: Actor, game: Game) -> Game:
@@ -498,13 +518,19 @@ def game_finalise(*, actor: Actor, game: Game) -> Game:
     return game
 
 
+def _sheet_place(game: Game, line: int) -> str:
+    """Where a sheet's line is: its table first (what the director reads on the slip)."""
+    table = f"table {game.table}, " if game.table else ""
+    return f"{table}line {line}, game {game.pk}"
+
+
 def round_results_enter(
     *, actor: Actor, round: Round, results: list[tuple[int, str]]
 ) -> list[Game]:
     """Enter a round's results from a result sheet: all of them or none.
 
-    Every line is checked first and every error is reported at once, each
-    naming its line and game ("line 3, game 17: ...").
+    Every line is checked first and every error is reported at once, each naming its
+    table, line and game ("table 6, line 3, game 17: ..."; its code is "game-17").
     """
     tournament = round.tournament
     if actor is not None and not permissions.is_director(actor, tournament):
@@ -519,38 +545,48 @@ def round_results_enter(
             "tournament", "round", "black", "white"
         )
     }
-    errors: list[str] = []
+    errors: list[ValidationError] = []
     seen: set[int] = set()
     plan: list[tuple[Game, str]] = []
     own = permissions.player_for(actor) if actor is not None else None
+
+    def error(where: str, message: str, game_id: int | None = None) -> ValidationError:
+        # The code names the game, so a form can mark its field.
+        return ValidationError(f"{where}: {message}", code=f"game-{game_id or 0}")
+
     for line, (item, game_id) in enumerate(zip(results, ids, strict=True), start=1):
         if game_id < 0:
-            errors.append(f"line {line}: expected a game id and a result, got {item!r}.")
+            errors.append(error(f"line {line}", f"expected a game id and a result, got {item!r}."))
             continue
-        where = f"line {line}, game {game_id}"
         found = games.get(game_id)
         if found is None:
-            errors.append(f"{where}: there is no such game in round {round.number}.")
+            errors.append(
+                error(
+                    f"line {line}, game {game_id}",
+                    f"there is no such game in round {round.number}.",
+                )
+            )
             continue
+        where = _sheet_place(found, line)
         if game_id in seen:
-            errors.append(f"{where}: the game appears twice on the sheet.")
+            errors.append(error(where, "the game appears twice on the sheet.", game_id))
             continue
         seen.add(game_id)
         text = item[1]
         try:
             parsed = records.parse_result(text)
         except ValidationError as e:
-            errors.append(f"{where}: {' '.join(e.messages)}")
+            errors.append(error(where, " ".join(e.messages), game_id))
             continue
         problem = records.margin_problem(parsed, Decimal(found.komi))
         if problem is not None:
-            errors.append(f"{where}: {problem}.")
+            errors.append(error(where, f"{problem}.", game_id))
             continue
         if found.is_locked:
-            errors.append(f"{where}: {GameLockedError().message}")
+            errors.append(error(where, str(GameLockedError().message), game_id))
             continue
         if own is not None and own.pk in (found.black_id, found.white_id):
-            errors.append(f"{where}: {CONFLICT_OF_INTEREST}")
+            errors.append(error(where, CONFLICT_OF_INTEREST, game_id))
             continue
         plan.append((found, text))
     if errors:
@@ -563,6 +599,6 @@ def round_results_enter(
             except ValidationError as e:  # locked meanwhile: the whole sheet is refused
                 line = next(i for i, g in enumerate(ids, start=1) if g == found.pk)
                 raise ValidationError(
-                    {"results": [f"line {line}, game {found.pk}: {' '.join(e.messages)}"]}
+                    {"results": [error(_sheet_place(found, line), " ".join(e.messages), found.pk)]}
                 ) from None
     return entered

@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from games import services
 from games.models import Game, Round, Tournament
@@ -101,11 +101,21 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
     def day_links(self, obj: Tournament) -> str:
         if obj.pk is None:
             return "—"
+        results = format_html_join(
+            " · ",
+            '<a href="{}">round {}</a>',
+            (
+                (reverse("games:round-results", args=[obj.pk, n]), n)
+                for n in range(1, obj.number_of_rounds + 1)
+            ),
+        )
         return format_html(
-            '<a href="{}">entries</a> · <a href="{}">check-in</a> · <a href="{}">standings</a>',
+            '<a href="{}">entries</a> · <a href="{}">check-in</a> · <a href="{}">standings</a>'
+            " · results: {}",
             reverse("games:entries", args=[obj.pk]),
             reverse("games:checkin", args=[obj.pk]),
             reverse("games:standings", args=[obj.pk]),
+            results,
         )
 
     @admin.action(description="Close (every result final): the games go to the ratings")
@@ -250,6 +260,13 @@ class ResultSheetForm(forms.Form):
     def rows(self) -> list[tuple[Game, forms.BoundField]]:
         return [(g, self[f"game_{g.pk}"]) for g in self.games]
 
+    def mark(self, exc: ValidationError) -> None:
+        """Mark the field of each game the service's errors name (code "game-<id>")."""
+        for error in getattr(exc, "error_dict", {}).get("results", []):
+            name = f"game_{str(error.code).removeprefix('game-')}"
+            if name in self.fields:
+                self.add_error(name, error.messages)
+
     def sheet(self) -> list[tuple[int, str]]:
         """(game id, RE) for every open game with a result typed in (a blank line is skipped)."""
         out = []
@@ -319,6 +336,7 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
                             services.game_finalise(actor=request.user, game=game)
             except ValidationError as exc:
                 sheet_errors = exc.messages
+                form.mark(exc)
             else:
                 self.message_user(
                     request, f"{len(sheet)} result(s) entered for round {rnd.number}."

@@ -4,7 +4,9 @@ plays, preview and edit the pairing, save it or take it back (docs/tournaments.m
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields as dataclass_fields
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -15,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
+from games.engine.rules import jigo_possible
 from games.models import Game, Tournament
 from games.permissions import is_director
 from games.tournament import selectors as day_selectors
@@ -22,78 +25,158 @@ from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
 from games.tournament.services import rounds
+from games.tournament.services.settings import handicap_komi
 from ops.services import UNSET, Unset
 
 # --------------------------------------------------------------------------- round pairing
 
 
-class PairingChoiceForm(forms.Form):
-    """Step 1 of "Pair round R": who plays, and who sits out."""
+REF = re.compile(r"#(\d+)\s*$|^\s*(\d+)\s*$")
+LINE = re.compile(r"^\s*#?(\d+)\s+#?(\d+)(?:\s+(\d+))?(?:\s+(-?\d+(?:\.\d)?))?\s*$")
+MAX_LINES = 2000  # tables of a round as edited: more than any congress
 
-    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+
+def player_label(pk: int, label: str) -> str:
+    """A player as the page's inputs show him and read him back: "Name (3d) #12"."""
+    return f"{label} #{pk}"
+
+
+def player_ref(text: str, known: set[int], field_name: str) -> int | None:
+    """A player from an input: "Name (3d) #12", "#12" or "12"; blank: none."""
+    if not text.strip():
+        return None
+    match = REF.search(text)
+    pk = int(match.group(1) or match.group(2)) if match else None
+    if pk is None or pk not in known:
+        raise forms.ValidationError(f"{text.strip()!r} is not a player of this tournament.")
+    return pk
+
+
+class PairingChoiceForm(forms.Form):
+    """Step 1 of "Pair round R": everyone checked in to play, less or plus a few players
+    named in text fields (search as you type in one list of the players), and the bye.
+    A few fields whatever the size of the field (no per-player input)."""
+
+    leave_out = forms.CharField(
+        required=False,
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Players checked in who are not to be paired, one per line (a name from "
+        "the list, or #id).",
+    )
+    add = forms.CharField(
+        required=False,
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Players marked absent who are to be paired after all, one per line.",
+    )
+    bye = forms.CharField(
+        required=False,
+        max_length=200,
+        initial="auto",
+        widget=forms.TextInput(attrs={"list": "bye-choices", "size": 40}),
+        help_text='"auto": the rule\'s choice if the field is odd (the lowest McMahon score, '
+        'Swiss: rank and wins, without a bye yet); "none"; or a player.',
+    )
+
+    def __init__(self, *args: Any, known: set[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["players"] = forms.TypedMultipleChoiceField(
-            choices=choices,
-            coerce=int,
-            required=False,
-            widget=forms.CheckboxSelectMultiple,
-            help_text="Players to pair (those checked in to play are ticked).",
-        )
-        self.fields["bye"] = forms.ChoiceField(
-            choices=[("auto", "chosen by the rule if the field is odd"), ("none", "nobody")]
-            + [(str(pk), label) for pk, label in choices],
-            initial="auto",
-            help_text="The bye: the lowest McMahon score (Swiss: rank and wins) without one yet.",
-        )
+        self.known = known
+
+    def _players(self, name: str) -> list[int]:
+        out = []
+        for line in (self.cleaned_data.get(name) or "").splitlines():
+            try:
+                pk = player_ref(line, self.known, name)
+            except forms.ValidationError as e:
+                self.add_error(name, e)
+                continue
+            if pk is not None:
+                out.append(pk)
+        return out
+
+    def chosen(self, playing: list[int]) -> tuple[list[int], int | Unset | None]:
+        """The players to pair and the bye, from the check-in and the fields."""
+        leave_out, add = set(self._players("leave_out")), self._players("add")
+        players = [p for p in playing if p not in leave_out] + [p for p in add if p not in playing]
+        text = (self.cleaned_data.get("bye") or "").strip()
+        bye: int | Unset | None = UNSET
+        if text.lower() == "none":
+            bye = None
+        elif text and text.lower() != "auto":
+            try:
+                bye = player_ref(text, self.known, "bye")
+            except forms.ValidationError as e:
+                self.add_error("bye", e)
+        if isinstance(bye, int):
+            players = [p for p in players if p != bye]
+        return players, bye
 
 
 class PairingEditForm(forms.Form):
-    """Step 2: the proposed games, to swap, unpair or pair by hand before confirming."""
+    """Step 2: the proposed games, to swap, unpair, pair by hand or change a komi before
+    confirming.  One text field holds every table ("#black #white handicap komi" per
+    line): the page's rows edit it through a small script, or it is edited as text, so
+    the form has three fields whatever the size of the round (Django refuses a request
+    of more than 1,000 fields)."""
 
-    def __init__(
-        self, *args: Any, choices: list[tuple[int, str]], rows: int, **kwargs: Any
-    ) -> None:
+    games_text = forms.CharField(
+        required=False,
+        max_length=MAX_LINES * 40,
+        widget=forms.Textarea(attrs={"rows": 8, "cols": 40}),
+        label="Games",
+        help_text="One table per line: #black #white handicap komi (a blank komi: the "
+        "tournament's for that handicap).",
+    )
+    bye = forms.CharField(
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs={"list": "players", "size": 40}),
+    )
+
+    def __init__(self, *args: Any, known: set[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        options = [("", "—"), *((str(pk), label) for pk, label in choices)]
-        self.rows = rows
-        self.fields["rows"] = forms.IntegerField(widget=forms.HiddenInput, initial=rows)
-        for i in range(rows):
-            self.fields[f"black_{i}"] = forms.ChoiceField(choices=options, required=False)
-            self.fields[f"white_{i}"] = forms.ChoiceField(choices=options, required=False)
-            self.fields[f"handicap_{i}"] = forms.IntegerField(
-                min_value=0, max_value=9, initial=0, required=False
-            )
-            self.fields[f"swap_{i}"] = forms.BooleanField(required=False, label="swap")
-        self.fields["bye"] = forms.ChoiceField(choices=options, required=False)
+        self.known = known
 
-    def games(self) -> list[tuple[int, int, int]]:
-        """(black, white, handicap) of every complete row, swaps applied."""
+    @staticmethod
+    def text_of(games: list[tuple[int, int, int, Decimal | None]]) -> str:
+        return "\n".join(f"#{b} #{w} {h}" + ("" if k is None else f" {k}") for b, w, h, k in games)
+
+    def clean_games_text(self) -> list[tuple[int, int, int, Decimal | None]]:
         out = []
-        for i in range(self.rows):
-            black = self.cleaned_data.get(f"black_{i}")
-            white = self.cleaned_data.get(f"white_{i}")
-            if not black or not white:
-                continue  # unpaired
-            pair = (
-                (int(white), int(black))
-                if self.cleaned_data.get(f"swap_{i}")
-                else (
-                    int(black),
-                    int(white),
+        lines = (self.cleaned_data.get("games_text") or "").splitlines()
+        if len(lines) > MAX_LINES:
+            raise forms.ValidationError(f"At most {MAX_LINES} tables.")
+        for n, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            match = LINE.match(line)
+            if match is None:
+                raise forms.ValidationError(
+                    f'Line {n}: {line.strip()!r} is not "#black #white handicap komi".'
                 )
-            )
-            out.append((*pair, self.cleaned_data.get(f"handicap_{i}") or 0))
+            black, white = int(match.group(1)), int(match.group(2))
+            for pk in (black, white):
+                if pk not in self.known:
+                    raise forms.ValidationError(
+                        f"Line {n}: #{pk} is not a player of this tournament."
+                    )
+            handicap = int(match.group(3) or 0)
+            if handicap > 9:
+                raise forms.ValidationError(f"Line {n}: a handicap is 0 to 9 stones.")
+            komi = Decimal(match.group(4)) if match.group(4) else None
+            out.append((black, white, handicap, komi))
         return out
 
-    def bye(self) -> int | None:
-        value = self.cleaned_data.get("bye")
-        return int(value) if value else None
+    def clean_bye(self) -> int | None:
+        return player_ref(self.cleaned_data.get("bye") or "", self.known, "bye")
 
-    def row_fields(self) -> list[tuple[forms.BoundField, ...]]:
-        return [
-            (self[f"black_{i}"], self[f"white_{i}"], self[f"handicap_{i}"], self[f"swap_{i}"])
-            for i in range(self.rows)
-        ]
+    def games(self) -> list[tuple[int, int, int, Decimal | None]]:
+        """(black, white, handicap, komi) of every table, in table order."""
+        return list(self.cleaned_data.get("games_text") or [])
+
+    def bye_id(self) -> int | None:
+        return self.cleaned_data.get("bye")
 
 
 class RoundPairingViews:
@@ -145,68 +228,73 @@ class RoundPairingViews:
             "opts": Tournament._meta,
             "has_games": view.has_games,
             "has_results": view.has_results,
+            "unfinished": [
+                (g, reverse("admin:games_game_change", args=[g.pk])) for g in view.unfinished
+            ],
+            "absent": view.absent,
             "errors": [],
+            "handicap_komi": handicap_komi(tournament),
         }
+        known = {pk for pk, _ in choices}
+        labels = [player_label(pk, label) for pk, label in choices]
+        context |= {"labels": labels, "playing_count": len(view.playing)}
         choose = PairingChoiceForm(
             request.POST if step == "preview" else None,
-            choices=choices,
-            initial={"players": view.playing, "bye": str(view.bye) if view.bye else "auto"},
+            known=known,
+            initial={
+                "bye": player_label(view.bye, dict(choices)[view.bye]) if view.bye else "auto"
+            },
         )
         context["choose"] = choose
         try:
             if step == "preview" and choose.is_valid():
-                bye_choice = choose.cleaned_data["bye"]
-                bye: int | Unset | None = (
-                    UNSET
-                    if bye_choice == "auto"
-                    else None
-                    if bye_choice == "none"
-                    else int(bye_choice)
-                )
-                result = rounds.round_pair(
-                    actor=request.user,
-                    tournament=tournament,
-                    round_number=number,
-                    players=choose.cleaned_data["players"],
-                    bye=bye,
-                    dry_run=True,
-                    explain=True,
-                )
-                initial: dict[str, Any] = {"bye": str(result.bye or "")}
-                for i, g in enumerate(result.games):
-                    initial |= {
-                        f"black_{i}": str(g.black),
-                        f"white_{i}": str(g.white),
-                        f"handicap_{i}": g.handicap,
+                players, bye = choose.chosen(view.playing)
+                if not choose.errors:  # a name chosen() could not read
+                    result = rounds.round_pair(
+                        actor=request.user,
+                        tournament=tournament,
+                        round_number=number,
+                        players=players,
+                        bye=bye,
+                        dry_run=True,
+                        explain=True,
+                    )
+                    planned: list[tuple[int, int, int, Decimal | None]] = [
+                        (g.black, g.white, g.handicap, g.komi) for g in result.games
+                    ]
+                    edit = PairingEditForm(
+                        initial={
+                            "games_text": PairingEditForm.text_of(planned),
+                            "bye": player_label(result.bye, dict(choices)[result.bye])
+                            if result.bye
+                            else "",
+                        },
+                        known=known,
+                    )
+                    context |= {
+                        "edit": edit,
+                        "proposal": result,
+                        "rows": self._rows(view, planned, result, dict(choices)),
                     }
-                edit = PairingEditForm(initial=initial, choices=choices, rows=len(result.games) + 2)
-                context |= {
-                    "edit": edit,
-                    "proposal": result,
-                    "rows": self._rows(view, edit, result),
-                }
             elif step in ("check", "confirm"):
-                rows = int(request.POST.get("rows", "0") or 0)
-                edit = PairingEditForm(request.POST, choices=choices, rows=min(max(rows, 0), 2000))
-                if edit.is_valid():
-                    games = edit.games()
-                    if step == "confirm":
-                        created = rounds.round_games_set(
-                            actor=request.user,
-                            tournament=tournament,
-                            round_number=number,
-                            games=games,
-                            bye=edit.bye(),
-                        )
-                        self.message_user(  # type: ignore[attr-defined]
-                            request, f"Round {number}: {len(created)} games paired."
-                        )
-                        return HttpResponseRedirect(
-                            reverse("admin:games_tournament_change", args=[tournament.pk])
-                        )
-                    context |= {"edit": edit, "rows": self._rows(view, edit, None)}
-                else:
-                    context |= {"edit": edit, "rows": self._rows(view, edit, None)}
+                edit = PairingEditForm(request.POST, known=known)
+                games = edit.games() if edit.is_valid() else []
+                if edit.is_valid() and step == "confirm":
+                    created = rounds.round_games_set(
+                        actor=request.user,
+                        tournament=tournament,
+                        round_number=number,
+                        games=games,
+                        bye=edit.bye_id(),
+                        accept_unfinished=request.POST.get("accept_unfinished") == "on",
+                    )
+                    self.message_user(  # type: ignore[attr-defined]
+                        request, f"Round {number}: {len(created)} games paired."
+                    )
+                    return HttpResponseRedirect(
+                        reverse("admin:games_tournament_change", args=[tournament.pk])
+                    )
+                context |= {"edit": edit, "rows": self._rows(view, games, None, dict(choices))}
             elif step == "undo":
                 removed = rounds.round_unpair(
                     actor=request.user, tournament=tournament, round_number=number
@@ -224,29 +312,31 @@ class RoundPairingViews:
     def _rows(
         self,
         view: day_selectors.RoundView,
-        edit: PairingEditForm,
+        games: list[tuple[int, int, int, Decimal | None]],
         proposal: rounds.RoundPairing | None,
+        names: dict[int, str],
     ) -> list[dict[str, Any]]:
-        """One line per row of the edit form: the players, their ranks and scores, and the
-        proposal's reasons or the warnings of the pairs as edited."""
+        """One line per table, and two blank ones to pair by hand: the players (as the
+        inputs show them), their ranks and scores, handicap, komi, and the proposal's
+        reasons or the warnings of the pairs as edited."""
         reasons = {}
         if proposal is not None:
-            reasons = {(g.black, g.white): (g, list(g.reasons)) for g in proposal.games}
-        warnings = view.warnings(edit.games()) if edit.is_bound and edit.is_valid() else {}
+            reasons = {(g.black, g.white): list(g.reasons) for g in proposal.games}
+        # The proposal's reasons say why; the warnings are for a round as edited ("Check").
+        warnings = view.warnings(games) if proposal is None else {}
         out = []
-        for i, fields in enumerate(edit.row_fields()):
-            black = edit[f"black_{i}"].value()
-            white = edit[f"white_{i}"].value()
-            b, w = (int(black) if black else None), (int(white) if white else None)
-            game, words = reasons.get((b, w), (None, []))  # type: ignore[arg-type]
+        blank = (None, None, 0, None)
+        for i, (b, w, handicap, komi) in enumerate([*games, blank, blank]):
             out.append(
                 {
                     "table": i + 1,
-                    "fields": fields,
+                    "black_text": player_label(b, names[b]) if b in names else "",
+                    "white_text": player_label(w, names[w]) if w in names else "",
+                    "handicap": handicap,
+                    "komi": "" if komi is None else komi,
                     "black": view.describe(b),
                     "white": view.describe(w),
-                    "komi": game.komi if game else "",
-                    "words": words,
+                    "words": reasons.get((b, w), []) if b and w else [],
                     "warnings": warnings.get((b, w), []) if b and w else [],
                 }
             )
@@ -304,6 +394,8 @@ class RoundPairingViews:
             "tournament": tournament,
             "number": number,
             "games": games,
+            # A jigo box only where the komi allows a level count.
+            "slips": [(g, jigo_possible(Decimal(g.komi))) for g in games],
             "by": by if by in ("table", "name", "slips") else "table",
             "lines": lines,
             "bye": day_selectors.round_view(tournament, number).bye_player,

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
 
+from games.engine.rules import jigo_possible
 from games.models import (
     LOCKED_STATES,
     Game,
@@ -285,7 +287,57 @@ def tournament_games(tournament: Tournament) -> QuerySet[Game]:
     )
 
 
+# --------------------------------------------------------------------------- round results
+
+# The one-click choices of the results page: (key, label, result).  The keys are the
+# keyboard's letters; a jigo is offered only where the komi allows one.
+RESULT_CHOICES = (
+    ("b", "Black wins", "B+"),
+    ("w", "White wins", "W+"),
+    ("j", "jigo", "0"),
+    ("1", "Black by default", "B+F"),
+    ("2", "White by default", "W+F"),
+    ("x", "both lose", "Void"),
+)
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    game: Game
+    result: str  # as the page shows it and sends back as "seen"; "" for none
+    choices: tuple[tuple[str, str, str], ...]
+
+
+def result_choices(game: Game) -> tuple[tuple[str, str, str], ...]:
+    jigo = jigo_possible(Decimal(game.komi))
+    return tuple(c for c in RESULT_CHOICES if jigo or c[2] != "0")
+
+
+def round_results(tournament: Tournament, number: int) -> list[ResultRow]:
+    """One row per table of round ``number``, in one query."""
+    games = (
+        Game.objects.filter(tournament=tournament, round__number=number)
+        .select_related("round", "black", "white")
+        .order_by("table", "id")
+    )
+    return [ResultRow(g, g.result_display, result_choices(g)) for g in games]
+
+
 # --------------------------------------------------------------------------- round pairing
+
+
+def unfinished_before(tournament: Tournament, number: int | None = None) -> list[Game]:
+    """The games of the rounds before ``number`` (``None``: of every round) without a
+    final result (neither confirmed by both players nor finalised): pairing over them
+    scores them as they stand, and they keep the tournament from closing."""
+    games = Game.objects.filter(tournament=tournament)
+    if number is not None:
+        games = games.filter(round__number__lt=number)
+    return list(
+        games.exclude(state__in=LOCKED_STATES)
+        .select_related("round", "black", "white")
+        .order_by("round__number", "table", "id")
+    )
 
 
 @dataclass
@@ -301,6 +353,8 @@ class RoundView:
     bye_player: Player | None
     has_games: bool
     has_results: bool
+    unfinished: list[Game]
+    absent: list[Player]
     state: Any  # games.tournament.engine.pairing.state.RoundState
     players: dict[int, Player] = field(default_factory=dict)
 
@@ -318,8 +372,10 @@ class RoundView:
             "score": f"{score:g}" if score is not None else "",
         }
 
-    def warnings(self, games: list[tuple[int, int, int]]) -> dict[tuple[int, int], list[str]]:
-        return check_games(self.state, [(b, w) for b, w, _ in games])
+    def warnings(
+        self, games: Sequence[tuple[int, int, *tuple[object, ...]]]
+    ) -> dict[tuple[int, int], list[str]]:
+        return check_games(self.state, [(g[0], g[1]) for g in games])
 
 
 def round_view(tournament: Tournament, number: int) -> RoundView:
@@ -351,6 +407,12 @@ def round_view(tournament: Tournament, number: int) -> RoundView:
         bye_player=data.players.get(byes[0]) if byes else None,
         has_games=games.exists(),
         has_results=games.exclude(state=GameState.SCHEDULED).exists(),
+        unfinished=unfinished_before(tournament, number),
+        absent=[
+            data.players[e.id]
+            for e in entrants
+            if e.presence_in(number) is Presence.ABSENT and e.id in data.players
+        ],
         state=state,
         players=data.players,
     )

@@ -10,6 +10,11 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/rounds/<int:number>/", views.round_detail, name="round"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/results/",
+        views.round_results,
+        name="round-results",
+    ),
     path("tournaments/<int:pk>/standings/", views.standings, name="standings"),
     path("tournaments/<int:pk>/entries/", views.entries, name="entries"),
     path("tournaments/<int:pk>/entries/search/", views.player_search, name="entry-search"),

@@ -12,9 +12,11 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
@@ -25,6 +27,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.views.public import lazy_context, visitor_cached
 from ops import cache
+from ops.services import StateConflict
 from ratings.ranks import Rank
 
 NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
@@ -32,6 +35,7 @@ NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 RECENT_TOURNAMENTS = 10
 CSV_MAX_BYTES = 1_000_000
+MAX_LINKED = 100  # blocking games linked from a refused close
 
 
 @require_GET
@@ -84,6 +88,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "versions": cache.versions(names),
             **lazy_context(body, ["rounds", "round_numbers", "table", "standings"]),
             "is_director": is_director(request.user, tournament),
+            "result_rounds": range(1, tournament.number_of_rounds + 1),
         },
     )
 
@@ -260,6 +265,129 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
     )
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _counts(rows: list[day_selectors.ResultRow]) -> dict[str, int]:
+    return {"known": sum(1 for r in rows if r.result), "total": len(rows)}
+
+
+def _row_json(row: day_selectors.ResultRow) -> dict[str, Any]:
+    return {
+        "id": row.game.pk,
+        "result": row.result,
+        "state": row.game.state,
+        "state_display": row.game.get_state_display(),
+        "locked": row.game.is_locked,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One row per table: a click (or a letter) on the winner saves that game at once
+    through ``game_result_enter``, refused (409) if its result changed since the page
+    showed it.  ``?format=json`` answers the rows for the page's live updates."""
+    tournament = _directed(request, pk)
+    if not 1 <= number <= tournament.number_of_rounds:
+        raise Http404("No such round.")
+    status, error = 200, ""
+    if request.method == "POST" and request.POST.get("action") == "finalise":
+        return _round_results_finalise(request, tournament, number)
+    if request.method == "POST":
+        status, error, saved = _round_result_post(request, tournament, number)
+        if status == 200 and not _wants_json(request):
+            return HttpResponseRedirect(
+                reverse("games:round-results", args=[pk, number])
+                + (f"?{request.GET.urlencode()}" if request.GET else "")
+                + f"#game-{saved}"
+            )
+    rows = day_selectors.round_results(tournament, number)
+    if _wants_json(request) or request.GET.get("format") == "json":
+        game_id = request.POST.get("game", "")
+        mine = [r for r in rows if str(r.game.pk) == game_id]
+        return JsonResponse(
+            {
+                **_counts(rows),
+                "error": error,
+                "game": _row_json(mine[0]) if mine else None,
+                "games": [_row_json(r) for r in rows] if request.method == "GET" else [],
+            },
+            status=status,
+        )
+    unknown_only = request.GET.get("unknown") == "1"
+    shown = [r for r in rows if not r.result] if unknown_only else rows
+    return render(
+        request,
+        "games/round_results.html",
+        {
+            "tournament": tournament,
+            "number": number,
+            "rows": shown,
+            "unknown_only": unknown_only,
+            "error": error,
+            "round_pk": rows[0].game.round_id if rows else None,
+            "to_finalise": sum(1 for r in rows if r.result and not r.game.is_locked),
+            **_counts(rows),
+        },
+        status=status,
+    )
+
+
+def _round_results_finalise(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
+    """Every known result of the round not yet final becomes final (locked for good), in
+    one transaction: all of them or none."""
+    open_games = [
+        r.game
+        for r in day_selectors.round_results(tournament, number)
+        if r.result and not r.game.is_locked
+    ]
+    try:
+        with transaction.atomic():
+            for game in open_games:
+                services.game_finalise(actor=request.user, game=game)
+    except (ValidationError, PermissionDenied) as e:
+        messages.error(request, _errors(e))
+    else:
+        messages.success(request, f"{len(open_games)} result(s) of round {number} are final.")
+    return HttpResponseRedirect(reverse("games:round-results", args=[tournament.pk, number]))
+
+
+def _round_result_post(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> tuple[int, str, int | None]:
+    """(status, error, game id) of one click: 200, 400 (a choice the game does not offer),
+    403, 404 or 409 (changed meanwhile, or locked)."""
+    game_id = request.POST.get("game", "")
+    game = (
+        Game.objects.filter(tournament=tournament, round__number=number, pk=game_id)
+        .select_related("tournament", "round", "black", "white")
+        .first()
+        if game_id.isdigit()
+        else None
+    )
+    if game is None:
+        return 404, "There is no such game in this round.", None
+    result = request.POST.get("result", "")
+    if result not in {c[2] for c in day_selectors.result_choices(game)}:
+        where = f"Table {game.table}" if game.table else f"Game {game.pk}"
+        return 400, f"{where}: choose one of the offered results.", game.pk
+    try:
+        services.game_result_enter(
+            actor=request.user, game=game, result=result, seen=request.POST.get("seen", "")
+        )
+    except PermissionDenied as e:
+        return 403, _errors(e), game.pk
+    except StateConflict as e:
+        return 409, _errors(e), game.pk
+    except ValidationError as e:
+        return 400, _errors(e), game.pk
+    return 200, "", game.pk
+
+
 @login_required
 @require_GET
 def checkin(request: HttpRequest, pk: int) -> HttpResponse:
@@ -299,6 +427,39 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         tournament_services.tournament_close(actor=request.user, tournament=tournament)
         messages.success(request, "The tournament is closed: its games go to the ratings.")
+    except StateConflict as e:
+        blocking = day_selectors.unfinished_before(tournament)
+        if getattr(e, "code", None) != "unfinished" or not blocking:
+            messages.error(request, _errors(e))
+        else:  # each blocking game named, with a link to it and to its round's results
+            messages.error(
+                request,
+                format_html(
+                    "{} game{} no final result yet; confirm or finalise them before "
+                    "closing:<ul>{}</ul>",
+                    len(blocking),
+                    " has" if len(blocking) == 1 else "s have",
+                    format_html_join(
+                        "",
+                        '<li><a href="{}">round {}{}: {} v {}</a> ({}) · '
+                        '<a href="{}">results of round {}</a></li>',
+                        (
+                            (
+                                reverse("games:game", args=[g.pk]),
+                                g.round.number,
+                                f", table {g.table}" if g.table else "",
+                                g.black,
+                                g.white,
+                                g.get_state_display(),
+                                reverse("games:round-results", args=[pk, g.round.number])
+                                + f"#game-{g.pk}",
+                                g.round.number,
+                            )
+                            for g in blocking[:MAX_LINKED]
+                        ),
+                    ),
+                ),
+            )
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, _errors(e))
     return HttpResponseRedirect(reverse("games:tournament", args=[pk]))

@@ -277,3 +277,51 @@ def test_player_and_rating_pages_are_reached_from_the_header(visit: Any, shot: A
     overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than a phone"
     shot(phone, "tournament-on-a-phone")
+
+
+def test_a_director_pairs_over_a_warning_then_enters_results_by_keyboard(
+    visit: Any, shot: Any, director: Any, tournament: Any
+) -> None:
+    """Round 1 has a game without a final result: "Pair round 2" names it first, the
+    preview's rows (swap, komi) are sent as one field, and the round's results page
+    saves a game per key press."""
+    from games.tournament.services.rounds import round_pair
+    from tests.factories import PlayerFactory, enter
+
+    director_grant_admin(user=director)
+    players = [
+        PlayerFactory(family_name=f"Player{i}", given_name="P", declared_rank=rank)
+        for i, rank in enumerate([2, 1, 0, -1], start=1)
+    ]
+    tournament.system = tournament.handicap_policy = "mcmahon"
+    tournament.number_of_rounds = 3
+    tournament.save()
+    enter(tournament, *players)
+    first = round_pair(actor=director, tournament=tournament, round_number=1).created
+    games.game_result_enter(actor=director, game=first[0], result="B+R")
+    games.game_finalise(actor=director, game=first[0])
+
+    page = visit(director)
+    page.goto(f"{page.base}/admin/games/tournament/{tournament.pk}/rounds/2/pair/")
+    expect_text(page, "#unfinished", "1 game of earlier rounds has no final result")
+    shot(page, "pair-round-warning")
+    page.click("text=Preview the pairing")
+    page.wait_for_selector("#pairing-rows")
+    page.check("tr[data-row] >> nth=0 >> [data-role=swap]")
+    page.fill("tr[data-row] >> nth=0 >> [data-role=komi]", "7")
+    page.check("input[name=accept_unfinished]")
+    shot(page, "pair-round-preview")
+    page.click("button[value=confirm]")
+    expect_text(page, ".messagelist", "Round 2: 2 games paired")
+    table1 = Game.objects.get(round__number=2, table=1)
+    assert table1.komi == Decimal(7)
+
+    page.goto(f"{page.base}/tournaments/{tournament.pk}/rounds/2/results/")
+    expect_text(page, "#counter", "0/2")
+    page.keyboard.press("b")  # the first row has the focus
+    page.wait_for_selector("#counter:has-text('1/2')")
+    page.keyboard.press("w")
+    page.wait_for_selector("#counter:has-text('2/2')")
+    shot(page, "round-results")
+    results = dict(Game.objects.filter(round__number=2).values_list("table", "result_winner"))
+    assert results == {1: "B", 2: "W"}

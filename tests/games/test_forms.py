@@ -266,6 +266,16 @@ def test_a_director_enters_and_finalises(as_director: Client, game: Game) -> Non
     assert game.state == GameState.FINAL and game.result_display == "W+T"
 
 
+def test_the_form_offers_a_jigo_only_with_a_whole_number_komi(
+    as_director: Client, game: Game
+) -> None:
+    url = reverse("games:game-enter", args=[game.pk])
+    assert game.komi % 1 != 0  # 6.5
+    assert "0" not in [v for v, _ in as_director.get(url).context["suggestions"]]
+    Game.objects.filter(pk=game.pk).update(komi=7)
+    assert "0" in [v for v, _ in as_director.get(url).context["suggestions"]]
+
+
 def test_a_director_correction_shows_errors_on_the_form(as_director: Client, game: Game) -> None:
     response = as_director.post(reverse("games:game-enter", args=[game.pk]), {"result": "B+6.3"})
     assert response.status_code == 200 and _errors(response, "result")

@@ -139,8 +139,21 @@ def test_round_get_or_create_returns_the_same_round(director, tournament):
 # --------------------------------------------------------------------------- pairings
 
 
-def test_game_create_takes_komi_from_the_preset_for_the_handicap(director, tournament):
+def test_game_create_takes_the_handicap_komi_of_the_tournaments_policy(director, tournament):
+    """Policy nz: no komi with one stone (New Zealand Rules), the preset's from two;
+    egf: half a point, one stone included."""
     black, white = entered_player(tournament), entered_player(tournament)
+    nz = tournament_services.game_create(
+        actor=director,
+        tournament=tournament,
+        round_number=1,
+        black=black.pk,
+        white=white.pk,
+        handicap=1,
+    )
+    assert tournament.handicap_policy == "nz" and nz.komi == Decimal(0)
+    tournament.handicap_policy = "egf"
+    tournament.save()
     game = tournament_services.game_create(
         actor=director,
         tournament=tournament,
@@ -436,6 +449,8 @@ def test_round_results_enter_sets_every_result(director, tournament, game):
         black=entered_player(tournament),
         white=entered_player(tournament),
     )
+    other.komi = Decimal(7)  # a jigo needs a whole-number komi
+    other.save()
     games = services.round_results_enter(
         actor=director, round=game.round, results=[(game.pk, "B+R"), (other.pk, "0")]
     )
@@ -452,7 +467,7 @@ def test_round_results_enter_is_all_or_nothing_and_names_each_bad_line(director,
         )
     errors = fields_of(exc.value)["results"]
     assert errors[0].startswith("line 2, game 424242")
-    assert errors[1].startswith(f"line 3, game {game.pk}")
+    assert errors[1].startswith(f"table {game.table}, line 3, game {game.pk}")
     assert errors[2].startswith("line 4")
     game.refresh_from_db()
     assert game.result_display == "" and not ResultSubmission.objects.exists()

@@ -1,7 +1,7 @@
 """A tournament's event settings as the API shows and takes them.
 
 Ranks are text ("4d"), points are plain numbers (0.5), the handicap policy is one object:
-``{"kind", "reduction", "ceiling", "correction", "threshold", "based_on_mms"}``.
+``{"kind", "reduction", "ceiling", "correction", "threshold", "based_on_mms", "komi"}``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import EGF_CLASS_CHOICES, SYSTEM_CHOICES, Tournament
-from games.tournament.services.settings import SETTINGS, effective_criteria
+from games.tournament.services.settings import SETTINGS, effective_criteria, handicap_komi
 from ratings.ranks import Rank
 
 
@@ -44,6 +44,14 @@ class HandicapPolicySerializer(serializers.Serializer[Any]):
     )
     based_on_mms = serializers.BooleanField(
         required=False, help_text="mcmahon: from the McMahon scores rather than the ranks."
+    )
+    komi = serializers.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        required=False,
+        allow_null=True,
+        help_text="Komi in handicap games (handicap 1 included); null: the policy's "
+        "convention (0.5 mcmahon and egf; nz: 0 with 1 stone, the rules' from 2).",
     )
 
 
@@ -120,6 +128,13 @@ class HandicapPolicyOut(serializers.Serializer[Any]):
     correction = serializers.IntegerField()
     threshold = serializers.CharField()
     based_on_mms = serializers.BooleanField()
+    komi = serializers.DecimalField(
+        max_digits=4, decimal_places=1, help_text="Komi in games of 2 stones or more, as paired."
+    )
+    komi_one_stone = serializers.DecimalField(
+        max_digits=4, decimal_places=1, help_text="Komi with handicap 1, as paired."
+    )
+    komi_set = serializers.BooleanField(help_text="false: komi is the policy's convention.")
 
 
 class SettingsOutMixin(serializers.Serializer[Any]):
@@ -173,6 +188,9 @@ class SettingsOutMixin(serializers.Serializer[Any]):
             "correction": obj.handicap_correction,
             "threshold": str(Rank(obj.handicap_threshold)),
             "based_on_mms": obj.handicap_based_on_mms,
+            "komi": str(handicap_komi(obj, 2)),
+            "komi_one_stone": str(handicap_komi(obj, 1)),
+            "komi_set": obj.handicap_komi is not None,
         }
 
     def get_state(self, obj: Tournament) -> str:

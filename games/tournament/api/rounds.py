@@ -12,9 +12,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import Tournament
+from games.models import Game, Tournament
 from games.tournament.engine.pairing import COST_NAMES
-from games.tournament.services.rounds import RoundPairing, round_pair, round_unpair
+from games.tournament.selectors import unfinished_before
+from games.tournament.services.rounds import (
+    MAX_PAIRS,
+    RoundPairing,
+    round_pair,
+    round_unpair,
+)
 from ops.api import CONFLICT, ERRORS, service_errors, valid
 from ops.services import UNSET
 
@@ -52,6 +58,26 @@ class PairingRequestSerializer(serializers.Serializer[Any]):
         default=False, help_text="true: answer the pairing without creating any game."
     )
     explain = ExplainField(required=False, default=False)
+    pairs_of = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=20,
+        help_text='With explain "all": only the pairs of these players (at most 20).',
+    )
+    pairs_offset = serializers.IntegerField(
+        min_value=0, default=0, help_text='With explain "all": the first pair to answer.'
+    )
+    pairs_limit = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_PAIRS,
+        default=500,
+        help_text=f'With explain "all": how many pairs to answer (at most {MAX_PAIRS}).',
+    )
+    accept_unfinished = serializers.BooleanField(
+        default=False,
+        help_text="true: pair even though games of earlier rounds have no final result "
+        "(without it such a pairing is refused with 409 naming them).",
+    )
 
 
 def _costs_schema() -> serializers.DictField:
@@ -79,13 +105,31 @@ class PairCostSerializer(serializers.Serializer[Any]):
     costs = _costs_schema()
 
 
+class UnfinishedGameSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    black = serializers.IntegerField()
+    white = serializers.IntegerField()
+    state = serializers.CharField()
+
+
 class PairingSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
+    unfinished = UnfinishedGameSerializer(
+        many=True, help_text="Games of earlier rounds without a final result."
+    )
     bye = serializers.IntegerField(allow_null=True)
     games = PairedGameSerializer(many=True)
     total_cost = serializers.IntegerField(help_text="The sum of the games' totalCost.")
     pairs = PairCostSerializer(
-        many=True, required=False, help_text='With explain "all": every pair of players to pair.'
+        many=True,
+        required=False,
+        help_text='With explain "all": a page of the pairs of players to pair, in '
+        "pairing-list order (pairs_offset, pairs_limit; pairs_of).",
+    )
+    pairs_total = serializers.IntegerField(
+        required=False, help_text='With explain "all": how many pairs there are in all.'
     )
 
 
@@ -94,7 +138,7 @@ class UnpairSerializer(serializers.Serializer[Any]):
     removed = serializers.IntegerField(help_text="Games removed.")
 
 
-def pairing_data(result: RoundPairing, explain: object) -> dict[str, Any]:
+def pairing_data(result: RoundPairing, explain: object, unfinished: list[Game]) -> dict[str, Any]:
     games = []
     for g in result.games:
         row: dict[str, Any] = {
@@ -110,12 +154,24 @@ def pairing_data(result: RoundPairing, explain: object) -> dict[str, Any]:
         games.append(row)
     data: dict[str, Any] = {
         "round": result.round,
+        "unfinished": [
+            {
+                "id": g.pk,
+                "round": g.round.number,
+                "table": g.table,
+                "black": g.black_id,
+                "white": g.white_id,
+                "state": g.state,
+            }
+            for g in unfinished
+        ],
         "bye": result.bye,
         "games": games,
         "total_cost": result.total_cost,
     }
     if result.pairs is not None:
         data["pairs"] = [{"a": p.a, "b": p.b, "costs": p.costs} for p in result.pairs]
+        data["pairs_total"] = result.pairs_total
     return dict(PairingSerializer(data).data)
 
 
@@ -130,9 +186,11 @@ class RoundPairingView(APIView):
         parameters=[ROUND],
         request=PairingRequestSerializer,
         responses={200: PairingSerializer, 201: PairingSerializer, **ERRORS, **CONFLICT},
-        description="A director pairs round R. dry_run: the proposed games (200); otherwise "
-        "the games are created (201), replacing the round's games if none has a result "
-        "(409 when one has). Costs are OpenGotha's components per game.",
+        description="A director pairs round R. dry_run: the proposed games (200) and the "
+        "earlier rounds' games without a final result; otherwise the games are created "
+        "(201), replacing the round's games if none has a result (409 when one has), and "
+        "refused with 409 naming the earlier games without a final result unless "
+        "accept_unfinished is true. Costs are OpenGotha's components per game.",
     )
     def post(self, request: Request, pk: int, round_number: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -146,9 +204,14 @@ class RoundPairingView(APIView):
                 bye=data.get("bye", UNSET),
                 dry_run=data["dry_run"],
                 explain=data["explain"],
+                accept_unfinished=data["accept_unfinished"],
+                pairs_of=data.get("pairs_of"),
+                pairs_offset=data["pairs_offset"],
+                pairs_limit=data["pairs_limit"],
             )
         code = status.HTTP_200_OK if data["dry_run"] else status.HTTP_201_CREATED
-        return Response(pairing_data(result, data["explain"]), status=code)
+        unfinished = unfinished_before(tournament, result.round)
+        return Response(pairing_data(result, data["explain"], unfinished), status=code)
 
     @extend_schema(
         operation_id="tournaments_round_pairing_destroy",

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import permissions
-from games.models import LOCKED_STATES, Tournament
+from games.models import LOCKED_STATES, Game, Tournament
 from games.services import outbound
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -20,6 +20,18 @@ def tournament_mark_started(tournament: Tournament) -> None:
         now = timezone.now()
         Tournament.objects.filter(pk=tournament.pk, started_at__isnull=True).update(started_at=now)
         tournament.started_at = now
+
+
+MAX_NAMED = 20  # a refusal names this many games, then counts the rest
+
+
+def game_label(game: Game) -> str:
+    """A game as a refusal names it: round, table, players, id and state."""
+    table = f", table {game.table}" if game.table else ""
+    return (
+        f"round {game.round.number}{table}: {game.black} v {game.white} "
+        f"(game {game.pk}, {game.get_state_display()})"
+    )
 
 
 @transaction.atomic
@@ -56,12 +68,20 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.is_closed:
         raise StateConflict("This tournament is already closed.")
-    waiting = tournament.games.exclude(state__in=LOCKED_STATES).count()
-    if waiting:
+    blocking = list(
+        tournament.games.exclude(state__in=LOCKED_STATES)
+        .select_related("round", "black", "white")
+        .order_by("round__number", "table", "id")[: MAX_NAMED + 1]
+    )
+    if blocking:
+        waiting = tournament.games.exclude(state__in=LOCKED_STATES).count()
+        named = "; ".join(game_label(g) for g in blocking[:MAX_NAMED])
+        more = f"; and {waiting - MAX_NAMED} more" if waiting > MAX_NAMED else ""
         raise StateConflict(
             f"{waiting} game{'s' if waiting != 1 else ''} of this tournament "
-            f"{'have' if waiting != 1 else 'has'} no final result yet: confirm or finalise "
-            "them before closing it."
+            f"{'have' if waiting != 1 else 'has'} no final result yet: {named}{more}. "
+            "Confirm or finalise them before closing it.",
+            code="unfinished",
         )
     now = timezone.now()
     tournament.closed_at = now

@@ -11,13 +11,14 @@ from django.db.models import Q
 
 from games import permissions
 from games.cache import player as player_version
-from games.engine.rules import get_rules
+from games.engine.rules import Rules, get_rules
 from games.models import Game, GameState, Player, Presence, Round, Tournament, TournamentEntry
 from games.services import outbound
 from games.services.results import game_lock
 from games.tournament.services.entries import check_open, entry_for
 from games.tournament.services.lifecycle import tournament_mark_started
-from games.tournament.services.tournaments import as_komi, round_get_or_create, rules_named
+from games.tournament.services.settings import as_komi, komi_for_game
+from games.tournament.services.tournaments import round_get_or_create, rules_named
 from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -101,6 +102,14 @@ def _handicap(value: object) -> int:
     return value
 
 
+def _default_komi(tournament: Tournament, preset: Rules, handicap: int) -> Decimal:
+    """The tournament's komi for the game; a game under other rules than the tournament's
+    takes that preset's."""
+    if preset.name == tournament.rules:
+        return komi_for_game(tournament, handicap)
+    return preset.komi_for(handicap)
+
+
 @transaction.atomic
 def game_create(
     *,
@@ -115,7 +124,8 @@ def game_create(
     rules: str | None = None,
 ) -> Game:
     """Pair ``black`` and ``white`` in round ``round_number``.  ``handicap=None``: the
-    tournament's policy advises handicap, colours and komi (docs/games.md, "Pairings")."""
+    tournament's policy advises handicap and colours; ``komi=None``: the tournament's komi
+    for that handicap (docs/tournaments.md, "Komi in handicap games")."""
     if actor is not None:
         require(permissions.is_director(actor, tournament), "Only its directors can pair games.")
     preset = rules_named(rules if rules is not None else tournament.rules)
@@ -148,8 +158,6 @@ def game_create(
             handicap = advice.handicap
             if advice.black == white_player:
                 black_player, white_player = white_player, black_player
-            if komi is None:
-                komi = advice.komi
     handicap = _handicap(handicap)
     rnd = round_get_or_create(actor=None, tournament=tournament, number=round_number)
     tournament_mark_started(tournament)
@@ -165,11 +173,77 @@ def game_create(
         black=black_player,
         white=white_player,
         handicap=handicap,
-        komi=preset.komi_for(handicap) if komi is None else as_komi(komi),
+        komi=_default_komi(tournament, preset, handicap) if komi is None else as_komi(komi),
         rules=preset.name,
     )
     validate_and_save(game)
     return game
+
+
+@transaction.atomic
+def games_create_round(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    round_number: int,
+    games: list[tuple[int, int, int, Decimal, int]],
+) -> list[Game]:
+    """Create a whole round's games at once — (black, white, handicap, komi, table) each —
+    with ``game_create``'s checks made for the round in a few queries (every player
+    entered, playing the round, once, and free in it) rather than per game: a
+    congress round of 500 games is written in one ``bulk_create``.  The values are
+    checked here (``full_clean`` without the per-row foreign-key and constraint
+    queries, whose rows were just read); the database's constraints stand behind."""
+    if actor is not None:
+        require(permissions.is_director(actor, tournament), "Only its directors can pair games.")
+    check_open(tournament, "This tournament is closed: no more games can be paired.")
+    _check_round_number(tournament, round_number)
+    entries = {e.player_id: e for e in TournamentEntry.objects.filter(tournament=tournament)}
+    seen: set[int] = set()
+    for black, white, *_rest in games:
+        if black == white:
+            raise ValidationError({"white": "A player cannot play himself."})
+        for field_name, pk in (("black", black), ("white", white)):
+            entry = entries.get(pk)
+            if entry is None:
+                raise ValidationError(
+                    {field_name: f"Player {pk} is not entered in this tournament."}
+                )
+            _check_playing(entry, round_number, field_name)
+            if pk in seen:
+                raise ValidationError({field_name: f"Player {pk} is paired twice."})
+            seen.add(pk)
+    rnd = round_get_or_create(actor=None, tournament=tournament, number=round_number)
+    tournament_mark_started(tournament)
+    Round.objects.select_for_update().filter(pk=rnd.pk).first()  # as game_create
+    busy = Game.objects.filter(round=rnd).filter(Q(black__in=seen) | Q(white__in=seen))
+    taken = next(iter(busy.values_list("black_id", "white_id")), None)
+    if taken is not None:  # another director paired the round meanwhile
+        raise StateConflict(
+            f"Round {round_number} was paired meanwhile (a player already has a game in "
+            "it): look at it again before pairing it."
+        )
+    preset = rules_named(tournament.rules)
+    made = []
+    for black, white, handicap, komi, table in games:
+        game = Game(
+            tournament=tournament,
+            round=rnd,
+            table=table,
+            black_id=black,
+            white_id=white,
+            handicap=_handicap(handicap),
+            komi=as_komi(komi),
+            rules=preset.name,
+        )
+        game.full_clean(
+            exclude=["tournament", "round", "black", "white"], validate_constraints=False
+        )
+        made.append(game)
+    created = Game.objects.bulk_create(made)
+    for game in created:
+        cache.changed(game)
+    return created
 
 
 @transaction.atomic
@@ -242,7 +316,7 @@ def game_even_set(
             allowed(game)
         old = {"handicap": game.handicap, "komi": str(game.komi), "even_game_chosen": None}
         game.handicap = 0
-        game.komi = get_rules(game.rules).komi
+        game.komi = _default_komi(game.tournament, get_rules(game.rules), 0)
         game.even_game_chosen = True
         validate_and_save(
             game, update_fields=["handicap", "komi", "even_game_chosen", "updated_at"]

@@ -21,15 +21,20 @@ from games.services import outbound
 from games.tournament.engine.model import Entrant
 from games.tournament.engine.pairing import UNSET as PAIRING_UNSET
 from games.tournament.engine.pairing import PairCost, PairingError, PairingParams, pair_round
-from games.tournament.selectors import event_of
+from games.tournament.selectors import event_of, unfinished_before
 from games.tournament.services.entries import check_open, entry_participation_set
-from games.tournament.services.pairings import game_create
+from games.tournament.services.lifecycle import game_label
+from games.tournament.services.pairings import games_create_round
+from games.tournament.services.settings import as_komi, komi_for_game
 from games.tournament.services.tournaments import rules_named
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import UNSET, Actor, StateConflict, Unset, require
 
 Explain = bool | Literal["all"]
+MAX_PAIRS = 2000  # explain "all": pairs costed per request (a page of them)
+# A game as a director edited it: (black, white, handicap) or (black, white, handicap, komi).
+EditedGame = tuple[int, int, int] | tuple[int, int, int, Decimal | None]
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class RoundPairing:
     total_cost: int
     pairs: list[PairCost] | None
     created: list[Game]
+    pairs_total: int = 0
 
 
 def _round_number(tournament: Tournament, value: object) -> int:
@@ -83,16 +89,15 @@ def _with_results(tournament: Tournament, number: int) -> list[Game]:
 
 def _policy(
     tournament: Tournament, players: dict[int, Player], entered: dict[int, tuple[int, int | None]]
-) -> tuple[Callable[[Entrant, Entrant], int] | None, dict[frozenset[int], Decimal]]:
+) -> Callable[[Entrant, Entrant], int] | None:
     """The tournament's handicap policy as the pairing reads it (> 0: the first player
-    gives stones), and the komi each advised pair was given."""
+    gives stones).  The komi is the tournament's, not the advice's (``komi_for_game``)."""
     kind = tournament.handicap_policy
     if kind == "mcmahon":
-        return None, {}  # OpenGotha's rule, from the tournament's handicap settings
+        return None  # OpenGotha's rule, from the tournament's handicap settings
     if kind == "none":
-        return (lambda a, b: 0), {}
+        return lambda a, b: 0
     preset = rules_named(tournament.rules)
-    komi: dict[frozenset[int], Decimal] = {}
     cache: dict[tuple[int, int], int] = {}
 
     def advised(a: Entrant, b: Entrant) -> int:
@@ -108,10 +113,9 @@ def _policy(
             a_white = getattr(advice.black, "pk", None) == b.id
             signed = advice.handicap if a_white else -advice.handicap
             cache[key], cache[(b.id, a.id)] = signed, -signed
-            komi[frozenset(key)] = Decimal(advice.komi)
         return cache[key]
 
-    return advised, komi
+    return advised
 
 
 def round_pair(
@@ -123,12 +127,19 @@ def round_pair(
     bye: int | Unset | None = UNSET,
     dry_run: bool = False,
     explain: Explain = False,
+    accept_unfinished: bool = False,
+    pairs_of: Sequence[int] | None = None,
+    pairs_offset: int = 0,
+    pairs_limit: int = MAX_PAIRS,
 ) -> RoundPairing:
     """Pair round ``round_number``: ``players`` (default: everyone entered and playing
     in it), ``bye`` (left out: the one recorded for the round, else the rule's choice;
     ``None``: nobody).  ``dry_run`` answers without writing; otherwise the round's
     games are created in one transaction, replacing any it had without results (409
-    when one has a result)."""
+    when one has a result), and over earlier games without a final result only when
+    ``accept_unfinished`` says the director saw them (409 naming them otherwise).
+    ``explain="all"``: the cost of at most ``pairs_limit`` pairs from ``pairs_offset``,
+    of every pair or of those with a player of ``pairs_of``."""
     require(permissions.is_director(actor, tournament), "Only its directors can pair a round.")
     check_open(tournament, "This tournament is closed: no more rounds can be paired.")
     number = _round_number(tournament, round_number)
@@ -154,7 +165,7 @@ def round_pair(
         raise ValidationError({"bye": "The bye cannot be among the players to pair."})
     # A re-pairing starts from the round without its games.
     event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
-    policy, advised_komi = _policy(
+    policy = _policy(
         tournament,
         data.players,
         {pid: (e.rank, e.rating) for pid, e in data.entries.items()},
@@ -167,17 +178,18 @@ def round_pair(
             bye=PAIRING_UNSET if bye is UNSET else bye,
             explain=explain,
             handicap=policy,
+            pairs_of=None if pairs_of is None else frozenset(pairs_of),
+            pairs_window=(max(pairs_offset, 0), min(max(pairs_limit, 1), MAX_PAIRS)),
         )
     except (PairingError, ValueError) as error:
         raise ValidationError({"players": str(error)}) from None
-    preset = rules_named(tournament.rules)
     planned = [
         PlannedGame(
             table=g.table,
             black=g.black,
             white=g.white,
             handicap=g.handicap,
-            komi=advised_komi.get(frozenset((g.black, g.white)), preset.komi_for(g.handicap)),
+            komi=komi_for_game(tournament, g.handicap),
             costs=g.costs,
             reasons=g.reasons,
         )
@@ -185,7 +197,7 @@ def round_pair(
     ]
     created: list[Game] = []
     if not dry_run:
-        created = _write(actor, tournament, number, planned, result.bye)
+        created = _write(actor, tournament, number, planned, result.bye, accept_unfinished)
     return RoundPairing(
         round=number,
         bye=result.bye,
@@ -193,6 +205,7 @@ def round_pair(
         total_cost=result.total_cost,
         pairs=list(result.pairs) if explain == "all" else None,
         created=created,
+        pairs_total=result.pairs_total,
     )
 
 
@@ -203,28 +216,24 @@ def _write(
     number: int,
     planned: list[PlannedGame],
     bye: int | None,
+    accept_unfinished: bool,
 ) -> list[Game]:
     # Checked again under the transaction: a result may have come in meanwhile.
     if _with_results(tournament, number):
         raise StateConflict(f"Round {number} already has results.")
+    if not accept_unfinished:
+        check_earlier_rounds_final(tournament, number)
     old = list(Game.objects.filter(tournament=tournament, round__number=number))
     for game in old:
         audit_record(actor=actor, action=AuditAction.GAME_UNPAIRED, obj=game, old=_game_value(game))
         game.delete()
     _set_bye(actor, tournament, number, bye)
-    created = [
-        game_create(
-            actor=actor,
-            tournament=tournament,
-            round_number=number,
-            black=g.black,
-            white=g.white,
-            handicap=g.handicap,
-            komi=g.komi,
-            table=g.table,
-        )
-        for g in planned
-    ]
+    created = games_create_round(
+        actor=actor,
+        tournament=tournament,
+        round_number=number,
+        games=[(g.black, g.white, g.handicap, g.komi, g.table) for g in planned],
+    )
     audit_record(
         actor=actor,
         action=AuditAction.ROUND_PAIRED,
@@ -233,6 +242,26 @@ def _write(
         new={"round": number, "bye": bye, "games": [_game_value(g) for g in created]},
     )
     return created
+
+
+MAX_NAMED = 20  # a refusal names this many games, then counts the rest
+
+
+def check_earlier_rounds_final(tournament: Tournament, number: int) -> None:
+    """409 naming the earlier rounds' games without a final result: pairing over them
+    would score them as they stand, and once round ``number`` has a result it can no
+    longer be paired again."""
+    unfinished = unfinished_before(tournament, number)
+    if not unfinished:
+        return
+    named = "; ".join(game_label(g) for g in unfinished[:MAX_NAMED])
+    more = len(unfinished) - MAX_NAMED
+    rest = f"; and {more} more" if more > 0 else ""
+    raise StateConflict(
+        f"{len(unfinished)} game(s) of earlier rounds have no final result: {named}{rest}. "
+        f"Pair round {number} over them only if you accept that (accept_unfinished).",
+        code="unfinished",
+    )
 
 
 def _set_bye(actor: Actor, tournament: Tournament, number: int, bye: int | None) -> None:
@@ -280,12 +309,16 @@ def round_games_set(
     actor: Actor,
     tournament: Tournament,
     round_number: int,
-    games: Sequence[tuple[int, int, int]],
+    games: Sequence[EditedGame],
     bye: int | None = None,
+    accept_unfinished: bool = False,
 ) -> list[Game]:
-    """Set round ``round_number`` to ``games`` — (black, white, handicap), table 1 first —
-    as a director edited them from a preview (swapped, unpaired, paired by hand).  Replaces
-    the round's games while none has a result; the warnings are the preview's business."""
+    """Set round ``round_number`` to ``games`` — (black, white, handicap) or (black, white,
+    handicap, komi), table 1 first — as a director edited them from a preview (swapped,
+    unpaired, paired by hand, komi changed; a komi of ``None``: the tournament's for that
+    handicap).  Replaces the round's games while none has a result, and over earlier games
+    without a final result only with ``accept_unfinished``; the other warnings are the
+    preview's business."""
     require(permissions.is_director(actor, tournament), "Only its directors can pair a round.")
     check_open(tournament, "This tournament is closed: no more rounds can be paired.")
     number = _round_number(tournament, round_number)
@@ -293,7 +326,7 @@ def round_games_set(
         raise StateConflict(f"Round {number} already has results: it can no longer be paired.")
     entered = set(tournament.entries.values_list("player_id", flat=True))
     seen: set[int] = set()
-    for black, white, _handicap in games:
+    for black, white, *_rest in games:
         for p in (black, white):
             if p not in entered:
                 raise ValidationError({"games": f"Player {p} is not entered in this tournament."})
@@ -304,20 +337,23 @@ def round_games_set(
             raise ValidationError({"games": "A player cannot play himself."})
     if bye is not None and bye not in entered:
         raise ValidationError({"bye": f"Player {bye} is not entered in this tournament."})
-    preset = rules_named(tournament.rules)
-    planned = [
-        PlannedGame(
-            table=i,
-            black=black,
-            white=white,
-            handicap=handicap,
-            komi=preset.komi_for(handicap),
-            costs={},
-            reasons=(),
+    planned = []
+    for i, (black, white, handicap, *komi) in enumerate(games, start=1):
+        given = komi[0] if komi else None
+        planned.append(
+            PlannedGame(
+                table=i,
+                black=black,
+                white=white,
+                handicap=handicap,
+                komi=komi_for_game(tournament, handicap)
+                if given is None
+                else as_komi(given, field_name="games"),
+                costs={},
+                reasons=(),
+            )
         )
-        for i, (black, white, handicap) in enumerate(games, start=1)
-    ]
-    return _write(actor, tournament, number, planned, bye)
+    return _write(actor, tournament, number, planned, bye, accept_unfinished)
 
 
 @transaction.atomic

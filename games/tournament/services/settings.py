@@ -8,13 +8,16 @@ audited with its before and after values.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games import permissions
+from games.engine.rules import get_rules
 from games.models import SYSTEM_CHOICES, Tournament
+from games.tournament.engine.komi import game_komi, handicap_komi_default
 from games.tournament.engine.model import Settings, System
 from games.tournament.engine.standings import CRITERIA
 from ops.audit import audit_record
@@ -27,6 +30,7 @@ SYSTEMS = tuple(code for code, _ in SYSTEM_CHOICES)
 # OpenGotha's placement criteria (its names), plus RANK, RATING and CAT.
 KNOWN_CRITERIA = CRITERIA
 MAX_CRITERIA = 6  # OpenGotha's placement window holds six
+MAX_KOMI = 99  # the komi fields hold four digits, one after the point
 
 
 def default_criteria(system: str) -> list[str]:
@@ -64,6 +68,7 @@ SETTINGS = (
     Setting("handicap_correction", "hd_correction", "handicap_policy.correction"),
     Setting("handicap_threshold", "hd_no_hd_rank_threshold", "handicap_policy.threshold"),
     Setting("handicap_based_on_mms", "hd_based_on_mms", "handicap_policy.based_on_mms"),
+    Setting("handicap_komi", None, "handicap_policy.komi"),
     Setting("egf_class", None, "egf_class"),
 )
 SETTINGS_FIELDS = tuple(s.model for s in SETTINGS)
@@ -92,6 +97,41 @@ def rank_index(value: object, *, field_name: str) -> int:
             raise ValidationError({field_name: "Use a rank from 30k to 9d."})
         return rank.index
     raise ValidationError({field_name: "Enter a rank such as 20k or 4d."})
+
+
+def as_komi(value: Decimal | int | float | str, *, field_name: str = "komi") -> Decimal:
+    """Komi as a Decimal; floats go through ``str`` so 6.5 stays 6.5."""
+    if isinstance(value, bool):
+        raise ValidationError({field_name: "Komi is a number such as 6.5."})
+    try:
+        komi = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        raise ValidationError({field_name: "Komi is a number such as 6.5."}) from None
+    if not komi.is_finite() or abs(komi) > MAX_KOMI:
+        raise ValidationError({field_name: f"Komi is a number from -{MAX_KOMI} to {MAX_KOMI}."})
+    if komi * 2 != (komi * 2).to_integral_value():
+        raise ValidationError(
+            {field_name: "Komi must be a whole number of half points, such as 6.5 or 7."}
+        )
+    return komi
+
+
+def handicap_komi(tournament: Tournament, handicap: int = 2) -> Decimal:
+    """The komi of the tournament's games with ``handicap`` (>= 1) stones: its setting,
+    else its policy's convention (docs/tournaments.md, "Komi in handicap games")."""
+    if tournament.handicap_komi is not None:
+        return Decimal(tournament.handicap_komi)
+    preset = get_rules(tournament.rules)
+    return handicap_komi_default(tournament.handicap_policy, preset.handicap_komi, handicap)
+
+
+def komi_for_game(tournament: Tournament, handicap: int) -> Decimal:
+    """The komi a game of this tournament with ``handicap`` stones is paired with."""
+    return game_komi(
+        handicap,
+        even=Decimal(tournament.komi),
+        with_handicap=handicap_komi(tournament, max(handicap, 1)),
+    )
 
 
 def _criteria(value: object) -> list[str]:
@@ -129,6 +169,8 @@ def _clean(name: str, value: Any) -> Any:
         return rank_index(value, field_name=name)
     if name == "criteria":
         return _criteria(value)
+    if name == "handicap_komi":
+        return None if value is None or value == "" else as_komi(value, field_name=name)
     if name == "category_limits":
         return _category_limits(value)
     if name == "system" and value not in SYSTEMS:
@@ -136,8 +178,13 @@ def _clean(name: str, value: Any) -> Any:
     return value
 
 
+def _json(value: Any) -> Any:
+    return str(value) if isinstance(value, Decimal) else value
+
+
 def settings_of(tournament: Tournament) -> dict[str, Any]:
-    return {name: getattr(tournament, name) for name in SETTINGS_FIELDS}
+    """The settings as the audit trail keeps them (a komi as text)."""
+    return {name: _json(getattr(tournament, name)) for name in SETTINGS_FIELDS}
 
 
 def apply_settings(tournament: Tournament, values: dict[str, Any]) -> list[str]:
@@ -186,6 +233,6 @@ def tournament_settings_update(
         action=AuditAction.TOURNAMENT_SETTINGS_CHANGED,
         obj=tournament,
         old={name: before[name] for name in changed},
-        new={name: getattr(tournament, name) for name in changed},
+        new={name: _json(getattr(tournament, name)) for name in changed},
     )
     return tournament

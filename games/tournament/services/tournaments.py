@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -16,7 +16,11 @@ from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
 from games.services import outbound
-from games.tournament.services.settings import apply_settings, tournament_settings_update
+from games.tournament.services.settings import (
+    apply_settings,
+    as_komi,
+    tournament_settings_update,
+)
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
@@ -79,23 +83,6 @@ def rules_named(name: object, *, field_name: str = "rules") -> Rules:
         return get_rules(name)
     except UnknownRules as e:
         raise ValidationError({field_name: f"{e}."}) from None
-
-
-def as_komi(value: Decimal | int | float | str, *, field_name: str = "komi") -> Decimal:
-    """Komi as a Decimal; floats go through ``str`` so 6.5 stays 6.5."""
-    if isinstance(value, bool):
-        raise ValidationError({field_name: "Komi is a number such as 6.5."})
-    try:
-        komi = Decimal(str(value).strip())
-    except (InvalidOperation, ValueError):
-        raise ValidationError({field_name: "Komi is a number such as 6.5."}) from None
-    if not komi.is_finite():
-        raise ValidationError({field_name: "Komi is a number such as 6.5."})
-    if komi * 2 != (komi * 2).to_integral_value():
-        raise ValidationError(
-            {field_name: "Komi must be a whole number of half points, such as 6.5 or 7."}
-        )
-    return komi
 
 
 def rated_dates_limit() -> dt.date:

@@ -43,6 +43,11 @@ def pair_url(tournament: Any, r: int = 1) -> str:
     return reverse("admin:games_tournament_pair", args=[tournament.pk, r])
 
 
+def as_text(*games: tuple[Any, ...]) -> str:
+    """The edit form's one games field: "#black #white handicap [komi]" per table."""
+    return "\n".join(" ".join(f"#{v}" if i < 2 else str(v) for i, v in enumerate(g)) for g in games)
+
+
 def test_the_tournament_page_links_to_each_round_and_the_settings(as_director, tournament, field):
     page = as_director.get(reverse("admin:games_tournament_change", args=[tournament.pk]))
     assert page.status_code == 200
@@ -54,9 +59,7 @@ def test_a_director_previews_edits_and_confirms_a_round(as_director, tournament,
     page = as_director.get(pair_url(tournament))
     assert page.status_code == 200 and b"Who plays" in page.content
     ids = [p.pk for p in field]
-    preview = as_director.post(
-        pair_url(tournament), {"step": "preview", "players": ids, "bye": "auto"}
-    )
+    preview = as_director.post(pair_url(tournament), {"step": "preview", "bye": "auto"})
     assert preview.status_code == 200
     rows = preview.context["rows"]
     proposed = [r for r in rows if r["black"] and r["white"]]
@@ -65,10 +68,12 @@ def test_a_director_previews_edits_and_confirms_a_round(as_director, tournament,
     # The director pairs the two strongest by hand, and the bye stays the rule's.
     edit = preview.context["edit"]
     bye = edit.initial["bye"]
-    others = [p for p in ids if str(p) != bye]
-    data = {"step": "check", "rows": 3, "bye": bye}
-    data |= {"black_0": others[1], "white_0": others[0], "handicap_0": 0}
-    data |= {"black_1": others[3], "white_1": others[2], "handicap_1": 1, "swap_1": "on"}
+    assert bye.endswith(f"#{preview.context['proposal'].bye}")
+    others = [p for p in ids if p != preview.context["proposal"].bye]
+    # One field for every table, whatever the size of the round.
+    assert b'name="black_0"' not in preview.content and b'name="games_text"' in preview.content
+    data = {"step": "check", "bye": bye}
+    data["games_text"] = as_text((others[1], others[0], 0), (others[2], others[3], 1))
     checked = as_director.post(pair_url(tournament), data)
     assert checked.status_code == 200 and checked.context["rows"][0]["black"]
     confirmed = as_director.post(pair_url(tournament), {**data, "step": "confirm"})
@@ -79,14 +84,14 @@ def test_a_director_previews_edits_and_confirms_a_round(as_director, tournament,
         (2, others[2], others[3]),
     ]
     assert games[1].handicap == 1
-    assert TournamentEntry.objects.get(player_id=int(bye)).presence(1) == "b"
+    bye_id = preview.context["proposal"].bye
+    assert TournamentEntry.objects.get(player_id=bye_id).presence(1) == "b"
     assert AuditEntry.objects.filter(action="round.paired").exists()
 
 
 def test_warnings_name_a_repeat_game_and_a_player_twice(as_director, tournament, field):
     a, b, c = (p.pk for p in field[:3])
-    data = {"step": "check", "rows": 2, "bye": ""}
-    data |= {"black_0": a, "white_0": b, "black_1": a, "white_1": c}
+    data = {"step": "check", "bye": "", "games_text": as_text((a, b, 0), (a, c, 0))}
     checked = as_director.post(pair_url(tournament), data)
     words = [w for row in checked.context["rows"] for w in row["warnings"]]
     assert any("paired twice" in w for w in words)
@@ -97,9 +102,13 @@ def test_warnings_name_a_repeat_game_and_a_player_twice(as_director, tournament,
 
 def test_undo_and_printing(as_director, tournament, field):
     ids = [p.pk for p in field[:4]]
-    as_director.post(pair_url(tournament), {"step": "preview", "players": ids, "bye": "none"})
-    data = {"step": "confirm", "rows": 2, "bye": ""}
-    data |= {"black_0": ids[0], "white_0": ids[1], "black_1": ids[2], "white_1": ids[3]}
+    leave_out = f"{field[4]} #{field[4].pk}"
+    preview = as_director.post(
+        pair_url(tournament), {"step": "preview", "leave_out": leave_out, "bye": "none"}
+    )
+    assert preview.context["proposal"].bye is None and len(preview.context["proposal"].games) == 2
+    data = {"step": "confirm", "bye": ""}
+    data["games_text"] = as_text((ids[0], ids[1], 0), (ids[2], ids[3], 0))
     as_director.post(pair_url(tournament), data)
     assert Game.objects.count() == 2
     printed = reverse("admin:games_tournament_pairing_print", args=[tournament.pk, 1])
@@ -120,6 +129,16 @@ def test_a_round_with_results_is_not_paired_again(as_director, director, tournam
     page = as_director.get(pair_url(tournament))
     assert b"can no longer be paired" in page.content
     assert as_director.post(pair_url(tournament), {"step": "undo"}).context["errors"]
+
+
+def test_a_line_that_is_not_a_game_is_named_and_nothing_is_paired(as_director, tournament, field):
+    data = {"step": "confirm", "bye": "", "games_text": f"#{field[0].pk} #{field[1].pk} 0\nhello"}
+    page = as_director.post(pair_url(tournament), data)
+    assert page.status_code == 200 and "Line 2" in str(page.context["edit"].errors)
+    stranger = {"step": "preview", "leave_out": "#999999", "bye": "auto"}
+    refused = as_director.post(pair_url(tournament), stranger)
+    assert "not a player of this tournament" in str(refused.context["choose"].errors)
+    assert not Game.objects.exists()
 
 
 def test_outsiders_get_403_and_unknown_rounds_404(client, outsider, tournament, field):

@@ -93,6 +93,10 @@ def test_the_close_button_waits_for_results(as_director, game):
     url = reverse("games:close", args=[game.tournament_id])
     page = as_director.post(url, follow=True).content.decode()
     assert "no final result yet" in page
+    # The blocking game is named, with links to it and to its round's results.
+    assert f'href="{reverse("games:game", args=[game.pk])}"' in page
+    results = reverse("games:round-results", args=[game.tournament_id, 1])
+    assert f'href="{results}#game-{game.pk}"' in page and "round 1, table 1" in page
     game.tournament.refresh_from_db()
     assert game.tournament.closed_at is None
 

@@ -71,8 +71,26 @@ def test_explain_all_gives_every_pair(api_as, director, tournament, field):
         )
         .json()
     )
-    assert len(body["pairs"]) == 6 and body["bye"] is None
+    assert len(body["pairs"]) == 6 and body["bye"] is None and body["pairs_total"] == 6
     assert {(p["a"], p["b"]) for p in body["pairs"]} >= {(players[0], players[1])}
+
+
+def test_explain_all_is_paged_or_per_player(api_as, director, tournament, field):
+    """Six players to pair: 15 pairs in all, answered a page at a time."""
+    players = [p.pk for p in field[:6]]
+    client = api_as(director)
+    ask = {"players": players, "dry_run": True, "explain": "all"}
+    whole = client.post(url(tournament), {**ask, "pairs_limit": 100}, format="json").json()
+    page = client.post(
+        url(tournament), {**ask, "pairs_offset": 4, "pairs_limit": 5}, format="json"
+    ).json()
+    assert whole["pairs_total"] == page["pairs_total"] == 15
+    assert page["pairs"] == whole["pairs"][4:9]
+    one = client.post(url(tournament), {**ask, "pairs_of": [players[2]]}, format="json").json()
+    assert one["pairs_total"] == 5 and len(one["pairs"]) == 5
+    assert all(players[2] in (p["a"], p["b"]) for p in one["pairs"])
+    too_many = client.post(url(tournament), {**ask, "pairs_limit": 100000}, format="json")
+    assert_error(too_many, 400, "pairs_limit")
 
 
 def test_a_round_with_a_result_cannot_be_paired_again_or_undone(
@@ -130,3 +148,25 @@ def test_a_director_pairs_every_round_of_a_mcmahon_tournament(director, tourname
     # Seven players, five rounds: each sat out at most once.
     byes = [e.participation.count("b") for e in TournamentEntry.objects.all()]
     assert sum(byes) == 5 and max(byes) == 1
+
+
+def test_a_round_paired_meanwhile_is_a_conflict_not_a_second_game(director, tournament, field):
+    """Two directors confirming at once: the second finds the first's games under the
+    round's lock and is refused with 409, nothing written."""
+    from decimal import Decimal
+
+    from games.tournament.services.pairings import games_create_round
+    from ops.services import StateConflict
+
+    a, b, c, d = (p.pk for p in field[:4])
+    games_create_round(
+        actor=director, tournament=tournament, round_number=1, games=[(a, b, 0, Decimal(7), 1)]
+    )
+    with pytest.raises(StateConflict, match="paired meanwhile"):
+        games_create_round(
+            actor=director,
+            tournament=tournament,
+            round_number=1,
+            games=[(c, d, 0, Decimal(7), 1), (a, b, 0, Decimal(7), 2)],
+        )
+    assert Game.objects.filter(round__number=1).count() == 1

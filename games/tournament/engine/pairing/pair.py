@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from itertools import islice
 from typing import Literal
 
 from games.tournament.engine.model import Entrant, Event, Presence, System
@@ -63,6 +64,7 @@ class Pairing:
     games: tuple[PairedGame, ...]
     total_cost: int
     pairs: tuple[PairCost, ...] = ()
+    pairs_total: int = 0  # with explain "all": how many pairs there are in all
 
 
 SignedHandicap = Callable[[Entrant, Entrant], int]
@@ -78,12 +80,17 @@ def pair_round(
     *,
     params: PairingParams | None = None,
     handicap: SignedHandicap | None = None,
+    pairs_of: frozenset[int] | None = None,
+    pairs_window: tuple[int, int] = (0, 1000),
 ) -> Pairing:
     """Pair round ``round_number`` (1-based) of ``event``.
 
     ``players``: who to pair (default: everyone checked in to play the round);
     ``bye``: who sits out (see ``UNSET``; ``None`` for nobody); ``handicap``:
     goref's handicap policy, else OpenGotha's from the event's settings.
+    ``explain="all"`` adds the cost of the pairs in ``pairs_window`` (offset, limit) of
+    every pair in pairing-list order, or of those with a player of ``pairs_of``: a
+    field of n players has n(n-1)/2 pairs, so only a window is ever computed.
     """
     s = event.settings
     if not 1 <= round_number <= max(s.rounds, 1):
@@ -156,14 +163,32 @@ def pair_round(
         )
     games = number_tables(st, games)
     pairs: tuple[PairCost, ...] = ()
+    pairs_total = 0
     if explain == "all":
-        pairs = tuple(
-            PairCost(a=a, b=b, costs=costs(st, st.players[a], st.players[b], rule).as_dict())
+        n = len(to_pair)
+        if pairs_of is None:
+            pairs_total = n * (n - 1) // 2
+        else:
+            inside = sum(1 for p in to_pair if p in pairs_of)
+            pairs_total = inside * (n - inside) + inside * (inside - 1) // 2
+        candidates = (
+            (a, b)
             for i, a in enumerate(to_pair)
             for b in to_pair[i + 1 :]
+            if pairs_of is None or a in pairs_of or b in pairs_of
+        )
+        offset, limit = pairs_window
+        pairs = tuple(
+            PairCost(a=a, b=b, costs=costs(st, st.players[a], st.players[b], rule).as_dict())
+            for a, b in islice(candidates, offset, offset + limit)
         )
     return Pairing(
-        round=round_number, bye=bye_id, games=tuple(games), total_cost=total, pairs=pairs
+        round=round_number,
+        bye=bye_id,
+        games=tuple(games),
+        total_cost=total,
+        pairs=pairs,
+        pairs_total=pairs_total,
     )
 
 

@@ -1,0 +1,209 @@
+"""The tournament day's pages at congress size (not a test): "Pair round R" (choose who
+plays, preview, confirm) and the round's results page, through Django's test client.
+
+Run: ``.venv/bin/python -m bench.pairing_page`` (``--players 760``; ``--players 1100``
+for the field-limit check).  Creates its own PostgreSQL database
+(``BENCH_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/goref_bench_pairing_page,
+dropped and migrated), enters the players in a McMahon tournament, plays round 1 with
+results, then measures round 2: each step's seconds, page bytes and the number of fields
+the request sent (Django refuses more than 1,000).  Targets: every step under 5 s, every
+page under 2 MB.  The peer is the page as it was before the round's editor became one
+text field: a ``<select>`` of every player per row, whose size is computed, not served.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+SECONDS_TARGET = 5.0
+BYTES_TARGET = 2_000_000
+
+
+def _database_urls() -> tuple[str, str]:
+    url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/goref_bench_pairing_page"
+    )
+    parts = urlsplit(url)
+    return url, urlunsplit(parts._replace(path="/postgres"))
+
+
+def _recreate_database(url: str, admin_url: str) -> None:
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _seed(players: int) -> tuple[object, object]:
+    """A McMahon tournament of ``players`` entered players (ranks 20k-6d, clubs), its
+    director, and round 1 paired through the service with every result final."""
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+
+    from games.groups import director_grant_admin
+    from games.models import Game, GameState, Player, Tournament, TournamentEntry
+    from games.tournament.services.rounds import round_pair
+
+    rnd = random.Random(1)
+    director = get_user_model().objects.create_user("bench-director", password="x" * 20)
+    director_grant_admin(user=director)
+    tournament = Tournament.objects.create(
+        name="Bench Congress",
+        start_date=dt.date(2026, 7, 25),
+        end_date=dt.date(2026, 8, 8),
+        rules="japanese",
+        system="mcmahon",
+        handicap_policy="mcmahon",
+        number_of_rounds=10,
+    )
+    tournament.directors.add(director)
+    made = Player.objects.bulk_create(
+        [
+            Player(
+                family_name=f"Family{i:04d}",
+                given_name=rnd.choice(["Ann", "Bo", "Chen", "Dmitri", "Eva", "Jun", "Lars"]),
+                declared_rank=max(-20, min(5, round(rnd.gauss(-6, 7)))),
+            )
+            for i in range(players)
+        ]
+    )
+    TournamentEntry.objects.bulk_create(
+        [
+            TournamentEntry(
+                tournament=tournament,
+                player=p,
+                rank=p.declared_rank,
+                club=f"Club{rnd.randrange(players // 8 + 1)}",
+                country=rnd.choice(["FR", "DE", "NL", "CZ", "PL", "GB"]),
+            )
+            for p in made
+        ]
+    )
+    games = round_pair(actor=director, tournament=tournament, round_number=1).created
+    now = dt.datetime(2026, 7, 25, 18, tzinfo=dt.UTC)
+    for g in games:
+        g.state, g.locked_at = GameState.FINAL, now
+        g.result_winner, g.result_reason = rnd.choice("BW"), "resignation"
+    Game.objects.bulk_update(
+        games, ["state", "locked_at", "result_winner", "result_reason"], batch_size=500
+    )
+    return tournament, director
+
+
+def _measure(label: str, call: object, fields: int | None = None) -> tuple[float, object]:
+    start = time.perf_counter()
+    response = call()  # type: ignore[operator]
+    seconds = time.perf_counter() - start
+    size = len(response.content)
+    status = response.status_code
+    ok = seconds < SECONDS_TARGET and size < BYTES_TARGET and status in (200, 302)
+    sent = "" if fields is None else f", {fields} fields sent"
+    print(
+        f"  {label:<42} {seconds:6.2f} s  {size / 1e6:6.2f} MB  HTTP {status}{sent}"
+        f"  {'ok' if ok else 'OVER TARGET'}"
+    )
+    return seconds, response
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", type=int, default=760)
+    args = parser.parse_args()
+    url, admin_url = _database_urls()
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "GOREF_VAR_DIR": os.environ.get("GOREF_VAR_DIR", "/tmp/goref-bench-pairing-page"),
+    }
+    os.environ.update(env)
+    _recreate_database(url, admin_url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=600,
+    )
+    import django
+
+    django.setup()
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+    from django.urls import reverse
+
+    setup_test_environment()  # the responses carry their template context
+
+    start = time.perf_counter()
+    tournament, director = _seed(args.players)
+    print(f"seeded {args.players} players and round 1 in {time.perf_counter() - start:.1f} s")
+    client = Client()
+    client.force_login(director)  # type: ignore[arg-type]
+    pk = tournament.pk  # type: ignore[attr-defined]
+    pair = reverse("admin:games_tournament_pair", args=[pk, 2])
+    print(f"round 2 of {args.players} players (targets: < {SECONDS_TARGET:g} s, < 2 MB):")
+    _measure("Pair round 2: who plays (GET)", lambda: client.get(pair))
+    choose = {"step": "preview", "bye": "auto", "leave_out": "", "add": ""}
+    _, preview = _measure(
+        "preview (pairing and its reasons)",
+        lambda: client.post(pair, choose),
+        fields=len(choose) + 1,
+    )
+    text = preview.context["edit"].initial["games_text"]  # type: ignore[attr-defined]
+    bye = preview.context["edit"].initial["bye"]  # type: ignore[attr-defined]
+    tables = len(text.splitlines())
+    edit = {"step": "check", "games_text": text, "bye": bye}
+    _measure("check (warnings of the edited games)", lambda: client.post(pair, edit), 4)
+    _measure(
+        "confirm (creates the games)",
+        lambda: client.post(pair, {**edit, "step": "confirm"}),
+        fields=4,
+    )
+    results = reverse("games:round-results", args=[pk, 2])
+    _measure("results page of round 2 (GET)", lambda: client.get(results))
+    _measure("results page, live poll (JSON)", lambda: client.get(results, {"format": "json"}))
+    from games.models import Game
+
+    first = Game.objects.filter(tournament_id=pk, round__number=2).order_by("table").first()
+    assert first is not None
+    click = {"game": first.pk, "result": "B+", "seen": ""}
+    _measure(
+        "one click on a winner (saved, JSON answer)",
+        lambda: client.post(results, click, HTTP_ACCEPT="application/json"),
+        fields=len(click),
+    )
+    _measure(
+        "finalise the known results",
+        lambda: client.post(results, {"action": "finalise"}),
+        fields=1,
+    )
+    api = f"/api/v1/tournaments/{pk}/rounds/3/pairing/"
+    ask = {"dry_run": True, "explain": "all", "accept_unfinished": True}
+    _measure(
+        'API dry run, explain "all" (first page)',
+        lambda: client.post(api, ask, content_type="application/json"),
+    )
+    # The peer: the former editor, a <select> of every player in each of tables + 2 rows
+    # (two per row) and 5 fields per row, computed from the option this page would print.
+    option = len(f'<option value="{10**5}">Family0000 Chen (12k)</option>')
+    rows = tables + 2
+    print(
+        f"former editor for the same round: {rows} rows x 2 selects x {args.players} options"
+        f" = {rows * 2 * args.players * option / 1e6:.1f} MB of options,"
+        f" {rows * 5 + 3} fields (Django's limit: 1,000)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+// The round's results page: a click (or a key) on a result saves that game at once,
+// without leaving the page.  Each form sends the result the page showed ("seen"): if
+// another operator or a player entered one meanwhile, the server refuses (409) and the
+// row shows what it is now.  Every 10 s the page asks for the round's results and
+// updates the rows that changed.  Without JavaScript each button posts its form.
+(() => {
+  "use strict";
+  const table = document.querySelector("table.results");
+  if (!table) {
+    return;
+  }
+  const known = document.getElementById("known");
+  const rows = () => Array.from(table.querySelectorAll("tbody tr[data-game]"));
+
+  function show(row, game) {
+    row.dataset.seen = game.result;
+    row.querySelector(".value").textContent = game.result || "?";
+    row.querySelector(".state").textContent = game.result ? game.state_display : "";
+    const seen = row.querySelector("input[name=seen]");
+    if (seen) {
+      seen.value = game.result;
+    }
+    row.querySelectorAll("button[name=result]").forEach((b) => {
+      b.classList.toggle("chosen", b.value === game.result);
+      b.disabled = game.locked;
+    });
+  }
+
+  async function send(form, value) {
+    const row = form.closest("tr");
+    const data = new FormData(form);
+    data.set("result", value);
+    const note = row.querySelector(".row-error");
+    note.textContent = "saving…";
+    try {
+      const response = await fetch(window.location.pathname, {
+        method: "POST",
+        body: data,
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      const body = await response.json();
+      note.textContent = body.error || "";
+      if (body.game) {
+        show(row, body.game);
+      }
+      known.textContent = body.known;
+    } catch (error) {
+      note.textContent = "Not saved: the server could not be reached. Try again.";
+    }
+  }
+
+  table.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const button = event.submitter;
+    if (button && button.name === "result") {
+      send(event.target, button.value);
+    }
+  });
+
+  function focusRow(row) {
+    rows().forEach((r) => r.classList.remove("current"));
+    if (row) {
+      row.classList.add("current");
+      row.focus();
+    }
+  }
+  table.addEventListener("click", (event) => {
+    const row = event.target.closest("tr[data-game]");
+    if (row) {
+      focusRow(row);
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) {
+      return;
+    }
+    const all = rows();
+    const current = table.querySelector("tr.current") || null;
+    const at = current ? all.indexOf(current) : -1;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const next = event.key === "ArrowDown" ? Math.min(at + 1, all.length - 1) : Math.max(at - 1, 0);
+      focusRow(all[next]);
+      return;
+    }
+    if (!current) {
+      return;
+    }
+    const button = current.querySelector(`button[data-key="${event.key.toLowerCase()}"]`);
+    if (button && !button.disabled) {
+      event.preventDefault();
+      send(button.form, button.value);
+      focusRow(all[Math.min(at + 1, all.length - 1)]);
+    }
+  });
+  if (rows().length) {
+    focusRow(rows()[0]);
+  }
+
+  // Live updates: rows another operator or a player changed.
+  async function poll() {
+    try {
+      const response = await fetch(`${window.location.pathname}?format=json`, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      if (response.ok) {
+        const body = await response.json();
+        known.textContent = body.known;
+        const byId = new Map(body.games.map((g) => [String(g.id), g]));
+        rows().forEach((row) => {
+          const game = byId.get(row.dataset.game);
+          if (game && game.result !== row.dataset.seen) {
+            show(row, game);
+          }
+        });
+      }
+    } finally {
+      window.setTimeout(poll, 10000);
+    }
+  }
+  window.setTimeout(poll, 10000);
+})();
