@@ -97,6 +97,8 @@ class AuditAction(StrEnum):
 
     PLAYER_ACCOUNT_LINKED = "player.account_linked"
     PLAYER_CREATED = "player.created"
+    PLAYER_DUPLICATE_FLAGGED = "player.duplicate_flagged"
+    PLAYER_DUPLICATE_KEPT_APART = "player.duplicate_kept_apart"
     PLAYER_HONORARY_AWARDED = "player.honorary_awarded"
     PLAYER_INVITED = "player.invited"
     PLAYER_RANK_CORRECTED = "player.rank_corrected"

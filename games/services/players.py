@@ -95,6 +95,7 @@ def player_audit_value(player: Player) -> dict[str, Any]:
         "egd_pin": player.egd_pin,
         "aga_id": player.aga_id,
         "nzgs_id": player.nzgs_id,
+        "ffg_licence": player.ffg_licence,
         "user": player.user_id,
     }
 
@@ -111,6 +112,7 @@ def player_create(
     egd_pin: str | None = None,
     aga_id: str | None = None,
     nzgs_id: str | None = None,
+    ffg_licence: str | None = None,
     user: Any = None,
 ) -> Player:
     _check_actor(actor)
@@ -126,6 +128,7 @@ def player_create(
         egd_pin=_optional_id(egd_pin),
         aga_id=_optional_id(aga_id),
         nzgs_id=_optional_id(nzgs_id),
+        ffg_licence=_optional_id(ffg_licence),
         user=user,
     )
     validate_and_save(player)
@@ -148,6 +151,7 @@ def player_update(
     egd_pin: str | Unset | None = UNSET,
     aga_id: str | Unset | None = UNSET,
     nzgs_id: str | Unset | None = UNSET,
+    ffg_licence: str | Unset | None = UNSET,
     user: Any = UNSET,
 ) -> Player:
     """Change the given fields only (``UNSET`` leaves a field alone); audited with the old
@@ -180,7 +184,8 @@ def player_update(
     if club is not UNSET:
         player.club = _club(club, country=player.country)
         changed.append("club")
-    for name, value in (("egd_pin", egd_pin), ("aga_id", aga_id), ("nzgs_id", nzgs_id)):
+    ids = (("egd_pin", egd_pin), ("aga_id", aga_id), ("nzgs_id", nzgs_id))
+    for name, value in (*ids, ("ffg_licence", ffg_licence)):
         if value is not UNSET:
             setattr(player, name, _optional_id(value))
             changed.append(name)

@@ -163,3 +163,8 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField()
     players = serializers.IntegerField()
     games = serializers.IntegerField()
+    linked = serializers.IntegerField(help_text="Players matched to one goref already had.")
+    created = serializers.IntegerField(help_text="New goref players.")
+    review = serializers.IntegerField(
+        help_text="Pairs put on the review list as possible duplicates."
+    )

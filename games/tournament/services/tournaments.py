@@ -109,6 +109,9 @@ def tournament_create(
     time_control: str = "",
     rated: bool = True,
     settings: dict[str, Any] | None = None,
+    short_name: str = "",
+    director_name: str = "",
+    time_system: dict[str, str] | None = None,
 ) -> Tournament:
     """Create a tournament; the actor becomes its first director.
 
@@ -132,6 +135,9 @@ def tournament_create(
         venue=venue,
         time_control=time_control,
         rated=rated,
+        short_name=short_name,
+        director_name=director_name,
+        time_system=time_system or {},
     )
     apply_settings(tournament, settings or {})
     validate_and_save(tournament)

@@ -10,16 +10,18 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
+from games.engine.names import folded, name_key
 from games.management.commands.seed_demo import DEMO_TOURNAMENT
-from games.models import Game, Player, Tournament, TournamentEntry
+from games.models import DuplicateState, Player, PossibleDuplicate, Tournament, TournamentEntry
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
-from games.tournament.services.files import folded, tournament_import
+from games.tournament.services.files import tournament_import
 from tests.factories import ClubFactory, PlayerFactory, enter
 from tests.games.api_helpers import assert_error
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "opengotha"
 SIMPLE_MM = DATA / "pairgoth-simplemm.xml"  # OpenGotha 3.51.02, 16 players, 40 games
+PPIK = DATA / "ppik-2010.xml"  # 18 players with an EGD PIN
 URL = "/api/v1/tournaments/"
 
 
@@ -118,21 +120,82 @@ def test_a_player_is_matched_by_name_without_accents_rank_and_club(db):
     assert result.new_players == 15
 
 
-def test_a_name_clash_is_reported_and_nothing_imported(db):
-    PlayerFactory(family_name="Robin", given_name="Clé", declared_rank=3)
-    with pytest.raises(CommandError, match=r"Robin Clé .*not the same rank and club"):
-        call_command("import_tournament", str(SIMPLE_MM), stdout=StringIO())
-    assert not Tournament.objects.exists() and not Game.objects.exists()
+def test_a_returning_player_with_another_rank_and_club_is_linked(db):
+    known = PlayerFactory(family_name="Robin", given_name="Clé", declared_rank=3)
+    out = StringIO()
+    call_command("import_tournament", str(SIMPLE_MM), stdout=out)
+    t = Tournament.objects.get()
+    entry = t.entries.get(player=known)
+    assert entry.rank == -10 and Player.objects.get(pk=known.pk).declared_rank == 3
+    assert "1 linked, 15 created, 0 queued for review" in out.getvalue()
 
 
-def test_a_pin_of_someone_else_is_a_clash(db, demo):
+def test_name_order_and_spelling_are_ignored():
+    assert name_key("Dupont", "Jean-Pierre") == name_key("DUPONT JEAN PIERRE", "")
+    assert name_key("Müller", "Jörg") == name_key("Jorg", "Muller")
+
+
+def test_two_players_of_one_name_import_and_are_queued_for_review(db):
+    a = PlayerFactory(family_name="Robin", given_name="Clé")
+    b = PlayerFactory(family_name="ROBIN", given_name="Cle")
+    result = tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
+    assert result.linked == 0 and result.new_players == 16 and result.review == 2
+    new = TournamentEntry.objects.get(
+        tournament=result.tournament, player__name_key=a.name_key
+    ).player
+    assert new.pk not in (a.pk, b.pk)
+    pairs = set(PossibleDuplicate.objects.values_list("player", "other"))
+    assert pairs == {(new.pk, a.pk), (new.pk, b.pk)}
+
+
+def test_a_pin_of_someone_else_is_queued_for_review_not_refused(db, demo):
     Player.objects.filter(family_name="Anderson").update(egd_pin="12345678")
     data = day_selectors.export(demo, "opengotha")
     # Since the file was written, the PIN went to somebody else (files reuse PINs).
     Player.objects.filter(family_name="Anderson").update(egd_pin=None)
-    PlayerFactory(family_name="Other", egd_pin="12345678")
-    with pytest.raises(ValidationError, match="EGD PIN 12345678 belongs to player"):
-        tournament_import(actor=None, data=data)
+    other = PlayerFactory(family_name="Other", egd_pin="12345678")
+    result = tournament_import(actor=None, data=data)
+    dup = PossibleDuplicate.objects.get()
+    assert dup.other == other and "EGD PIN 12345678 belongs to player" in dup.reason
+    assert dup.player.egd_pin is None and dup.player.family_name == "Anderson"
+    assert result.review == 1 and result.new_players == 1 and result.linked == 8
+
+
+def test_a_pin_links_a_player_spelt_otherwise_and_a_name_fills_his_pin(db):
+    from games.tournament.engine.formats import opengotha
+
+    pinned = [e for e in opengotha.read(PPIK.read_bytes()).entrants if e.egd_pin][:2]
+    first, second = pinned
+    # Known under a shortened given name with the file's PIN: the PIN links him.
+    by_pin = PlayerFactory(
+        family_name=first.family_name.upper(),
+        given_name=first.given_name[:1],
+        egd_pin=first.egd_pin,
+    )
+    # Known by name without a PIN: the name links him and the file's PIN is filled in.
+    by_name = PlayerFactory(family_name=second.given_name, given_name=second.family_name)
+    result = tournament_import(actor=None, data=PPIK.read_bytes())
+    assert result.linked == 2 and result.review == 0
+    assert Player.objects.get(pk=by_name.pk).egd_pin == second.egd_pin
+    spelt = TournamentEntry.objects.get(tournament=result.tournament, player=by_pin).file_name
+    assert spelt == f"{first.family_name} {first.given_name}"
+
+
+def test_keep_apart_is_audited_and_asked_once(db):
+    from games.services.duplicates import duplicate_keep_apart
+    from ops.models import AuditAction, AuditEntry
+    from ops.services import StateConflict
+
+    PlayerFactory(family_name="Robin", given_name="Clé")
+    PlayerFactory(family_name="Robin", given_name="Cle")
+    tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
+    dup = PossibleDuplicate.objects.first()
+    duplicate_keep_apart(actor=None, duplicate=dup)
+    assert PossibleDuplicate.objects.get(pk=dup.pk).state == DuplicateState.APART
+    entry = AuditEntry.objects.get(action=AuditAction.PLAYER_DUPLICATE_KEPT_APART)
+    assert entry.old_value == {"state": "open"} and entry.new_value == {"state": "apart"}
+    with pytest.raises(StateConflict):
+        duplicate_keep_apart(actor=None, duplicate=dup)
 
 
 def test_a_malformed_file_names_the_element_and_imports_nothing(tmp_path, db):
@@ -145,6 +208,19 @@ def test_a_malformed_file_names_the_element_and_imports_nothing(tmp_path, db):
     with pytest.raises(CommandError, match="Not a tournament file"):
         call_command("import_tournament", str(path), stdout=StringIO())
     assert not Tournament.objects.exists() and not Player.objects.exists()
+
+
+def test_a_doctype_naming_a_dtd_is_read_and_entities_refused(db):
+    data = SIMPLE_MM.read_bytes()
+    head, body = data.split(b"\n", 1)
+    plain = head + b'\n<!DOCTYPE Tournament SYSTEM "tournament.dtd">\n' + body
+    assert tournament_import(actor=None, data=plain).games == 40
+    bomb = head + b'\n<!DOCTYPE Tournament [<!ENTITY a "aaaa">]>\n' + body
+    with pytest.raises(ValidationError, match="entity declaration"):
+        tournament_import(actor=None, data=bomb)
+    text = bomb.decode("utf-8").replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    with pytest.raises(ValidationError, match="entity declaration"):
+        tournament_import(actor=None, data=text.encode("utf-16"))
 
 
 def test_the_api_imports_for_a_director(api_as, director, outsider):
