@@ -21,6 +21,7 @@ from games.services.players import player_create, player_update
 from games.tournament.engine.formats import egf, opengotha
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import Entrant, Event, Outcome, Presence
+from games.tournament.engine.pairing import PairingParams
 from games.tournament.services.identity import Matcher
 from games.tournament.services.tournaments import tournament_create
 from ops.audit import audit_record
@@ -150,6 +151,10 @@ def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportRes
     where that is not certain a new player is created and the pair put on the review list
     (``identity``): a file is never refused for who its players are."""
     fmt, event = read_event(data)
+    try:
+        PairingParams.from_opengotha(event.pairing, event.settings.system)
+    except ValueError as e:
+        raise ValidationError({"file": str(e)}) from None
     matcher = Matcher(event.entrants)
     decisions = {e.id: matcher.decide(e) for e in event.entrants}
 

@@ -252,3 +252,69 @@ def test_entries_only_are_listed(demo):
     assert names[-1] == "Zz" and len(names) == 10
     assert day_selectors.standings_of(demo).rows[-1].place is None
     tournament_services.entry_remove(actor=None, entry=TournamentEntry.objects.get(player=outsider))
+
+
+# --------------------------------------------------------------------------- settings kept
+
+CDFO = DATA / "cdfo-2020.xml"  # an even Swiss: hdCeiling="0", hdCorrection="0", komi 7.5
+
+
+def test_the_file_settings_survive_an_export_and_an_import(db):
+    from games.tournament.services.settings import settings_of
+
+    first = tournament_import(actor=None, data=CDFO.read_bytes()).tournament
+    assert first.handicap_policy == "mcmahon" and first.handicap_cap == 0
+    assert (first.handicap_correction, first.handicap_threshold) == (0, -30)
+    assert first.handicap_based_on_mms is False
+    assert first.rules == "chinese" and str(first.komi) == "7.5"
+    assert first.short_name == "CdFO2020" and first.director_name == "Fabien Lips"
+    assert first.time_system["basicTime"] == "80" and first.egf_class == "D"
+    assert first.pairing_params["paiMaSeedSystem2"]  # every attribute kept
+    licences = Player.objects.exclude(ffg_licence=None).count()
+    assert licences == 23
+
+    data = day_selectors.export(first, "opengotha")
+    assert b'hdCeiling="0"' in data and b'ffgLicence="' in data
+    again = tournament_import(actor=None, data=data)
+    second = again.tournament
+    assert again.linked == again.players and again.review == 0
+    assert settings_of(second) == settings_of(first)
+    for field in ("rules", "komi", "short_name", "director_name", "time_system", "egf_class"):
+        assert getattr(second, field) == getattr(first, field), field
+    assert second.pairing_params == {
+        **first.pairing_params,
+        **day_selectors.PairingParams.from_opengotha(
+            first.pairing_params, first.system
+        ).to_opengotha(),
+    }
+    for r in range(1, first.number_of_rounds + 1):
+        a = day_selectors.standings_of(first, after_round=r)
+        b = day_selectors.standings_of(second, after_round=r)
+        assert [(x.place, x.player.pk, x.values) for x in a.rows] == [
+            (x.place, x.player.pk, x.values) for x in b.rows
+        ], r
+
+
+def test_a_missing_seed_system_reads_as_opengotha_reads_it(db):
+    data = SIMPLE_MM.read_bytes()
+    data = data.replace(b'paiMaSeedSystem2="SPLITANDSLIP"', b"").replace(
+        b'paiMaSeedSystem2="SPLITANDFOLD"', b""
+    )
+    assert b"paiMaSeedSystem2" not in data
+    t = tournament_import(actor=None, data=data).tournament
+    assert t.pairing_params["paiMaSeedSystem2"] == "SPLITANDFOLD"
+
+
+def test_both_win_is_stored_scored_and_written_back(db):
+    data = SIMPLE_MM.read_bytes().replace(
+        b'result="RESULT_WHITEWINS"', b'result="RESULT_BOTHWIN"', 1
+    )
+    t = tournament_import(actor=None, data=data).tournament
+    game = t.games.get(result_reason="both_win")
+    assert game.result_display == "both win" and game.not_rated_reason
+    rows = {
+        r.player.pk: r
+        for r in day_selectors.standings_of(t, after_round=game.round.number, criteria=["NBW"]).rows
+    }
+    assert rows[game.black_id].values["NBW"] >= 1 and rows[game.white_id].values["NBW"] >= 1
+    assert b'result="RESULT_BOTHWIN"' in day_selectors.export(t, "opengotha")
