@@ -133,7 +133,8 @@ class Matcher:
                 else f"player {p.pk} has another {_label(conflicts[0])}"
             )
             return Decision(candidates=[p], reason=f"{who}: {why}")
-        same = self.by_key.get(self.keys[e.id], [])
+        # A name without a letter or digit ("? ?", a lost encoding) matches nobody.
+        same = self.by_key.get(self.keys[e.id], []) if self.keys[e.id] else []
         clear = [p for p in same if not _conflicts(ids, p)]
         if len(same) == 1 and clear:
             return Decision(player=clear[0], fill=self._fill(ids, clear[0]))
