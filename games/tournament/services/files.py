@@ -153,8 +153,8 @@ def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportRes
     fmt, event = read_event(data)
     try:
         PairingParams.from_opengotha(event.pairing, event.settings.system)
-    except ValueError as e:
-        raise ValidationError({"file": str(e)}) from None
+    except ValueError as error:
+        raise ValidationError({"file": str(error)}) from None
     matcher = Matcher(event.entrants)
     decisions = {e.id: matcher.decide(e) for e in event.entrants}
 
