@@ -318,3 +318,13 @@ def test_both_win_is_stored_scored_and_written_back(db):
     }
     assert rows[game.black_id].values["NBW"] >= 1 and rows[game.white_id].values["NBW"] >= 1
     assert b'result="RESULT_BOTHWIN"' in day_selectors.export(t, "opengotha")
+
+
+def test_the_h9_header_comes_from_the_tournaments_own_settings(db):
+    t = tournament_import(actor=None, data=CDFO.read_bytes()).tournament
+    head = day_selectors.export(t, "egf").decode().splitlines()[:8]
+    assert head[0] == "; CL[D]"  # an Internet event with 80 minutes (OpenGotha's rule)
+    assert "; KM[7.5]" in head and "; CM[Canadian byo-yomi]" in head
+    tournament_services.tournament_settings_update(actor=None, tournament=t, egf_class="C")
+    t.refresh_from_db()
+    assert day_selectors.export(t, "egf").decode().startswith("; CL[C]")
