@@ -114,6 +114,7 @@ class AuditAction(StrEnum):
     PROMOTION_POLICY_DEACTIVATED = "promotion_policy.deactivated"
 
     RATING_ENTRY_GRADE_RESET = "rating.entry_grade_reset"
+    RATING_LIST_IMPORTED = "rating.list_imported"
 
     RATINGS_RECOMPUTE_REQUESTED = "ratings.recompute_requested"
 

@@ -25,8 +25,9 @@ from games.models import Game, Player, Tournament
 from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
 from ops.cache import visitor_max_age
-from ratings import selectors, services
+from ratings import lists, selectors, services
 from ratings.api import serializers as s
+from ratings.ranks import Rank
 from ratings.strength import current_strength, pairing_advice, policy_for, what_if
 
 SCORES = {"black": 1.0, "white": 0.0, "jigo": 0.5}
@@ -208,3 +209,46 @@ class EvenGameView(APIView):
         with service_errors():
             game = services.game_choose_even(actor=request.user, game=game)
         return Response(s.EvenGameSerializer(game).data)
+
+
+class RatingListSearchView(APIView):
+    """Search-as-you-type over goref's players and the imported federation lists."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[s.RatingListSearchQuerySerializer],
+        responses={200: s.RatingListSearchSerializer, 400: ERRORS[400]},
+    )
+    def get(self, request: Request) -> Response:
+        q = valid(s.RatingListSearchQuerySerializer, request.query_params.dict())["q"]
+        players = [
+            {
+                "id": p.pk,
+                "name": p.full_name,
+                "rank": str(p.rank),
+                "club": p.club.name if p.club is not None else "",
+                "country": p.country,
+                "egd_pin": p.egd_pin,
+                "ffg_licence": p.ffg_licence,
+                "aga_id": p.aga_id,
+            }
+            for p in lists.search_players(q)
+        ]
+        entries = [
+            {
+                "federation": e.rating_list.source,
+                "published": e.rating_list.published,
+                "federation_id": e.federation_id,
+                "family_name": e.family_name,
+                "given_name": e.given_name,
+                "rank": str(Rank(e.rank)) if e.rank is not None else None,
+                "rating": e.rating,
+                "list_rating": e.list_rating,
+                "club": e.club,
+                "country": e.country,
+            }
+            for e in lists.search_lists(q)
+        ]
+        body = s.RatingListSearchSerializer({"players": players, "lists": entries}).data
+        return Response(body)
