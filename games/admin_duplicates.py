@@ -5,7 +5,7 @@ away; "Keep apart" records that they are two people (``games.services.duplicates
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -13,7 +13,7 @@ from django.utils.html import format_html
 
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
 from games.permissions import directed_by, is_superuser
-from games.services.duplicates import duplicate_keep_apart
+from games.services.duplicates import duplicate_keep_apart, duplicate_merge
 from ops.admin_mixins import ReadOnlyAdminMixin
 from ops.services import StateConflict
 
@@ -29,7 +29,7 @@ class PossibleDuplicateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PossibleDuplic
     list_display = ("new_player", "existing_player", "reason", "tournament", "state")
     list_filter = ("state",)
     list_select_related = ("player", "other", "tournament")
-    actions = ("keep_apart",)
+    actions = ("keep_apart", "merge_into_existing")
     search_fields = ("player__family_name", "other__family_name", "reason")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[PossibleDuplicate]:
@@ -57,3 +57,18 @@ class PossibleDuplicateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PossibleDuplic
                 continue
             done += 1
         self.message_user(request, f"{done} pair(s) kept apart.", messages.SUCCESS)
+
+    @admin.action(description="Merge: one person (the existing record is kept)")
+    def merge_into_existing(
+        self, request: HttpRequest, queryset: QuerySet[PossibleDuplicate]
+    ) -> None:
+        done = 0
+        for dup in queryset.filter(state=DuplicateState.OPEN).select_related("other")[:50]:
+            try:
+                duplicate_merge(actor=request.user, duplicate=dup, keep=dup.other)
+            except (PermissionDenied, StateConflict, ValidationError) as e:
+                text = " ".join(e.messages) if isinstance(e, ValidationError) else str(e)
+                self.message_user(request, f"{dup}: {text}", messages.ERROR)
+                continue
+            done += 1
+        self.message_user(request, f"{done} pair(s) merged.", messages.SUCCESS)

@@ -99,6 +99,7 @@ class AuditAction(StrEnum):
     PLAYER_CREATED = "player.created"
     PLAYER_DUPLICATE_FLAGGED = "player.duplicate_flagged"
     PLAYER_DUPLICATE_KEPT_APART = "player.duplicate_kept_apart"
+    PLAYER_MERGED = "player.merged"
     PLAYER_HONORARY_AWARDED = "player.honorary_awarded"
     PLAYER_INVITED = "player.invited"
     PLAYER_RANK_CORRECTED = "player.rank_corrected"

@@ -115,3 +115,15 @@ def closed_disputes_schema() -> Any:
     from referee.api.serializers import PublicDisputeSerializer
 
     return PublicDisputeSerializer(many=True)
+
+
+def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -> None:
+    """Two player records became one; ratings moves the rank history, promotions and the
+    honorary title to ``kept`` and re-rates from ``earliest``
+    (``ratings.services.ratings_on_players_merged``); the referee app moves ruling
+    acceptances (``referee.services.player_records_merged``)."""
+    from ratings.services import ratings_on_players_merged
+    from referee.services import player_records_merged
+
+    ratings_on_players_merged(kept=kept, gone=gone, earliest=earliest)
+    player_records_merged(kept=kept, gone=gone)
