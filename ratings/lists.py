@@ -14,12 +14,16 @@ from django.db.models import Q, QuerySet
 
 from games import permissions
 from games.engine.names import name_key
-from games.models import Player
+from games.models import Player, Tournament, TournamentEntry
+from games.tournament import services as tournament_services
+from games.tournament.engine.model import Entrant
+from games.tournament.services.identity import Matcher, player_of
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict
 from ratings import rating_lists
 from ratings.models import RatingList, RatingListEntry
+from ratings.ranks import MIN_INDEX
 
 BATCH = 5000
 MAX_QUERY = 100  # characters of a search
@@ -136,3 +140,47 @@ def search_lists(q: str) -> QuerySet[RatingListEntry]:
         .select_related("rating_list")
         .order_by("name_key", "pk")[:MAX_RESULTS]
     )
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    entry: TournamentEntry
+    linked: bool  # an existing goref player (else a new one)
+    review: int  # pairs put on the review list
+
+
+@transaction.atomic
+def entry_add_from_list(
+    *, actor: Actor, tournament: Tournament, list_entry: RatingListEntry
+) -> ListEntry:
+    """Enter the player a list names: the goref player his federation id or name says he
+    is (docs/tournaments.md, "One person across events"), else a new one, with the list's
+    rank, rating, club and country on the entry."""
+    if actor is not None and not permissions.is_director(actor, tournament):
+        raise PermissionDenied("Only its directors can change a tournament's entries.")
+    source = list_entry.rating_list.source
+    fid = list_entry.federation_id
+    entrant = Entrant(
+        id=1,
+        family_name=list_entry.family_name,
+        given_name=list_entry.given_name,
+        rank=list_entry.rank if list_entry.rank is not None else MIN_INDEX,
+        rating=list_entry.rating or 0,
+        club=list_entry.club,
+        country=list_entry.country,
+        egd_pin=fid if source == rating_lists.EGD else "",
+        ffg_licence=fid if source == rating_lists.FFG else "",
+        aga_id=fid if source == rating_lists.AGA else "",
+    )
+    decision = Matcher([entrant]).decide(entrant)
+    player, review = player_of(entrant, decision, tournament)
+    entry = tournament_services.entry_add(
+        actor=actor,
+        tournament=tournament,
+        player=player,
+        rank=list_entry.rank if list_entry.rank is not None else None,
+        rating=list_entry.rating,
+        club=list_entry.club,
+        country=list_entry.country if len(list_entry.country) == 2 else "",
+    )
+    return ListEntry(entry, decision.player is not None, review)

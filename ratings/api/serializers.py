@@ -130,6 +130,7 @@ class FoundPlayerSerializer(serializers.Serializer[Any]):
 
 
 class FoundListEntrySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="For entering him: POST .../entries/from-list/.")
     federation = serializers.CharField(help_text="The list: egd, ffg or aga.")
     published = serializers.DateField()
     federation_id = serializers.CharField()
@@ -145,3 +146,15 @@ class FoundListEntrySerializer(serializers.Serializer[Any]):
 class RatingListSearchSerializer(serializers.Serializer[Any]):
     players = FoundPlayerSerializer(many=True, help_text="goref's players (at most 20).")
     lists = FoundListEntrySerializer(many=True, help_text="Entries of the lists (at most 20).")
+
+
+class EntryFromListSerializer(serializers.Serializer[Any]):
+    list_entry = serializers.IntegerField(
+        min_value=1, help_text="The id of a list entry (the search's lists[].id)."
+    )
+
+
+class EntryFromListResultSerializer(serializers.Serializer[Any]):
+    entry = serializers.DictField(help_text="The entry, as the entries API shows it.")
+    linked = serializers.BooleanField(help_text="An existing goref player (else a new one).")
+    review = serializers.IntegerField(help_text="Pairs put on the review list.")

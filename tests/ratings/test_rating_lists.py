@@ -117,3 +117,41 @@ def test_search_as_you_type_finds_list_entries_and_players(db: Any, tmp_path: Pa
     assert many.status_code == 400
     assert client.get(API, {"q": "x" * 101}).status_code == 400
     assert len(client.get(API, {"q": "ab"}).json()["lists"]) <= 20
+
+
+def test_a_director_enters_a_player_from_the_list(db: Any, director: Any, tmp_path: Path) -> None:
+    from games.models import Player, PossibleDuplicate
+    from tests.factories import TournamentFactory
+
+    egd = tmp_path / "egd.txt"
+    egd.write_bytes(EGD_SAMPLE)
+    _run(egd)
+    t = TournamentFactory()
+    t.directors.add(director)
+    known = PlayerFactory(family_name="MULLER", given_name="Jorg-Peter", declared_rank=0)
+    client = APIClient()
+    client.force_authenticate(director)
+    hit = client.get(API, {"q": "joerg"}).json()["lists"]
+    assert hit == []  # "oe" is not "ö": the typist writes what he sees
+    (hit,) = client.get(API, {"q": "mul jö"}).json()["lists"]
+    url = f"/api/v1/tournaments/{t.pk}/entries/from-list/"
+    answer = client.post(url, {"list_entry": hit["id"]}, format="json")
+    assert answer.status_code == 201, answer.content
+    body = answer.json()
+    # The same person (name order, accents, hyphen ignored): linked, his PIN filled in.
+    assert body["linked"] is True and body["review"] == 0
+    assert body["entry"]["player"]["id"] == known.pk
+    assert (body["entry"]["rank"], body["entry"]["rating"]) == ("3d", 2310)
+    assert Player.objects.get(pk=known.pk).egd_pin == "10234567"
+    again = client.post(url, {"list_entry": hit["id"]}, format="json")
+    assert again.status_code == 400  # already entered
+    # A name goref holds twice: a new player, both pairs for review.
+    PlayerFactory(family_name="Abad", given_name="Jahin")
+    PlayerFactory(family_name="ABAD", given_name="JAHIN")
+    (abad,) = client.get(API, {"q": "abad"}).json()["lists"]
+    answer = client.post(url, {"list_entry": abad["id"]}, format="json")
+    assert answer.status_code == 201 and answer.json()["review"] == 2
+    assert PossibleDuplicate.objects.count() == 2
+    outsider = APIClient()
+    assert outsider.post(url, {"list_entry": abad["id"]}, format="json").status_code in (401, 403)
+    assert client.post(url, {"list_entry": 999999}, format="json").status_code == 400

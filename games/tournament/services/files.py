@@ -6,7 +6,6 @@ from another is created and put on the review list (docs/tournaments.md, "Files"
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -16,18 +15,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
-from games.services.duplicates import duplicate_flag
-from games.services.players import player_create, player_update
 from games.tournament.engine.formats import egf, opengotha
 from games.tournament.engine.formats.text import clean
-from games.tournament.engine.model import Entrant, Event, Outcome, Presence
+from games.tournament.engine.model import Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
-from games.tournament.services.identity import Matcher
+from games.tournament.services.identity import Matcher, player_of
 from games.tournament.services.tournaments import tournament_create
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, validate_and_save
-from ratings.ranks import Rank
 
 HANDICAP_KOMI = Decimal("0.5")  # OpenGotha's komi for a handicap game
 KOMI_RULES = {Decimal("6.5"): "japanese", Decimal("7.5"): "chinese", Decimal("7"): "nz"}
@@ -59,25 +55,6 @@ def read_event(data: bytes) -> tuple[str, Event]:
     raise ValidationError(
         {"file": "Not a tournament file: expected OpenGotha XML or an EGF results (.h9) file."}
     )
-
-
-def _new_player(e: Entrant, ids: dict[str, str]) -> Player:
-    country = e.country.strip().upper()
-    try:
-        return player_create(
-            actor=None,
-            family_name=e.family_name,
-            given_name=e.given_name,
-            rank=str(Rank(e.rank)),
-            club=e.club.strip() or None,
-            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
-            **ids,
-        )
-    except ValidationError as exc:
-        fields = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
-        raise ValidationError(
-            {"file": f"Player {e.family_name} {e.given_name}: {fields}"}
-        ) from None
 
 
 def _result_fields(outcome: Outcome, by_default: bool, where: str) -> dict[str, Any]:
@@ -183,18 +160,9 @@ def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportRes
     linked = flagged = 0
     for e in event.entrants:
         d = decisions[e.id]
-        if d.player is not None:
-            player = d.player
-            linked += 1
-            if d.fill:
-                player_update(actor=None, player=player, **d.fill)
-        else:
-            player = _new_player(e, d.new_ids)
-            for other in d.candidates:
-                if duplicate_flag(
-                    player=player, other=other, reason=d.reason, tournament=tournament
-                ):
-                    flagged += 1
+        player, queued = player_of(e, d, tournament)
+        linked += d.player is not None
+        flagged += queued
         players[e.id] = player
         spelt = f"{e.family_name} {e.given_name}".strip()
         validate_and_save(

@@ -10,11 +10,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from games.engine.names import folded, name_key
-from games.models import Player
+from games.models import Player, Tournament
+from games.services.duplicates import duplicate_flag
+from games.services.players import player_create, player_update
 from games.tournament.engine.model import Entrant
+from ratings.ranks import Rank
 
 # (the entrant's attribute, the player's field, its name in messages, its shape)
 FEDERATION_IDS = (
@@ -151,3 +155,38 @@ class Matcher:
     def _fill(self, ids: dict[str, str], p: Player) -> dict[str, str]:
         """The file's ids the linked player lacks (and nobody else holds)."""
         return {f: v for f, v in ids.items() if not getattr(p, f) and (f, v) not in self.taken_ids}
+
+
+def player_of(e: Entrant, d: Decision, tournament: Tournament | None) -> tuple[Player, int]:
+    """The goref player for the entrant by the decision (the linked one, his empty ids
+    filled; else a new one, put on the review list beside each candidate), and how many
+    pairs were queued.  Inside the caller's transaction."""
+    if d.player is not None:
+        if d.fill:
+            player_update(actor=None, player=d.player, **d.fill)
+        return d.player, 0
+    player = _new_player(e, d.new_ids)
+    queued = 0
+    for other in d.candidates:
+        if duplicate_flag(player=player, other=other, reason=d.reason, tournament=tournament):
+            queued += 1
+    return player, queued
+
+
+def _new_player(e: Entrant, ids: dict[str, str]) -> Player:
+    country = e.country.strip().upper()
+    try:
+        return player_create(
+            actor=None,
+            family_name=e.family_name,
+            given_name=e.given_name,
+            rank=str(Rank(e.rank)),
+            club=e.club.strip() or None,
+            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
+            **ids,
+        )
+    except ValidationError as exc:
+        fields = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+        raise ValidationError(
+            {"file": f"Player {e.family_name} {e.given_name}: {fields}"}
+        ) from None
