@@ -5,14 +5,11 @@ grid and the close.  Each write is one POST through a service
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -24,6 +21,7 @@ from games.models import Game, Player, Presence, Round, Tournament, TournamentEn
 from games.permissions import is_director
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
+from games.tournament.services import entries_csv
 from games.views.public import lazy_context, visitor_cached
 from ops import cache
 from ratings.ranks import Rank
@@ -32,7 +30,6 @@ NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 RECENT_TOURNAMENTS = 10
-CSV_MAX_BYTES = 1_000_000
 
 
 @require_GET
@@ -196,8 +193,7 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         tournament_services.entry_add(actor=request.user, tournament=tournament, player=player)
         messages.success(request, f"{player} added and entered.")
     elif what == "csv":
-        count = _import_csv(request, tournament)
-        messages.success(request, f"{count} players entered from the file.")
+        messages.success(request, _import_csv(request, tournament))
     elif what == "remove":
         entry = get_object_or_404(
             TournamentEntry, pk=request.POST.get("entry"), tournament=tournament
@@ -208,42 +204,18 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         raise ValidationError("Unknown action.")
 
 
-def _import_csv(request: HttpRequest, tournament: Tournament) -> int:
-    """Enter the players of a CSV (family_name, given_name, rank, club, country): a player
-    already in goref with that name and rank is entered, else created.  One line wrong:
-    nothing is entered (the line is named)."""
+def _import_csv(request: HttpRequest, tournament: Tournament) -> str:
+    """Enter the players of a CSV (``services.entries_csv``); what it did, in words."""
     upload = request.FILES.get("file")
-    if upload is None or (upload.size or 0) > CSV_MAX_BYTES:
+    if upload is None or (upload.size or 0) > entries_csv.MAX_BYTES:
         raise ValidationError({"file": "Choose a CSV file (at most 1 MB)."})
-    text = upload.read().decode("utf-8-sig", errors="replace")
-    count = 0
-    with transaction.atomic():
-        for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
-            try:
-                family = (row.get("family_name") or "").strip()
-                rank = Rank.parse(row.get("rank") or "")
-                player = Player.objects.filter(
-                    family_name__iexact=family,
-                    given_name__iexact=(row.get("given_name") or "").strip(),
-                    declared_rank=rank.index,
-                ).first()
-                if player is None:
-                    player = services.player_create(
-                        actor=request.user,
-                        family_name=family,
-                        given_name=(row.get("given_name") or "").strip(),
-                        rank=str(rank),
-                        club=(row.get("club") or "").strip() or None,
-                        country=(row.get("country") or "").strip().upper(),
-                    )
-                tournament_services.entry_add(
-                    actor=request.user, tournament=tournament, player=player
-                )
-            except (ValidationError, ValueError) as e:
-                text = _errors(e) if isinstance(e, ValidationError) else str(e)
-                raise ValidationError(f"Line {n}: {text} Nothing was entered.") from None
-            count += 1
-    return count
+    done = entries_csv.entries_import_csv(
+        actor=request.user, tournament=tournament, data=upload.read()
+    )
+    return (
+        f"{done.entered} players entered from the file: {done.linked} linked, "
+        f"{done.created} created, {done.review} queued for review."
+    )
 
 
 @login_required

@@ -58,16 +58,20 @@ def _label(fld: str) -> str:
 
 def _same_person_name(e: Entrant, p: Player) -> bool:
     """The names agree: the same words, or (an id already agreeing) the same family name
-    and given names starting alike ("Jan" and "Jan Willem")."""
+    and given names starting alike ("Jan" and "Jan Willem", "B." and "Bela")."""
     if name_key(e.family_name, e.given_name) == p.name_key:
         return True
-    given_e, given_p = folded(e.given_name), folded(p.given_name)
+    given_e, given_p = _letters(e.given_name), _letters(p.given_name)
     return (
-        folded(e.family_name) == folded(p.family_name)
+        _letters(e.family_name) == _letters(p.family_name)
         and bool(given_e)
         and bool(given_p)
         and (given_e.startswith(given_p) or given_p.startswith(given_e))
     )
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in folded(text) if c.isalnum())
 
 
 def _conflicts(ids: dict[str, str], p: Player) -> list[str]:

@@ -103,3 +103,27 @@ def test_a_rank_change_during_the_event_does_not_rewrite_the_rounds(client, dire
     services.player_update(actor=director, player=game.black, rank="1d")
     page = client.get(reverse("games:round", args=[game.tournament_id, 1])).content.decode()
     assert '<span class="muted">3k</span>' in page and "1d" not in page
+
+
+def test_a_csv_links_returning_players_and_carries_ratings_and_ids(as_director, tournament):
+    from tests.factories import PlayerFactory
+
+    known = PlayerFactory(family_name="Ono", given_name="Ai", declared_rank=-10)
+    pinned = PlayerFactory(family_name="Nagy", given_name="Bela", egd_pin="12345678")
+    url = reverse("games:entries", args=[tournament.pk])
+    data = (
+        b"family_name,given_name,rank,rating,egd_pin,ffg_licence,aga_id\n"
+        b"ONO,Ai,3k,1820,,,\n"  # promoted since: the same person
+        b"Nagy,B.,2d,2230,12345678,,\n"  # his PIN, a shorter given name
+        b"Park,Min,2d,,,1234567,\n"  # new, with his FFG licence
+    )
+    page = as_director.post(
+        url, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)}, follow=True
+    ).content.decode()
+    assert "3 players entered from the file: 2 linked, 1 created, 0 queued" in page, page[
+        page.find("<main") : page.find("<table")
+    ]
+    assert tournament.entries.get(player=known).rank == -3
+    assert tournament.entries.get(player=known).rating == 1820
+    assert tournament.entries.get(player=pinned).rating == 2230
+    assert Player.objects.get(family_name="Park").ffg_licence == "1234567"
