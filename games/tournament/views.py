@@ -19,6 +19,7 @@ from games import cache as page_cache
 from games import selectors, services
 from games.models import Game, Player, Presence, Round, Tournament, TournamentEntry
 from games.permissions import is_director
+from games.services import outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
@@ -192,6 +193,20 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         )
         tournament_services.entry_add(actor=request.user, tournament=tournament, player=player)
         messages.success(request, f"{player} added and entered.")
+    elif what == "list":
+        raw = request.POST.get("list_entry") or ""
+        if not raw.isdigit() or len(raw) > 18:
+            raise ValidationError({"list_entry": "Choose a player from the lists."})
+        text = outbound.entry_add_from_list(
+            actor=request.user, tournament=tournament, list_entry=int(raw)
+        )
+        messages.success(request, text)
+    elif what == "update":
+        entry = get_object_or_404(
+            TournamentEntry, pk=request.POST.get("entry"), tournament=tournament
+        )
+        tournament_services.entry_update(actor=request.user, entry=entry, **_entry_fields(request))
+        messages.success(request, f"{entry.player}'s entry is saved.")
     elif what == "csv":
         messages.success(request, _import_csv(request, tournament))
     elif what == "remove":
@@ -202,6 +217,27 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         messages.success(request, f"{entry.player} is no longer entered.")
     else:
         raise ValidationError("Unknown action.")
+
+
+def _entry_fields(request: HttpRequest) -> dict[str, Any]:
+    """The entry form's fields, as ``entry_update`` takes them (a bad number is a 400-like
+    message on the page, never a 500)."""
+    post = request.POST
+    out: dict[str, Any] = {
+        "rank": post.get("rank", ""),
+        "club": post.get("club", ""),
+        "country": post.get("country", ""),
+    }
+    for name in ("rating", "smms_correction"):
+        text = post.get(name, "").strip()
+        if not text and name == "rating":
+            out[name] = None
+            continue
+        try:
+            out[name] = int(text or "0")
+        except ValueError:
+            raise ValidationError({name: f"{text!r} is not a whole number."}) from None
+    return out
 
 
 def _import_csv(request: HttpRequest, tournament: Tournament) -> str:
@@ -225,7 +261,7 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
     tournament = _directed(request, pk)
     query = request.GET.get("q", "").strip()
     if len(query) < 2:
-        return JsonResponse({"players": []})
+        return JsonResponse({"players": [], "listed": []})
     entered = set(tournament.entries.values_list("player_id", flat=True))
     found = selectors.player_list(search=query)[:SEARCH_LIMIT]
     return JsonResponse(
@@ -239,7 +275,8 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
                     "entered": p.pk in entered,
                 }
                 for p in found
-            ]
+            ],
+            "listed": outbound.rating_list_search(query)[:SEARCH_LIMIT],
         }
     )
 

@@ -127,3 +127,36 @@ def test_a_csv_links_returning_players_and_carries_ratings_and_ids(as_director, 
     assert tournament.entries.get(player=known).rating == 1820
     assert tournament.entries.get(player=pinned).rating == 2230
     assert Player.objects.get(family_name="Park").ffg_licence == "1234567"
+
+
+def test_the_entries_page_finds_list_players_enters_one_and_edits_an_entry(
+    as_director, tournament, tmp_path
+):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.ratings.test_rating_lists import EGD_SAMPLE
+
+    egd = tmp_path / "egd.txt"
+    egd.write_bytes(EGD_SAMPLE)
+    call_command("import_rating_list", str(egd), stdout=StringIO())
+    search = reverse("games:entry-search", args=[tournament.pk])
+    found = as_director.get(search, {"q": "mül"}).json()
+    (hit,) = found["listed"]
+    assert hit["federation"] == "EGD" and hit["rank"] == "3d" and hit["rating"] == 2310
+    url = reverse("games:entries", args=[tournament.pk])
+    page = as_director.post(url, {"action": "list", "list_entry": hit["id"]}, follow=True)
+    assert "entered from the EGD list (added to goref)" in page.content.decode()
+    entry = tournament.entries.get(player__egd_pin="10234567")
+    assert (entry.rank, entry.rating, entry.club, entry.country) == (2, 2310, "Berl", "DE")
+    form = {"action": "update", "entry": entry.pk, "rank": "2d", "rating": "2250"}
+    form |= {"club": "Hamb", "country": "de", "smms_correction": "1"}
+    as_director.post(url, form)
+    entry.refresh_from_db()
+    assert (entry.rank, entry.rating, entry.club, entry.country) == (1, 2250, "Hamb", "DE")
+    assert entry.smms_correction == 1
+    page = as_director.post(url, {**form, "rating": "lots"}, follow=True).content.decode()
+    assert "is not a whole number" in page
+    page = as_director.post(url, {"action": "list", "list_entry": "x"}, follow=True)
+    assert "Choose a player from the lists" in page.content.decode()
