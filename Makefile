@@ -102,6 +102,7 @@ bench: venv
 	$(BIN)/python -m bench.deadstones
 	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.pairing
+	$(BIN)/python -m bench.rating_lists
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

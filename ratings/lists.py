@@ -126,7 +126,7 @@ def search_players(q: str) -> QuerySet[Player]:
     )
 
 
-def search_lists(q: str) -> QuerySet[RatingListEntry]:
+def search_lists(q: str) -> list[RatingListEntry]:
     text = q.strip()[:MAX_QUERY]
     words = _words(text)
     by_name = Q()
@@ -135,11 +135,10 @@ def search_lists(q: str) -> QuerySet[RatingListEntry]:
     cond = Q(federation_id=text) if text else Q(pk__in=[])
     if words:
         cond |= by_name
-    return (
-        RatingListEntry.objects.filter(cond)
-        .select_related("rating_list")
-        .order_by("name_key", "pk")[:MAX_RESULTS]
-    )
+    # No ORDER BY in the database: sorting every match (or walking the name index past
+    # the rows that do not match) costs more than scanning until 20 are found.
+    found = RatingListEntry.objects.filter(cond).select_related("rating_list").order_by()
+    return sorted(found[:MAX_RESULTS], key=lambda e: (e.name_key, e.pk))
 
 
 @dataclass(frozen=True)
