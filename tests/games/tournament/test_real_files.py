@@ -68,6 +68,8 @@ def test_a_season_of_real_files_imports_into_one_goref(db: Any) -> None:
     )
     assert totals["linked"] > 300
 
+    _standings_are_opengothas(results)
+
     # Nobody merged silently on a guess, nobody split silently either: every name held by
     # two player records is on the review list.
     by_key: dict[str, list[int]] = defaultdict(list)
@@ -86,6 +88,47 @@ def test_a_season_of_real_files_imports_into_one_goref(db: Any) -> None:
         for other in pks:
             if other != newest:
                 assert frozenset((newest, other)) in flagged, key
+
+
+def _standings_are_opengothas(results: dict[str, dict[str, Any]]) -> None:
+    """Each imported event's standings, read from the database after every round, equal
+    OpenGotha 3.51.02's (``opengotha-standings.tsv.gz``), value by value and place by
+    place, on the file's criteria and on every other criterion."""
+    from games.tournament.engine.formats import opengotha
+    from games.tournament.engine.standings import SCALE
+    from games.tournament.selectors import standings_of
+    from tests.games.tournament.engine.test_against_opengotha import DUMP
+
+    compared = 0
+    for name, blocks in DUMP.items():
+        t = Tournament.objects.get(pk=results[name]["tournament"])
+        event = opengotha.read((DATA / name).read_bytes())
+        entries = TournamentEntry.objects.filter(tournament=t).select_related("player")
+        by_name = {name_key(e.file_name or e.player.full_name, ""): e.player_id for e in entries}
+        pk_of = {e.key: by_name[name_key(e.family_name, e.given_name)] for e in event.entrants}
+        for block in blocks:
+            rows = standings_of(t, after_round=block.round, criteria=block.criteria).rows
+            mine = {r.player.pk: r for r in rows}
+            theirs: list[tuple[int, int]] = []
+            previous: list[int] | None = None
+            for key, stored in block.rows:
+                row = mine[pk_of[key]]
+                want = {
+                    c: float(1 - v) if c == "CAT" else v / SCALE[c]
+                    for c, v in zip(block.criteria, stored, strict=True)
+                }
+                assert row.values == want, (name, block.round, key)
+                compared += len(stored)
+                if row.place is None:
+                    continue
+                if stored != previous:
+                    place, previous = len(theirs) + 1, stored
+                theirs.append((row.player.pk, place))
+            # The same place for everyone (within a tie, the database lists by name).
+            ours = [(r.player.pk, r.place) for r in rows if r.place is not None]
+            assert sorted(ours) == sorted(theirs), (name, block.round, block.criteria)
+    print(f"standings: {compared} values equal to OpenGotha's")
+    assert compared > 10_000
 
 
 # ----------------------------------------------------------------------- pairing via the API
