@@ -48,6 +48,8 @@ def test_a_season_of_real_files_imports_into_one_goref(db: Any) -> None:
     assert Tournament.objects.count() == len(FILES)
     totals = {k: sum(r[k] for r in results.values()) for k in ("linked", "created", "review")}
     print(f"\n{len(FILES)} files, {Player.objects.count()} players: {totals}")
+    for dup in PossibleDuplicate.objects.all():
+        print("review:", dup.reason)
 
     def players_of(name: str) -> set[int]:
         t = results[name]["tournament"]
