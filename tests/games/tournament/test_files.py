@@ -233,7 +233,15 @@ def test_the_api_imports_for_a_director(api_as, director, outsider):
     response = api_as(director).post(f"{URL}import/", {"file": upload}, format="multipart")
     assert response.status_code == 201, response.content
     assert response.json()["games"] == 40
+    assert {k: response.json()[k] for k in ("linked", "created", "review")} == {
+        "linked": 0,
+        "created": 16,
+        "review": 0,
+    }
     t = Tournament.objects.get(pk=response.json()["tournament"])
+    shown = api_as(director).get(f"{URL}{t.pk}/").json()
+    assert shown["short_name"] == "simplemm_3511" and shown["director_name"] == "Theo"
+    assert shown["handicap_policy"]["kind"] == "mcmahon" and shown["rules"] == "chinese"
     assert t.directors.filter(pk=director.pk).exists()
     bad = SimpleUploadedFile("t.xml", b"<Tournament><Games><Game/></Games></Tournament>")
     assert_error(api_as(director).post(f"{URL}import/", {"file": bad}, format="multipart"), 400)
