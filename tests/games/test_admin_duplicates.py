@@ -99,3 +99,23 @@ def test_the_admin_merges_into_the_existing_record(director: Any) -> None:
     assert not Player.objects.filter(pk=dup.player_id).exists()
     assert existing.entries.count() == 1
     assert AuditEntry.objects.filter(action=AuditAction.PLAYER_MERGED).count() == 1
+
+
+def test_a_merge_re_rates_from_the_first_closed_event(director: Any) -> None:
+    from games.services.duplicates import duplicate_merge
+    from games.tournament.services import tournament_close
+    from ops.models import Job
+
+    ppik = SIMPLE_MM.parent / "ppik-2010.xml"
+    first = tournament_import(actor=None, data=ppik.read_bytes()).tournament
+    tournament_close(actor=None, tournament=first)
+    for p in Player.objects.all():
+        p.given_name = f"X{p.given_name}"
+        p.save()
+    tournament_import(actor=None, data=ppik.read_bytes())
+    Job.objects.all().delete()
+    dup = PossibleDuplicate.objects.select_related("other").first()
+    assert dup is not None
+    duplicate_merge(actor=None, duplicate=dup, keep=dup.other)
+    (job,) = Job.objects.all()
+    assert job.params["from_tournament"] == first.pk and job.params["reason"] == "players merged"
