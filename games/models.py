@@ -359,6 +359,9 @@ class Game(models.Model):
     even_game_chosen = models.BooleanField(null=True, blank=True)
     komi = models.DecimalField(max_digits=4, decimal_places=1)
     rules = models.CharField(max_length=20, choices=RULES_CHOICES)
+    # False when a tournament file did not record who had which colour (OpenGotha's
+    # knownColor): the exports write it back (knownColor="false", "?" in an .h9 cell).
+    known_color = models.BooleanField(default=True)
     # The SGF record as submitted (text), and what the engine said about it.
     sgf = models.TextField(blank=True)
     sgf_warnings = models.JSONField(default=list, blank=True)

@@ -83,5 +83,10 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('player', 'other'), name='duplicate_one_per_pair'), models.CheckConstraint(condition=models.Q(('player', models.F('other')), _negated=True), name='duplicate_two_players')],
             },
         ),
+        migrations.AddField(
+            model_name="game",
+            name="known_color",
+            field=models.BooleanField(default=True),
+        ),
         migrations.RunPython(fill_name_keys, migrations.RunPython.noop),
     ]

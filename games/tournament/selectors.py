@@ -121,12 +121,13 @@ def event_of(tournament: Tournament) -> EventData:
             "result_winner",
             "result_reason",
             "table",
+            "known_color",
         )
     )
     games = []
-    for number, black, white, handicap, state, winner, reason, table in rows:
+    for number, black, white, handicap, state, winner, reason, table, known in rows:
         outcome, by_default = outcome_of(state, winner, reason)
-        games.append(GameRec(number, black, white, handicap, outcome, by_default, table))
+        games.append(GameRec(number, black, white, handicap, outcome, by_default, table, known))
     # Every game's players are entered (the services see to it); rows written around them
     # (fixtures, old data) still get a standing, as an entry made from the player.
     entered = {e.player_id for e in entries}

@@ -195,6 +195,7 @@ def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportRes
                 black=players[g.black],
                 white=players[g.white],
                 handicap=g.handicap,
+                known_color=g.known_color,
                 komi=tournament.komi if g.handicap == 0 else HANDICAP_KOMI,
                 rules=tournament.rules,
                 **_result_fields(g.outcome, g.by_default, where),

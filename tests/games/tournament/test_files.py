@@ -336,3 +336,10 @@ def test_the_h9_header_comes_from_the_tournaments_own_settings(db):
     tournament_services.tournament_settings_update(actor=None, tournament=t, egf_class="C")
     t.refresh_from_db()
     assert day_selectors.export(t, "egf").decode().startswith("; CL[C]")
+
+
+def test_an_unknown_colour_is_kept_and_written_back(db):
+    data = SIMPLE_MM.read_bytes().replace(b'knownColor="true"', b'knownColor="false"', 1)
+    t = tournament_import(actor=None, data=data).tournament
+    assert t.games.filter(known_color=False).count() == 1
+    assert day_selectors.export(t, "opengotha").count(b'knownColor="false"') == 1
