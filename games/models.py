@@ -222,6 +222,11 @@ class Tournament(models.Model):
                 name="tournament_board_size_2_to_25",
             ),
             _half_points("komi", "tournament_komi_half_points"),
+            models.CheckConstraint(
+                condition=~Q(egf_class="X") | Q(rated=False),
+                name="tournament_class_x_not_rated",
+                violation_error_message="A class X tournament is not rated: unset rated first.",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -88,5 +88,13 @@ class Migration(migrations.Migration):
             name="known_color",
             field=models.BooleanField(default=True),
         ),
+        migrations.AddConstraint(
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("egf_class", "X"), _negated=True) | models.Q(("rated", False)),
+                name="tournament_class_x_not_rated",
+                violation_error_message="A class X tournament is not rated: unset rated first.",
+            ),
+        ),
         migrations.RunPython(fill_name_keys, migrations.RunPython.noop),
     ]

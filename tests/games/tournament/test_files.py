@@ -343,3 +343,16 @@ def test_an_unknown_colour_is_kept_and_written_back(db):
     t = tournament_import(actor=None, data=data).tournament
     assert t.games.filter(known_color=False).count() == 1
     assert day_selectors.export(t, "opengotha").count(b'knownColor="false"') == 1
+
+
+def test_class_x_is_an_unrated_event(db):
+    t = tournament_import(actor=None, data=SIMPLE_MM.read_bytes()).tournament
+    assert t.rated and t.egf_class != "X"
+    with pytest.raises(ValidationError, match="class X tournament is not rated"):
+        tournament_services.tournament_settings_update(actor=None, tournament=t, egf_class="X")
+    # A file whose time system OpenGotha classes X (an Internet event with short time).
+    data = SIMPLE_MM.read_bytes().replace(b'bInternet="false"', b'bInternet="true"')
+    data = data.replace(b'basicTime="60"', b'basicTime="10"')
+    x = tournament_import(actor=None, data=data).tournament
+    assert x.egf_class == "X" and x.rated is False
+    assert day_selectors.export(x, "egf").startswith(b"; CL[X]")
