@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
 from games import permissions
@@ -40,8 +40,17 @@ def _key(row: rating_lists.ListedPlayer | RatingListEntry) -> str:
     return row.federation_id or name_key(row.family_name, row.given_name)
 
 
-@transaction.atomic
 def rating_list_import(*, actor: Actor, data: bytes, published: date | None = None) -> ListImport:
+    """``_list_import`` in its own transaction; two first imports of one source at the
+    same moment: the second is a 409, never a 500."""
+    try:
+        return _list_import(actor=actor, data=data, published=published)
+    except IntegrityError:
+        raise StateConflict("Another import of this list ran at the same moment: retry.") from None
+
+
+@transaction.atomic
+def _list_import(*, actor: Actor, data: bytes, published: date | None = None) -> ListImport:
     """Store a published list (its source recognised from the content).  A list older
     than the one stored is refused (409); the same or a newer one replaces its entries."""
     if actor is not None and not (
@@ -148,10 +157,20 @@ class ListEntry:
     review: int  # pairs put on the review list
 
 
-@transaction.atomic
 def entry_add_from_list(
     *, actor: Actor, tournament: Tournament, list_entry: RatingListEntry
 ) -> ListEntry:
+    """``_enter`` in its own transaction; a race on the player's id is a 409."""
+    try:
+        return _enter(actor=actor, tournament=tournament, list_entry=list_entry)
+    except IntegrityError:
+        raise StateConflict(
+            "Another write took this player's id at the same moment: retry."
+        ) from None
+
+
+@transaction.atomic
+def _enter(*, actor: Actor, tournament: Tournament, list_entry: RatingListEntry) -> ListEntry:
     """Enter the player a list names: the goref player his federation id or name says he
     is (docs/tournaments.md, "One person across events"), else a new one, with the list's
     rank, rating, club and country on the entry."""

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
@@ -23,7 +23,7 @@ from games.tournament.services.identity import Matcher, player_of
 from games.tournament.services.tournaments import tournament_create
 from ops.audit import audit_record
 from ops.models import AuditAction
-from ops.services import Actor, validate_and_save
+from ops.services import Actor, StateConflict, validate_and_save
 
 HANDICAP_KOMI = Decimal("0.5")  # OpenGotha's komi for a handicap game
 KOMI_RULES = {Decimal("6.5"): "japanese", Decimal("7.5"): "chinese", Decimal("7"): "nz"}
@@ -120,8 +120,23 @@ def _time_control(extra: dict[str, str]) -> str:
     return f"{extra.get('basicTime', '?')} min, {system.lower() or 'no overtime'}"[:100]
 
 
-@transaction.atomic
+RACE = (
+    "Another import or edit wrote the same players at the same moment; nothing was "
+    "imported: import the file again."
+)
+
+
 def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
+    """``_import`` in its own transaction; a race with another write of the same players
+    (a unique id taken meanwhile) is a 409 with nothing imported, never a 500."""
+    try:
+        return _import(actor=actor, data=data, name=name)
+    except IntegrityError:
+        raise StateConflict(RACE) from None
+
+
+@transaction.atomic
+def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
     """A new tournament from a file's players, settings, rounds, games, byes and absences.
 
     Each file player is linked to the goref player his federation id or name says he is;

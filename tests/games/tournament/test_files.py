@@ -356,3 +356,18 @@ def test_class_x_is_an_unrated_event(db):
     x = tournament_import(actor=None, data=data).tournament
     assert x.egf_class == "X" and x.rated is False
     assert day_selectors.export(x, "egf").startswith(b"; CL[X]")
+
+
+def test_a_race_on_a_players_id_is_a_conflict_and_imports_nothing(db, monkeypatch):
+    from django.db import IntegrityError
+
+    from games.tournament.services import identity
+    from ops.services import StateConflict
+
+    def taken(**kwargs):
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    monkeypatch.setattr(identity, "player_create", taken)
+    with pytest.raises(StateConflict, match="import the file again"):
+        tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
+    assert not Tournament.objects.exists()
