@@ -271,6 +271,8 @@ class TournamentEntry(models.Model):
     )
     # The name as the tournament file spelt it, when that differs from the player's.
     file_name = models.CharField(max_length=170, blank=True)
+    # Where the rating came from, as OpenGotha writes it (EGF, FFG, AGA, INI, ...).
+    rating_origin = models.CharField(max_length=8, blank=True)
     # One letter per round from round 1 (Presence); a round past the end is "playing".
     participation = models.CharField(
         max_length=64,

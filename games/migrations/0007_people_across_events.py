@@ -88,6 +88,11 @@ class Migration(migrations.Migration):
             name="known_color",
             field=models.BooleanField(default=True),
         ),
+        migrations.AddField(
+            model_name="tournamententry",
+            name="rating_origin",
+            field=models.CharField(blank=True, max_length=8),
+        ),
         migrations.AddConstraint(
             model_name="tournament",
             constraint=models.CheckConstraint(

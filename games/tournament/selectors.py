@@ -90,6 +90,7 @@ def _entrant(entry: TournamentEntry) -> Entrant:
         presence=tuple(PRESENCE[c] for c in entry.participation),
         ffg_licence=p.ffg_licence or "",
         aga_id=p.aga_id or "",
+        rating_origin=entry.rating_origin,
     )
 
 

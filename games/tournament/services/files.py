@@ -192,6 +192,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
                 smms_correction=e.smms_correction,
                 participation="".join(PRESENCE_LETTER[p] for p in e.presence).rstrip("p"),
                 file_name="" if spelt == player.full_name else spelt[:170],
+                rating_origin=e.rating_origin.strip()[:8],
             )
         )
 

@@ -283,6 +283,7 @@ def test_the_file_settings_survive_an_export_and_an_import(db):
 
     data = day_selectors.export(first, "opengotha")
     assert b'hdCeiling="0"' in data and b'ffgLicence="' in data
+    assert data.count(b'ratingOrigin="FFG"') == CDFO.read_bytes().count(b'ratingOrigin="FFG"')
     again = tournament_import(actor=None, data=data)
     second = again.tournament
     assert again.linked == again.players and again.review == 0
