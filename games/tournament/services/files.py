@@ -185,7 +185,8 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
                 tournament=tournament,
                 player=player,
                 rank=e.rank,
-                rating=e.rating,
+                # An .h9 line carries no rating: none, rather than an invented one.
+                rating=e.rating if fmt == "opengotha" else None,
                 club=e.club[:100],
                 country=e.country.upper()[:2],
                 final=e.final,

@@ -372,3 +372,8 @@ def test_a_race_on_a_players_id_is_a_conflict_and_imports_nothing(db, monkeypatc
     with pytest.raises(StateConflict, match="import the file again"):
         tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
     assert not Tournament.objects.exists()
+
+
+def test_an_h9_import_invents_no_rating(db):
+    t = tournament_import(actor=None, data=(DATA / "juvisy-2019.h9").read_bytes()).tournament
+    assert t.entries.exists() and not t.entries.exclude(rating=None).exists()
