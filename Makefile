@@ -103,6 +103,7 @@ bench: venv
 	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.pairing
 	$(BIN)/python -m bench.pairing_page
+	$(BIN)/python -m bench.rating_lists
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

@@ -438,5 +438,6 @@ class ResultSubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[ResultSubmissio
 
 
 # The tournament day's admin registers its models (Tournament, Round) on import.
-from games import admin_users  # noqa: E402, F401  (federation officials in the user admin)
+# The review list of possible duplicates, and the federation officials in the user admin.
+from games import admin_duplicates, admin_users  # noqa: E402, F401
 from games.tournament import admin as tournament_admin  # noqa: E402, F401

@@ -14,6 +14,7 @@ class GamesConfig(AppConfig):
         ("round", ("view", "add", "change")),
         ("game", ("view", "add", "change")),
         ("resultsubmission", ("view",)),
+        ("possibleduplicate", ("view",)),
     )
 
     def ready(self) -> None:

@@ -8,6 +8,7 @@ A locked result is never changed again (docs/games.md, "The life of a game").
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
@@ -17,6 +18,7 @@ from django.db.models.functions import Greatest, Least
 from django.db.models.functions import Round as RoundFn  # the model Round shadows the name
 from django.db.models.lookups import Exact
 
+from games.engine.names import name_key
 from games.engine.result import Reason, Result
 from games.engine.rules import PRESETS
 from games.engine.types import Color
@@ -68,6 +70,7 @@ class Player(models.Model):
         validators=[RegexValidator(r"^\d{8}$", "An EGD PIN has exactly 8 digits.")],
     )
     aga_id = models.CharField("AGA id", max_length=10, null=True, blank=True, unique=True)
+    ffg_licence = models.CharField("FFG licence", max_length=10, null=True, blank=True, unique=True)
     nzgs_id = models.CharField("NZGS id", max_length=10, null=True, blank=True, unique=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -83,6 +86,8 @@ class Player(models.Model):
     invitation_nonce = models.CharField(max_length=32, blank=True, editable=False)
     # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
     declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    # The name as imports compare it (games.engine.names.name_key): kept in step by save().
+    name_key = models.CharField(max_length=170, blank=True, db_index=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -91,6 +96,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.full_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.family_name, self.given_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"family_name", "given_name"} & set(fields):
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def full_name(self) -> str:
@@ -107,7 +119,8 @@ SYSTEM_CHOICES = [
     ("swiss_cat", "Swiss with categories"),
     ("round_robin", "round robin"),
 ]
-EGF_CLASS_CHOICES = [(c, c) for c in "ABCD"]
+# X: a class the EGD does not rate (OpenGotha's name for an event below class D).
+EGF_CLASS_CHOICES = [(c, c) for c in "ABCDX"]
 
 
 class Tournament(models.Model):
@@ -193,6 +206,13 @@ class Tournament(models.Model):
         "EGF tournament class", max_length=1, choices=EGF_CLASS_CHOICES, default="A"
     )
     pairing_params = models.JSONField(default=dict, blank=True)
+    short_name = models.CharField(max_length=100, blank=True)
+    director_name = models.CharField(
+        max_length=100, blank=True, help_text="The director named in the tournament file."
+    )
+    # The file's time system (OpenGotha's GeneralParameterSet attributes basicTime,
+    # complementaryTimeSystem, ...): kept verbatim for the exports (docs/tournaments.md).
+    time_system = models.JSONField(default=dict, blank=True)
     # Started: round 1 has games, or the director started it; entry ranks are frozen.
     started_at = models.DateTimeField(null=True, blank=True)
     # Closed by a director: its games reach the ratings (docs/tournaments.md, "Lifecycle").
@@ -219,6 +239,11 @@ class Tournament(models.Model):
             ),
             _half_points("komi", "tournament_komi_half_points"),
             _half_points("handicap_komi", "tournament_handicap_komi_half_points"),
+            models.CheckConstraint(
+                condition=~Q(egf_class="X") | Q(rated=False),
+                name="tournament_class_x_not_rated",
+                violation_error_message="A class X tournament is not rated: unset rated first.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -261,6 +286,10 @@ class TournamentEntry(models.Model):
         default=0,
         validators=[MinValueValidator(-9), MaxValueValidator(9)],
     )
+    # The name as the tournament file spelt it, when that differs from the player's.
+    file_name = models.CharField(max_length=170, blank=True)
+    # Where the rating came from, as OpenGotha writes it (EGF, FFG, AGA, INI, ...).
+    rating_origin = models.CharField(max_length=8, blank=True)
     # One letter per round from round 1 (Presence); a round past the end is "playing".
     participation = models.CharField(
         max_length=64,
@@ -325,6 +354,8 @@ class ResultReason(models.TextChoices):
     FORFEIT = "forfeit", "forfeit"
     DRAW = "draw", "draw"
     VOID = "void", "void"
+    # OpenGotha's RESULT_BOTHWIN: both players score the win (docs/tournaments.md, "Files").
+    BOTH_WIN = "both_win", "both win"
 
 
 RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME, ResultReason.DRAW)
@@ -352,6 +383,9 @@ class Game(models.Model):
     even_game_chosen = models.BooleanField(null=True, blank=True)
     komi = models.DecimalField(max_digits=4, decimal_places=1)
     rules = models.CharField(max_length=20, choices=RULES_CHOICES)
+    # False when a tournament file did not record who had which colour (OpenGotha's
+    # knownColor): the exports write it back (knownColor="false", "?" in an .h9 cell).
+    known_color = models.BooleanField(default=True)
     # The SGF record as submitted (text), and what the engine said about it.
     sgf = models.TextField(blank=True)
     sgf_warnings = models.JSONField(default=list, blank=True)
@@ -423,13 +457,15 @@ class Game(models.Model):
     @property
     def result(self) -> Result | None:
         """The recorded result as an engine value, or ``None`` if none is recorded."""
-        if not self.result_reason:
+        if not self.result_reason or self.result_reason == ResultReason.BOTH_WIN:
             return None
         winner = Color.from_letter(self.result_winner) if self.result_winner else None
         return Result(winner, Reason(self.result_reason), self.result_margin)
 
     @property
     def result_display(self) -> str:
+        if self.result_reason == ResultReason.BOTH_WIN:
+            return "both win"
         result = self.result
         return result.to_sgf() if result is not None else ""
 
@@ -446,6 +482,39 @@ class Game(models.Model):
         if self.result_reason and self.result_reason not in RATED_REASONS:
             return f"a result by {self.get_result_reason_display().lower()} is not rated"
         return ""
+
+
+class DuplicateState(models.TextChoices):
+    OPEN = "open", "to review"
+    APART = "apart", "kept apart"
+    MERGED = "merged", "merged"
+
+
+class PossibleDuplicate(models.Model):
+    """Two players an import could not tell apart: a person decides (docs/tournaments.md,
+    "One person across events"); ``player`` is the newer record."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=300)
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    state = models.CharField(
+        max_length=8, choices=DuplicateState.choices, default=DuplicateState.OPEN, db_index=True
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["state", "-created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "other"], name="duplicate_one_per_pair"),
+            models.CheckConstraint(condition=~Q(player=F("other")), name="duplicate_two_players"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} / {self.other}"
 
 
 class SubmissionKind(models.TextChoices):

@@ -110,6 +110,9 @@ class AuditAction(StrEnum):
 
     PLAYER_ACCOUNT_LINKED = "player.account_linked"
     PLAYER_CREATED = "player.created"
+    PLAYER_DUPLICATE_FLAGGED = "player.duplicate_flagged"
+    PLAYER_DUPLICATE_KEPT_APART = "player.duplicate_kept_apart"
+    PLAYER_MERGED = "player.merged"
     PLAYER_HONORARY_AWARDED = "player.honorary_awarded"
     PLAYER_INVITED = "player.invited"
     PLAYER_RANK_CORRECTED = "player.rank_corrected"
@@ -125,6 +128,7 @@ class AuditAction(StrEnum):
     PROMOTION_POLICY_DEACTIVATED = "promotion_policy.deactivated"
 
     RATING_ENTRY_GRADE_RESET = "rating.entry_grade_reset"
+    RATING_LIST_IMPORTED = "rating.list_imported"
 
     RATINGS_RECOMPUTE_REQUESTED = "ratings.recompute_requested"
 

@@ -339,3 +339,45 @@ class RankChange(RankMove, models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.old_rank_value} → {self.new_rank_value} ({self.kind})"
+
+
+class RatingList(models.Model):
+    """A federation's published rating list as last imported (docs/ratings.md, "Rating
+    lists"): one per source; a newer list replaces its entries and records what changed."""
+
+    source = models.CharField(
+        max_length=3, unique=True, choices=[("egd", "EGD"), ("ffg", "FFG"), ("aga", "AGA")]
+    )
+    published = models.DateField()
+    imported_at = models.DateTimeField(auto_now=True)
+    entries_count = models.PositiveIntegerField(default=0)
+    # What the last import changed: {"added": n, "removed": n, "rating_changed": n}.
+    changes = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["source"]
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} list of {self.published}"
+
+
+class RatingListEntry(models.Model):
+    """One player of a published list, as the list prints him."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    federation_id = models.CharField(max_length=10, blank=True, db_index=True)
+    family_name = models.CharField(max_length=80)
+    given_name = models.CharField(max_length=80, blank=True)
+    name_key = models.CharField(max_length=170, db_index=True)
+    rank = models.SmallIntegerField(choices=RANK_CHOICES, null=True, blank=True)
+    rating = models.IntegerField(null=True, blank=True, help_text="GoR scale (EGD, FFG).")
+    list_rating = models.CharField(max_length=12, blank=True, help_text="As the list prints it.")
+    club = models.CharField(max_length=10, blank=True)
+    country = models.CharField(max_length=2, blank=True)
+
+    class Meta:
+        ordering = ["name_key", "id"]
+        verbose_name_plural = "rating list entries"
+
+    def __str__(self) -> str:
+        return f"{self.family_name} {self.given_name}".strip()

@@ -304,3 +304,23 @@ def _difference_under_half(game: Game) -> None:
                 "an even game may be chosen only under 0.5."
             }
         )
+
+
+def ratings_on_players_merged(
+    *, kept: Player, gone: Player, earliest: Tournament | None
+) -> Job | None:
+    """``gone`` is ``kept`` (games.services.duplicates.duplicate_merge): his rank history,
+    promotion candidates and honorary title (when ``kept`` has none) move to ``kept``; his
+    computed rating rows go, and the ratings are computed again from ``earliest``, the
+    first rated and closed event either played (on commit)."""
+    from ratings.models import PlayerRating, PromotionCandidate, RankChange, RatingHistory
+
+    RankChange.objects.filter(player=gone).update(player=kept)
+    PromotionCandidate.objects.filter(player=gone).update(player=kept)
+    if not HonoraryTitle.objects.filter(player=kept).exists():
+        HonoraryTitle.objects.filter(player=gone).update(player=kept)
+    PlayerRating.objects.filter(player=gone).delete()
+    RatingHistory.objects.filter(player=gone).delete()
+    if earliest is None:
+        return None
+    return _queue(actor=None, from_tournament=earliest, reason="players merged")

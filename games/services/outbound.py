@@ -134,3 +134,53 @@ def closed_disputes_schema() -> Any:
     from referee.api.serializers import PublicDisputeSerializer
 
     return PublicDisputeSerializer(many=True)
+
+
+def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -> None:
+    """Two player records became one; ratings moves the rank history, promotions and the
+    honorary title to ``kept`` and re-rates from ``earliest``
+    (``ratings.services.ratings_on_players_merged``); the referee app moves ruling
+    acceptances (``referee.services.player_records_merged``)."""
+    from ratings.services import ratings_on_players_merged
+    from referee.services import player_records_merged
+
+    ratings_on_players_merged(kept=kept, gone=gone, earliest=earliest)
+    player_records_merged(kept=kept, gone=gone)
+
+
+def rating_list_search(q: str) -> list[dict[str, Any]]:
+    """The federations' list entries matching a search, for the entries page
+    (``ratings.lists.search_lists``)."""
+    from ratings.lists import search_lists
+    from ratings.ranks import Rank
+
+    return [
+        {
+            "id": e.pk,
+            "name": f"{e.family_name} {e.given_name}".strip(),
+            "rank": str(Rank(e.rank)) if e.rank is not None else "",
+            "rating": e.rating,
+            "club": e.club,
+            "country": e.country,
+            "federation": e.rating_list.source.upper(),
+            "federation_id": e.federation_id,
+        }
+        for e in search_lists(q)
+    ]
+
+
+def entry_add_from_list(*, actor: Actor, tournament: Tournament, list_entry: int) -> str:
+    """Enter the player a list entry names (``ratings.lists.entry_add_from_list``); what
+    happened, in words, for the entries page."""
+    from django.core.exceptions import ValidationError
+
+    from ratings.lists import entry_add_from_list as add
+    from ratings.models import RatingListEntry
+
+    found = RatingListEntry.objects.select_related("rating_list").filter(pk=list_entry).first()
+    if found is None:
+        raise ValidationError({"list_entry": "Choose a player from the lists."})
+    done = add(actor=actor, tournament=tournament, list_entry=found)
+    how = "linked to his goref record" if done.linked else "added to goref"
+    review = f", {done.review} pair(s) queued for review" if done.review else ""
+    return f"{done.entry.player} entered from the {found.rating_list.source.upper()} list ({how}{review})."

@@ -130,6 +130,7 @@ def player_audit_value(player: Player) -> dict[str, Any]:
         "aga_id": player.aga_id,
         "nzgs_id": player.nzgs_id,
         "email": player.email,
+        "ffg_licence": player.ffg_licence,
         "user": player.user_id,
     }
 
@@ -147,6 +148,7 @@ def player_create(
     aga_id: str | None = None,
     nzgs_id: str | None = None,
     email: str = "",
+    ffg_licence: str | None = None,
     user: Any = None,
 ) -> Player:
     check_player_writer(actor)
@@ -164,6 +166,7 @@ def player_create(
         aga_id=_optional_id(aga_id),
         nzgs_id=_optional_id(nzgs_id),
         email=email,
+        ffg_licence=_optional_id(ffg_licence),
         user=user,
     )
     validate_and_save(player)
@@ -187,6 +190,7 @@ def player_update(
     aga_id: str | Unset | None = UNSET,
     nzgs_id: str | Unset | None = UNSET,
     email: str | Unset | None = UNSET,
+    ffg_licence: str | Unset | None = UNSET,
     user: Any = UNSET,
 ) -> Player:
     """Change the given fields only (``UNSET`` leaves a field alone); audited with the old
@@ -222,7 +226,8 @@ def player_update(
     if club is not UNSET:
         player.club = _club(club, country=player.country, actor=actor)
         changed.append("club")
-    for name, value in (("egd_pin", egd_pin), ("aga_id", aga_id), ("nzgs_id", nzgs_id)):
+    ids = (("egd_pin", egd_pin), ("aga_id", aga_id), ("nzgs_id", nzgs_id))
+    for name, value in (*ids, ("ffg_licence", ffg_licence)):
         if value is not UNSET:
             setattr(player, name, _optional_id(value))
             changed.append(name)

@@ -69,6 +69,8 @@ def outcome_of(state: str, winner: str, reason: str) -> tuple[Outcome, bool]:
         return Outcome.UNKNOWN, False
     if reason == ResultReason.VOID:
         return Outcome.BOTH_LOSE, False  # played, and counts for nobody
+    if reason == ResultReason.BOTH_WIN:
+        return Outcome.BOTH_WIN, False  # OpenGotha's RESULT_BOTHWIN: a win for each
     if reason == ResultReason.DRAW or not winner:
         return Outcome.JIGO, False
     return Outcome(winner), reason == ResultReason.FORFEIT
@@ -88,6 +90,9 @@ def _entrant(entry: TournamentEntry) -> Entrant:
         smms_correction=entry.smms_correction,
         final=entry.final,
         presence=tuple(PRESENCE[c] for c in entry.participation),
+        ffg_licence=p.ffg_licence or "",
+        aga_id=p.aga_id or "",
+        rating_origin=entry.rating_origin,
     )
 
 
@@ -119,12 +124,13 @@ def event_of(tournament: Tournament) -> EventData:
             "result_winner",
             "result_reason",
             "table",
+            "known_color",
         )
     )
     games = []
-    for number, black, white, handicap, state, winner, reason, table in rows:
+    for number, black, white, handicap, state, winner, reason, table, known in rows:
         outcome, by_default = outcome_of(state, winner, reason)
-        games.append(GameRec(number, black, white, handicap, outcome, by_default, table))
+        games.append(GameRec(number, black, white, handicap, outcome, by_default, table, known))
     # Every game's players are entered (the services see to it); rows written around them
     # (fixtures, old data) still get a standing, as an entry made from the player.
     entered = {e.player_id for e in entries}
@@ -145,12 +151,16 @@ def event_of(tournament: Tournament) -> EventData:
         entrants=tuple(_entrant(e) for e in entries),
         games=tuple(games),
         name=tournament.name,
+        short_name=tournament.short_name,
+        director=tournament.director_name,
         location=tournament.venue,
         begin_date=tournament.start_date,
         end_date=tournament.end_date,
         komi=tournament.komi,
         board_size=tournament.board_size,
         pairing={str(k): str(v) for k, v in (tournament.pairing_params or {}).items()},
+        extra={str(k): str(v) for k, v in (tournament.time_system or {}).items()},
+        egf_class=tournament.egf_class,
     )
     return EventData(
         event=event,
@@ -265,7 +275,9 @@ def export(tournament: Tournament, fmt: str, *, after_round: int | None = None) 
     event = event_of(tournament).event
     r = last_round_played(event) if after_round is None else after_round
     if fmt == "opengotha":
-        return opengotha.write(event)
+        # Every pairing parameter as it pairs, so that a reader's defaults never stand in.
+        params = PairingParams.from_opengotha(event.pairing, event.settings.system)
+        return opengotha.write(replace(event, pairing=params.to_opengotha()))
     if fmt == "egf":
         return egf.write_h9(event, r, tournament_class=tournament.egf_class)
     if fmt == "csv":

@@ -5,8 +5,6 @@ grid and the close.  Each write is one POST through a service
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.contrib import messages
@@ -23,8 +21,10 @@ from games import cache as page_cache
 from games import selectors, services
 from games.models import Game, Player, Presence, Round, Tournament, TournamentEntry
 from games.permissions import is_director
+from games.services import outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
+from games.tournament.services import entries_csv
 from games.views.public import lazy_context, visitor_cached
 from ops import cache
 from ops.services import StateConflict
@@ -34,7 +34,6 @@ NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 RECENT_TOURNAMENTS = 10
-CSV_MAX_BYTES = 1_000_000
 MAX_LINKED = 100  # blocking games linked from a refused close
 
 
@@ -199,9 +198,22 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         )
         tournament_services.entry_add(actor=request.user, tournament=tournament, player=player)
         messages.success(request, f"{player} added and entered.")
+    elif what == "list":
+        raw = request.POST.get("list_entry") or ""
+        if not raw.isdigit() or len(raw) > 18:
+            raise ValidationError({"list_entry": "Choose a player from the lists."})
+        text = outbound.entry_add_from_list(
+            actor=request.user, tournament=tournament, list_entry=int(raw)
+        )
+        messages.success(request, text)
+    elif what == "update":
+        entry = get_object_or_404(
+            TournamentEntry, pk=request.POST.get("entry"), tournament=tournament
+        )
+        tournament_services.entry_update(actor=request.user, entry=entry, **_entry_fields(request))
+        messages.success(request, f"{entry.player}'s entry is saved.")
     elif what == "csv":
-        count = _import_csv(request, tournament)
-        messages.success(request, f"{count} players entered from the file.")
+        messages.success(request, _import_csv(request, tournament))
     elif what == "remove":
         entry = get_object_or_404(
             TournamentEntry, pk=request.POST.get("entry"), tournament=tournament
@@ -212,31 +224,39 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         raise ValidationError("Unknown action.")
 
 
-def _import_csv(request: HttpRequest, tournament: Tournament) -> int:
-    """Enter the players of a CSV (family_name, given_name, rank, club, country) through
-    ``entries_import``: one line wrong, nothing is entered (the line is named)."""
+def _entry_fields(request: HttpRequest) -> dict[str, Any]:
+    """The entry form's fields, as ``entry_update`` takes them (a bad number is a 400-like
+    message on the page, never a 500)."""
+    post = request.POST
+    out: dict[str, Any] = {
+        "rank": post.get("rank", ""),
+        "club": post.get("club", ""),
+        "country": post.get("country", ""),
+    }
+    for name in ("rating", "smms_correction"):
+        text = post.get(name, "").strip()
+        if not text and name == "rating":
+            out[name] = None
+            continue
+        try:
+            out[name] = int(text or "0")
+        except ValueError:
+            raise ValidationError({name: f"{text!r} is not a whole number."}) from None
+    return out
+
+
+def _import_csv(request: HttpRequest, tournament: Tournament) -> str:
+    """Enter the players of a CSV (``services.entries_csv``); what it did, in words."""
     upload = request.FILES.get("file")
-    if upload is None or (upload.size or 0) > CSV_MAX_BYTES:
+    if upload is None or (upload.size or 0) > entries_csv.MAX_BYTES:
         raise ValidationError({"file": "Choose a CSV file (at most 1 MB)."})
-    text = upload.read().decode("utf-8-sig", errors="replace")
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    rows: list[tuple[int, dict[str, str]]] = []
-    try:
-        for row in reader:
-            rows.append((reader.line_num, row))
-            if len(rows) > tournament_services.ENTRIES_FILE_MAX_ROWS:
-                break  # entries_import names the first line too many
-    except csv.Error as e:  # a cell over the csv module's limit, a NUL byte
-        raise ValidationError(
-            f"Line {reader.line_num + 1}: this line cannot be read as CSV ({e}). "
-            "Nothing was entered."
-        ) from None
-    try:
-        return tournament_services.entries_import(
-            actor=request.user, tournament=tournament, rows=rows
-        )
-    except ValidationError as e:
-        raise ValidationError(f"{_errors(e)} Nothing was entered.") from None
+    done = entries_csv.entries_import_csv(
+        actor=request.user, tournament=tournament, data=upload.read()
+    )
+    return (
+        f"{done.entered} players entered from the file: {done.linked} linked, "
+        f"{done.created} created, {done.review} queued for review."
+    )
 
 
 @login_required
@@ -246,7 +266,7 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
     tournament = _directed(request, pk)
     query = request.GET.get("q", "").strip()
     if len(query) < 2:
-        return JsonResponse({"players": []})
+        return JsonResponse({"players": [], "listed": []})
     entered = set(tournament.entries.values_list("player_id", flat=True))
     found = selectors.player_list(search=query)[:SEARCH_LIMIT]
     return JsonResponse(
@@ -260,7 +280,8 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
                     "entered": p.pk in entered,
                 }
                 for p in found
-            ]
+            ],
+            "listed": outbound.rating_list_search(query)[:SEARCH_LIMIT],
         }
     )
 

@@ -108,3 +108,53 @@ class EvenGameSerializer(serializers.Serializer[Any]):
     handicap = serializers.IntegerField()
     komi = serializers.DecimalField(max_digits=4, decimal_places=1)
     even_game_chosen = serializers.BooleanField(allow_null=True)
+
+
+class RatingListSearchQuerySerializer(serializers.Serializer[Any]):
+    q = serializers.CharField(
+        min_length=2,
+        max_length=100,
+        help_text="A few letters of the name (any order, accents ignored) or a federation id.",
+    )
+
+
+class FoundPlayerSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.CharField()
+    club = serializers.CharField()
+    country = serializers.CharField()
+    egd_pin = serializers.CharField(allow_null=True)
+    ffg_licence = serializers.CharField(allow_null=True)
+    aga_id = serializers.CharField(allow_null=True)
+
+
+class FoundListEntrySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="For entering him: POST .../entries/from-list/.")
+    federation = serializers.CharField(help_text="The list: egd, ffg or aga.")
+    published = serializers.DateField()
+    federation_id = serializers.CharField()
+    family_name = serializers.CharField()
+    given_name = serializers.CharField()
+    rank = serializers.CharField(allow_null=True)
+    rating = serializers.IntegerField(allow_null=True, help_text="GoR scale (EGD, FFG).")
+    list_rating = serializers.CharField()
+    club = serializers.CharField()
+    country = serializers.CharField()
+
+
+class RatingListSearchSerializer(serializers.Serializer[Any]):
+    players = FoundPlayerSerializer(many=True, help_text="goref's players (at most 20).")
+    lists = FoundListEntrySerializer(many=True, help_text="Entries of the lists (at most 20).")
+
+
+class EntryFromListSerializer(serializers.Serializer[Any]):
+    list_entry = serializers.IntegerField(
+        min_value=1, help_text="The id of a list entry (the search's lists[].id)."
+    )
+
+
+class EntryFromListResultSerializer(serializers.Serializer[Any]):
+    entry = serializers.DictField(help_text="The entry, as the entries API shows it.")
+    linked = serializers.BooleanField(help_text="An existing goref player (else a new one).")
+    review = serializers.IntegerField(help_text="Pairs put on the review list.")

@@ -18,6 +18,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/<int:pk>/history/", views.PlayerHistoryView.as_view(), name="api-player-history"),
     path("players/<int:pk>/honorary/", views.HonoraryView.as_view(), name="api-player-honorary"),
     path("games/<int:pk>/even-game/", views.EvenGameView.as_view(), name="api-game-even"),
+    path(
+        "tournaments/<int:pk>/entries/from-list/",
+        views.EntryFromListView.as_view(),
+        name="api-entry-from-list",
+    ),
+    path(
+        "rating-lists/search/",
+        views.RatingListSearchView.as_view(),
+        name="api-rating-list-search",
+    ),
     *promotion.api_urlpatterns,
     *router.urls,
 ]

@@ -22,11 +22,14 @@ from games import cache as page_cache
 from games.engine.coords import point_to_gtp
 from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament
+from games.tournament.api.serializers import EntrySerializer
 from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
 from ops.cache import visitor_max_age
-from ratings import selectors, services
+from ratings import lists, selectors, services
 from ratings.api import serializers as s
+from ratings.models import RatingListEntry
+from ratings.ranks import Rank
 from ratings.strength import current_strength, pairing_advice, policy_for, what_if
 
 SCORES = {"black": 1.0, "white": 0.0, "jigo": 0.5}
@@ -208,3 +211,76 @@ class EvenGameView(APIView):
         with service_errors():
             game = services.game_choose_even(actor=request.user, game=game)
         return Response(s.EvenGameSerializer(game).data)
+
+
+class RatingListSearchView(APIView):
+    """Search-as-you-type over goref's players and the imported federation lists."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[s.RatingListSearchQuerySerializer],
+        responses={200: s.RatingListSearchSerializer, 400: ERRORS[400]},
+    )
+    def get(self, request: Request) -> Response:
+        q = valid(s.RatingListSearchQuerySerializer, request.query_params.dict())["q"]
+        players = [
+            {
+                "id": p.pk,
+                "name": p.full_name,
+                "rank": str(p.rank),
+                "club": p.club.name if p.club is not None else "",
+                "country": p.country,
+                "egd_pin": p.egd_pin,
+                "ffg_licence": p.ffg_licence,
+                "aga_id": p.aga_id,
+            }
+            for p in lists.search_players(q)
+        ]
+        entries = [
+            {
+                "id": e.pk,
+                "federation": e.rating_list.source,
+                "published": e.rating_list.published,
+                "federation_id": e.federation_id,
+                "family_name": e.family_name,
+                "given_name": e.given_name,
+                "rank": str(Rank(e.rank)) if e.rank is not None else None,
+                "rating": e.rating,
+                "list_rating": e.list_rating,
+                "club": e.club,
+                "country": e.country,
+            }
+            for e in lists.search_lists(q)
+        ]
+        body = s.RatingListSearchSerializer({"players": players, "lists": entries}).data
+        return Response(body)
+
+
+class EntryFromListView(APIView):
+    """A director enters the player a rating list names (linked to goref's player by the
+    import's rules, else created), with the list's rank, rating, club and country."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=s.EntryFromListSerializer,
+        responses={201: s.EntryFromListResultSerializer, **ERRORS, **NOT_FOUND, **CONFLICT},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        data = valid(s.EntryFromListSerializer, request.data)
+        found = RatingListEntry.objects.select_related("rating_list").filter(pk=data["list_entry"])
+        entry = found.first()
+        if entry is None:
+            raise exceptions.ValidationError({"list_entry": "No such entry in the lists."})
+        with service_errors():
+            result = lists.entry_add_from_list(
+                actor=request.user, tournament=tournament, list_entry=entry
+            )
+        body = {
+            "entry": dict(EntrySerializer(result.entry).data),
+            "linked": result.linked,
+            "review": result.review,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)

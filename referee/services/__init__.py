@@ -11,6 +11,7 @@ from referee.services.deciding import (
     dispute_appeal,
     dispute_close,
     dispute_rule,
+    player_records_merged,
     standing_result,
 )
 from referee.services.opening import (
@@ -39,6 +40,7 @@ __all__ = [
     "dispute_open_on_contest",
     "dispute_rule",
     "officials_check",
+    "player_records_merged",
     "standing_result",
     "tournament_officials_set",
 ]

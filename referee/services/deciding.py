@@ -460,3 +460,11 @@ __all__ = [
     "dispute_rule",
     "standing_result",
 ]
+
+
+def player_records_merged(*, kept: Any, gone: Any) -> None:
+    """Two player records became one (``games.services.outbound.players_merged``): the
+    acceptances ``gone`` gave are ``kept``'s (one per ruling: a duplicate is dropped)."""
+    already = set(RulingAcceptance.objects.filter(player=kept).values_list("ruling", flat=True))
+    RulingAcceptance.objects.filter(player=gone, ruling__in=already).delete()
+    RulingAcceptance.objects.filter(player=gone).update(player=kept)

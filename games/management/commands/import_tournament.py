@@ -1,6 +1,7 @@
 """``manage.py import_tournament FILE``: a tournament file (OpenGotha XML or EGF .h9, told
 apart by its content) becomes a new tournament; the last line printed is
-``{"tournament": ID, "players": N, "games": M}``."""
+``{"tournament": ID, "players": N, "games": M, "linked": L, "created": C, "review": R}``:
+players linked to goref's, created, and pairs queued for review as possible duplicates."""
 
 from __future__ import annotations
 
@@ -39,14 +40,19 @@ class Command(BaseCommand):
             messages = e.message_dict if hasattr(e, "error_dict") else {"file": e.messages}
             text = " ".join(" ".join(v) for v in messages.values())
             raise CommandError(f"{path}: {text} Nothing was imported.") from None
-        if result.new_players:
-            self.stdout.write(f"{result.new_players} new players added to goref.")
+        self.stdout.write(
+            f"{result.players} players: {result.linked} linked, {result.new_players} created, "
+            f"{result.review} queued for review."
+        )
         self.stdout.write(
             json.dumps(
                 {
                     "tournament": result.tournament.pk,
                     "players": result.players,
                     "games": result.games,
+                    "linked": result.linked,
+                    "created": result.new_players,
+                    "review": result.review,
                 }
             )
         )

@@ -21,7 +21,15 @@ from ratings.ranks import Rank
 class TournamentSerializer(SettingsOutMixin, serializers.ModelSerializer[Tournament]):
     class Meta:
         model = Tournament
-        fields = ["id", *TOURNAMENT_FIELDS, *SETTINGS_OUT_FIELDS]
+        # short_name, director_name and time_system: as an imported file gave them.
+        fields = [
+            "id",
+            *TOURNAMENT_FIELDS,
+            "short_name",
+            "director_name",
+            "time_system",
+            *SETTINGS_OUT_FIELDS,
+        ]
         read_only_fields = fields
 
 
@@ -163,3 +171,8 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField()
     players = serializers.IntegerField()
     games = serializers.IntegerField()
+    linked = serializers.IntegerField(help_text="Players matched to one goref already had.")
+    created = serializers.IntegerField(help_text="New goref players.")
+    review = serializers.IntegerField(
+        help_text="Pairs put on the review list as possible duplicates."
+    )

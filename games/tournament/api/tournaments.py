@@ -225,6 +225,9 @@ class TournamentViewSet(
             "tournament": result.tournament.pk,
             "players": result.players,
             "games": result.games,
+            "linked": result.linked,
+            "created": result.new_players,
+            "review": result.review,
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -60,6 +60,9 @@ class Entrant:
     smms_correction: int = 0
     final: bool = True
     presence: tuple[Presence, ...] = ()
+    ffg_licence: str = ""
+    aga_id: str = ""
+    rating_origin: str = ""  # OpenGotha's ratingOrigin ("EGF", "FFG", "AGA", "INI", ...)
 
     def presence_in(self, round: int) -> Presence:
         if 1 <= round <= len(self.presence):
@@ -219,6 +222,7 @@ class Event:
     board_size: int = 19
     pairing: dict[str, str] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
+    egf_class: str = ""  # the class the file states (an .h9's CL[...]); "" when it states none
 
     def entrant(self, entrant_id: int) -> Entrant:
         for e in self.entrants:

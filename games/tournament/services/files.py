@@ -1,31 +1,33 @@
 """Import a tournament file (OpenGotha XML, EGF ``.h9``) as a new tournament, in one
-transaction: a file that cannot be read, or a player who cannot be told apart from
-another, imports nothing (docs/tournaments.md, "Files").
+transaction: a file that cannot be read imports nothing; a player who cannot be told apart
+from another is created and put on the review list (docs/tournaments.md, "Files").
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
-from games.services.players import player_create
 from games.tournament.engine.formats import egf, opengotha
-from games.tournament.engine.model import Entrant, Event, Outcome, Presence
+from games.tournament.engine.formats.text import clean
+from games.tournament.engine.model import Event, Outcome, Presence
+from games.tournament.engine.pairing import PairingParams
+from games.tournament.services.identity import Matcher, player_of
 from games.tournament.services.tournaments import tournament_create
 from ops.audit import audit_record
 from ops.models import AuditAction
-from ops.services import Actor, validate_and_save
-from ratings.ranks import Rank
+from ops.services import Actor, StateConflict, validate_and_save
 
 HANDICAP_KOMI = Decimal("0.5")  # OpenGotha's komi for a handicap game
+KOMI_RULES = {Decimal("6.5"): "japanese", Decimal("7.5"): "chinese", Decimal("7"): "nz"}
+EGF_CLASSES = ("A", "B", "C", "D", "X")
 PRESENCE_LETTER = {Presence.PLAY: "p", Presence.ABSENT: "a", Presence.BYE: "b"}
 
 
@@ -34,7 +36,9 @@ class ImportResult:
     tournament: Tournament
     players: int
     games: int
-    new_players: int
+    new_players: int  # created
+    linked: int = 0  # matched to a player goref already had
+    review: int = 0  # pairs put on the review list ("possible duplicate")
 
 
 def read_event(data: bytes) -> tuple[str, Event]:
@@ -42,7 +46,7 @@ def read_event(data: bytes) -> tuple[str, Event]:
     naming the element or line at fault."""
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200]
     try:
-        if head.startswith(b"<"):
+        if head.startswith((b"<", b"\xff\xfe<", b"\xfe\xff\x00<", b"\x00<")):
             return "opengotha", opengotha.read(data)
         if head.startswith(b";"):
             return "egf", egf.h9_event(egf.read_h9(data))
@@ -51,86 +55,6 @@ def read_event(data: bytes) -> tuple[str, Event]:
     raise ValidationError(
         {"file": "Not a tournament file: expected OpenGotha XML or an EGF results (.h9) file."}
     )
-
-
-def folded(text: str) -> str:
-    """A name compared without case or accents ("Müller" = "muller")."""
-    decomposed = unicodedata.normalize("NFKD", text.strip())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-@dataclass
-class _Known:
-    pk: int
-    names: tuple[str, str]
-    rank: int
-    club: str
-    pin: str
-
-
-def _known_players(event: Event) -> tuple[dict[str, _Known], dict[tuple[str, str], list[_Known]]]:
-    """Players already in goref that the file's players could be: by PIN, by folded name."""
-    pins = [e.egd_pin for e in event.entrants if e.egd_pin]
-    families = {e.family_name.strip() for e in event.entrants}
-    rows = Player.objects.filter(egd_pin__in=pins) | Player.objects.filter(family_name__in=families)
-    # Accents: a family name spelt without them in goref and with them in the file (or the
-    # other way) is caught by the folded comparison over the players of the same first letter.
-    initials = {folded(f)[:1] for f in families if f}
-    for initial in initials:
-        rows = rows | Player.objects.filter(family_name__istartswith=initial)
-    by_pin: dict[str, _Known] = {}
-    by_name: dict[tuple[str, str], list[_Known]] = {}
-    for pk, family, given, rank, club, pin in rows.distinct().values_list(
-        "pk", "family_name", "given_name", "declared_rank", "club__name", "egd_pin"
-    ):
-        known = _Known(pk, (folded(family), folded(given)), rank, folded(club or ""), pin or "")
-        if pin:
-            by_pin[pin] = known
-        by_name.setdefault(known.names, []).append(known)
-    return by_pin, by_name
-
-
-def _match(
-    e: Entrant, by_pin: dict[str, _Known], by_name: dict[tuple[str, str], list[_Known]]
-) -> tuple[int | None, str | None]:
-    """The player this entrant is (or None: a new one), or a clash to report."""
-    names = (folded(e.family_name), folded(e.given_name))
-    who = f"{e.family_name} {e.given_name}".strip()
-    if e.egd_pin and e.egd_pin in by_pin:
-        known = by_pin[e.egd_pin]
-        if known.names == names:
-            return known.pk, None
-        return None, (f"{who}: EGD PIN {e.egd_pin} belongs to player {known.pk} with another name")
-    same_name = by_name.get(names, [])
-    if not same_name:
-        return None, None
-    club = folded(e.club)
-    exact = [k for k in same_name if k.rank == e.rank and k.club == club]
-    if len(exact) == 1:
-        return exact[0].pk, None
-    ids = ", ".join(str(k.pk) for k in same_name)
-    return None, (
-        f"{who} ({Rank(e.rank)}, {e.club or 'no club'}): the same name as player(s) {ids} "
-        "but not the same rank and club; correct the file or the player first"
-    )
-
-
-def _new_player(e: Entrant) -> Player:
-    try:
-        return player_create(
-            actor=None,
-            family_name=e.family_name,
-            given_name=e.given_name,
-            rank=str(Rank(e.rank)),
-            club=e.club or None,
-            country=e.country.upper() if len(e.country) == 2 else "",
-            egd_pin=e.egd_pin if e.egd_pin.isdigit() and len(e.egd_pin) == 8 else None,
-        )
-    except ValidationError as exc:
-        fields = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
-        raise ValidationError(
-            {"file": f"Player {e.family_name} {e.given_name}: {fields}"}
-        ) from None
 
 
 def _result_fields(outcome: Outcome, by_default: bool, where: str) -> dict[str, Any]:
@@ -142,12 +66,14 @@ def _result_fields(outcome: Outcome, by_default: bool, where: str) -> dict[str, 
     if outcome is Outcome.BOTH_LOSE:
         return {**locked, "result_reason": ResultReason.VOID}
     if outcome is Outcome.BOTH_WIN:
-        raise ValidationError({"file": f"{where}: a result where both win is not supported."})
+        return {**locked, "result_reason": ResultReason.BOTH_WIN}
     reason = ResultReason.FORFEIT if by_default else ResultReason.SCORE
     return {**locked, "result_winner": outcome.value, "result_reason": reason}
 
 
 def _settings_of(event: Event) -> dict[str, Any]:
+    """The tournament's settings from the file's: OpenGotha's handicap rule (McMahon-score
+    or rank based) with the file's ceiling, correction, threshold and basis."""
     s = event.settings
     return {
         "system": s.system.value,
@@ -162,67 +88,112 @@ def _settings_of(event: Event) -> dict[str, Any]:
         "count_not_played_as_half": s.count_not_played_as_half,
         "criteria": list(s.criteria),
         "category_limits": list(s.category_limits),
-        "handicap_correction": s.hd_correction,
+        "handicap_policy": "mcmahon",
+        "handicap_cap": max(0, min(s.hd_ceiling, 25)),
+        "handicap_correction": max(-3, min(s.hd_correction, 9)),
         "handicap_threshold": s.hd_no_hd_rank_threshold,
         "handicap_based_on_mms": s.hd_based_on_mms,
+        "egf_class": _egf_class(event),
     }
 
 
-@transaction.atomic
+def _egf_class(event: Event) -> str:
+    """The class the file states (an .h9's CL[]), else the one OpenGotha derives from the
+    file's time system; "A" when there is nothing to derive it from."""
+    if event.egf_class in EGF_CLASSES:
+        return event.egf_class
+    if not event.extra:
+        return "A"
+    return egf.egf_class(event)
+
+
+def rules_for(event: Event) -> str:
+    """The rule set: OpenGotha's file names none, so the preset whose komi is the file's
+    (6.5 Japanese, 7.5 Chinese, 7 New Zealand); the file's komi is kept whatever it is."""
+    return KOMI_RULES.get(event.komi, "japanese")
+
+
+def _time_control(extra: dict[str, str]) -> str:
+    if not extra:
+        return ""
+    system = extra.get("complementaryTimeSystem", "")
+    return f"{extra.get('basicTime', '?')} min, {system.lower() or 'no overtime'}"[:100]
+
+
+RACE = (
+    "Another import or edit wrote the same players at the same moment; nothing was "
+    "imported: import the file again."
+)
+
+
 def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
+    """``_import`` in its own transaction; a race with another write of the same players
+    (a unique id taken meanwhile) is a 409 with nothing imported, never a 500."""
+    try:
+        return _import(actor=actor, data=data, name=name)
+    except IntegrityError:
+        raise StateConflict(RACE) from None
+
+
+@transaction.atomic
+def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
     """A new tournament from a file's players, settings, rounds, games, byes and absences.
 
-    The file's players are matched to goref's by EGD PIN where the names agree, else by
-    name (ignoring case and accents), rank and club; a clash is reported, never guessed."""
+    Each file player is linked to the goref player his federation id or name says he is;
+    where that is not certain a new player is created and the pair put on the review list
+    (``identity``): a file is never refused for who its players are."""
     fmt, event = read_event(data)
-    by_pin, by_name = _known_players(event)
-    matched: dict[int, int | None] = {}
-    clashes = []
-    for e in event.entrants:
-        pk, clash = _match(e, by_pin, by_name)
-        if clash:
-            clashes.append(clash)
-        matched[e.id] = pk
-    if clashes:
-        raise ValidationError({"file": "; ".join(clashes) + "."})
+    try:
+        PairingParams.from_opengotha(event.pairing, event.settings.system)
+    except ValueError as error:
+        raise ValidationError({"file": str(error)}) from None
+    matcher = Matcher(event.entrants)
+    decisions = {e.id: matcher.decide(e) for e in event.entrants}
 
     today = dt.date.today()
     start = event.begin_date or today
     tournament = tournament_create(
         actor=actor,
-        name=(name or event.name or "Imported tournament")[:200],
+        name=clean(name or event.name or "Imported tournament")[:200],
         start_date=start,
         end_date=max(event.end_date or start, start),
-        rules="japanese",
+        rules=rules_for(event),
         board_size=event.board_size,
         komi=event.komi,
-        venue=event.location[:200],
+        venue=clean(event.location)[:200],
+        time_control=_time_control(event.extra),
+        rated=_egf_class(event) != "X",
         settings=_settings_of(event),
+        short_name=clean(event.short_name)[:100],
+        director_name=clean(event.director)[:100],
+        time_system=dict(event.extra),
     )
     tournament.pairing_params = dict(event.pairing)
     tournament.save(update_fields=["pairing_params"])
 
     players: dict[int, Player] = {}
-    existing = Player.objects.in_bulk([pk for pk in matched.values() if pk is not None])
-    new_players = 0
+    linked = flagged = 0
     for e in event.entrants:
-        pk = matched[e.id]
-        if pk is None:
-            players[e.id] = _new_player(e)
-            new_players += 1
-        else:
-            players[e.id] = existing[pk]
+        d = decisions[e.id]
+        player, queued = player_of(e, d, tournament)
+        linked += d.player is not None
+        flagged += queued
+        players[e.id] = player
+        spelt = f"{e.family_name} {e.given_name}".strip()
         validate_and_save(
             TournamentEntry(
                 tournament=tournament,
-                player=players[e.id],
+                player=player,
                 rank=e.rank,
-                rating=e.rating,
+                # An .h9 line carries no rating: none, rather than an invented one.
+                rating=e.rating if fmt == "opengotha" else None,
                 club=e.club[:100],
                 country=e.country.upper()[:2],
                 final=e.final,
                 smms_correction=e.smms_correction,
                 participation="".join(PRESENCE_LETTER[p] for p in e.presence).rstrip("p"),
+                file_name="" if spelt == player.full_name else spelt[:170],
+                rating_origin=e.rating_origin.strip()[:8],
             )
         )
 
@@ -241,6 +212,7 @@ def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportRes
                 black=players[g.black],
                 white=players[g.white],
                 handicap=g.handicap,
+                known_color=g.known_color,
                 komi=tournament.komi if g.handicap == 0 else HANDICAP_KOMI,
                 rules=tournament.rules,
                 **_result_fields(g.outcome, g.by_default, where),
@@ -255,9 +227,18 @@ def tournament_import(*, actor: Actor, data: bytes, name: str = "") -> ImportRes
         actor=actor,
         action=AuditAction.TOURNAMENT_IMPORTED,
         obj=tournament,
-        new={"format": fmt, "players": len(players), "games": len(games)},
+        new={
+            "format": fmt,
+            "players": len(players),
+            "games": len(games),
+            "linked": linked,
+            "created": len(players) - linked,
+            "review": flagged,
+        },
     )
-    return ImportResult(tournament, len(players), len(games), new_players)
+    return ImportResult(
+        tournament, len(players), len(games), len(players) - linked, linked, flagged
+    )
 
 
 def _check_tables(games: list[Game]) -> None:

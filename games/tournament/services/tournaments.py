@@ -122,6 +122,9 @@ def tournament_create(
     time_control: str = "",
     rated: bool = True,
     settings: dict[str, Any] | None = None,
+    short_name: str = "",
+    director_name: str = "",
+    time_system: dict[str, str] | None = None,
 ) -> Tournament:
     """Create a tournament; the actor becomes its first director.
 
@@ -145,6 +148,9 @@ def tournament_create(
         venue=venue,
         time_control=time_control,
         rated=rated,
+        short_name=short_name,
+        director_name=director_name,
+        time_system=time_system or {},
     )
     apply_settings(tournament, settings or {})
     _check_rated_dates(actor, tournament)

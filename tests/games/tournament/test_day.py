@@ -107,3 +107,60 @@ def test_a_rank_change_during_the_event_does_not_rewrite_the_rounds(client, dire
     services.player_update(actor=director, player=game.black, rank="1d")
     page = client.get(reverse("games:round", args=[game.tournament_id, 1])).content.decode()
     assert '<span class="muted">3k</span>' in page and "1d" not in page
+
+
+def test_a_csv_links_returning_players_and_carries_ratings_and_ids(as_director, tournament):
+    from tests.factories import PlayerFactory
+
+    known = PlayerFactory(family_name="Ono", given_name="Ai", declared_rank=-10)
+    pinned = PlayerFactory(family_name="Nagy", given_name="Bela", egd_pin="12345678")
+    url = reverse("games:entries", args=[tournament.pk])
+    data = (
+        b"family_name,given_name,rank,rating,egd_pin,ffg_licence,aga_id\n"
+        b"ONO,Ai,3k,1820,,,\n"  # promoted since: the same person
+        b"Nagy,B.,2d,2230,12345678,,\n"  # his PIN, a shorter given name
+        b"Park,Min,2d,,,1234567,\n"  # new, with his FFG licence
+    )
+    page = as_director.post(
+        url, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)}, follow=True
+    ).content.decode()
+    assert "3 players entered from the file: 2 linked, 1 created, 0 queued" in page, page[
+        page.find("<main") : page.find("<table")
+    ]
+    assert tournament.entries.get(player=known).rank == -3
+    assert tournament.entries.get(player=known).rating == 1820
+    assert tournament.entries.get(player=pinned).rating == 2230
+    assert Player.objects.get(family_name="Park").ffg_licence == "1234567"
+
+
+def test_the_entries_page_finds_list_players_enters_one_and_edits_an_entry(
+    as_director, tournament, tmp_path
+):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.ratings.test_rating_lists import EGD_SAMPLE
+
+    egd = tmp_path / "egd.txt"
+    egd.write_bytes(EGD_SAMPLE)
+    call_command("import_rating_list", str(egd), stdout=StringIO())
+    search = reverse("games:entry-search", args=[tournament.pk])
+    found = as_director.get(search, {"q": "mül"}).json()
+    (hit,) = found["listed"]
+    assert hit["federation"] == "EGD" and hit["rank"] == "3d" and hit["rating"] == 2310
+    url = reverse("games:entries", args=[tournament.pk])
+    page = as_director.post(url, {"action": "list", "list_entry": hit["id"]}, follow=True)
+    assert "entered from the EGD list (added to goref)" in page.content.decode()
+    entry = tournament.entries.get(player__egd_pin="10234567")
+    assert (entry.rank, entry.rating, entry.club, entry.country) == (2, 2310, "Berl", "DE")
+    form = {"action": "update", "entry": entry.pk, "rank": "2d", "rating": "2250"}
+    form |= {"club": "Hamb", "country": "de", "smms_correction": "1"}
+    as_director.post(url, form)
+    entry.refresh_from_db()
+    assert (entry.rank, entry.rating, entry.club, entry.country) == (1, 2250, "Hamb", "DE")
+    assert entry.smms_correction == 1
+    page = as_director.post(url, {**form, "rating": "lots"}, follow=True).content.decode()
+    assert "is not a whole number" in page
+    page = as_director.post(url, {"action": "list", "list_entry": "x"}, follow=True)
+    assert "Choose a player from the lists" in page.content.decode()

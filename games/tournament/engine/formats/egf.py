@@ -373,6 +373,7 @@ def h9_event(h9: H9File) -> Event:
         name=h9.header.get("EV", ""),
         location=h9.header.get("PC", "").lstrip(","),
         komi=komi,
+        egf_class=h9.header.get("CL", "").strip().upper()[:1],
     )
 
 

@@ -14,6 +14,9 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring as safe_fromstring
+
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import (
     MAX_RANK,
@@ -58,6 +61,37 @@ TIME_ATTRIBUTES = {
     "nbMovesCanTime": "15",
     "canByoYomiTime": "300",
     "fischerTime": "10",
+}
+# What OpenGotha's importer (ExternalDocument.importTournamentParameterSetFromXMLFile)
+# reads for a PairingParameterSet attribute the file leaves out; these are not the
+# defaults of a new tournament (docs/tournaments.md, "Files").
+PAIRING_IMPORT_DEFAULTS = {
+    "paiStandardNX1Factor": "0.5",
+    "paiBaAvoidDuplGame": "500000000000000",
+    "paiBaRandom": "0",
+    "paiBaDeterministic": "true",
+    "paiBaBalanceWB": "1000",
+    "paiMaAvoidMixingCategories": "20000000000000",
+    "paiMaMinimizeScoreDifference": "100000000000",
+    "paiMaDUDDWeight": "100000000",
+    "paiMaCompensateDUDD": "true",
+    "paiMaDUDDUpperMode": "MID",
+    "paiMaDUDDLowerMode": "MID",
+    "paiMaMaximizeSeeding": "5000000",
+    "paiMaLastRoundForSeedSystem1": "2",
+    "paiMaSeedSystem1": "SPLITANDRANDOM",
+    "paiMaSeedSystem2": "SPLITANDFOLD",
+    "paiMaAdditionalPlacementCritSystem1": "Rating",
+    "paiMaAdditionalPlacementCritSystem2": "NULL",
+    "paiSeRankThreshold": "4D",
+    "paiSeNbWinsThresholdActive": "true",
+    "paiSeBarThresholdActive": "true",
+    "paiSeDefSecCrit": "100000000000",
+    "paiSeMinimizeHandicap": "0",
+    "paiSeAvoidSameGeo": "100000000000",
+    "paiSePreferMMSDiffRatherThanSameCountry": "1",
+    "paiSePreferMMSDiffRatherThanSameClubsGroup": "2",
+    "paiSePreferMMSDiffRatherThanSameClub": "3",
 }
 
 
@@ -147,21 +181,25 @@ def _date(el: ET.Element, name: str, where: str) -> date | None:
         raise FileFormatError(f"{name}={text!r} is not a date (yyyy-mm-dd)", where) from None
 
 
-def _refuse_doctype(data: bytes) -> None:
-    # A DTD can define entities that expand without bound ("billion laughs"); OpenGotha
-    # never writes one, so a file with a DOCTYPE or an ENTITY is refused outright.
-    head = data.upper()
-    if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
-        raise FileFormatError("a DOCTYPE or ENTITY declaration is not accepted", "Tournament")
+def _parse(data: bytes) -> ET.Element:
+    """The XML tree.  defusedxml refuses entity declarations (the "billion laughs") and
+    external entities at the parser, so in whatever encoding the file declares; a plain
+    ``<!DOCTYPE Tournament SYSTEM "tournament.dtd">`` (older OpenGotha versions write it)
+    is accepted, and the DTD is never fetched."""
+    try:
+        root: ET.Element = safe_fromstring(data, forbid_dtd=False)
+    except DefusedXmlException:
+        raise FileFormatError(
+            "an entity declaration (DTD internal subset) is not accepted", "Tournament"
+        ) from None
+    except ET.ParseError as exc:
+        raise FileFormatError(f"not well-formed XML ({exc})", "Tournament") from None
+    return root
 
 
 def read(data: bytes) -> Event:
     """Read an OpenGotha tournament file."""
-    _refuse_doctype(data)
-    try:
-        root = ET.fromstring(data)
-    except ET.ParseError as exc:
-        raise FileFormatError(f"not well-formed XML ({exc})", "Tournament") from None
+    root = _parse(data)
     if root.tag != "Tournament":
         raise FileFormatError(f"the root element is <{root.tag}>, not <Tournament>", root.tag)
     # OpenGotha 3.51 stopped writing dataVersion (its reader then assumes 200, the format of
@@ -288,6 +326,9 @@ def _read_players(
                 smms_correction=_int(el, "smmsCorrection", 0, where),
                 final=status == "FIN",
                 presence=presence,
+                ffg_licence=_attr(el, "ffgLicence", "").strip(),
+                aga_id=_attr(el, "agaId", "").strip(),
+                rating_origin=_attr(el, "ratingOrigin", ""),
             )
         )
     return entrants, keys, obsolete
@@ -373,7 +414,10 @@ def _read_parameters(root: ET.Element) -> Event:
         end_date=_date(gps, "endDate", where),
         komi=komi,
         board_size=size,
-        pairing=dict(pairing_el.attrib) if pairing_el is not None else {},
+        pairing={
+            **PAIRING_IMPORT_DEFAULTS,
+            **(pairing_el.attrib if pairing_el is not None else {}),
+        },
         extra={k: gps.get(k, v) for k, v in TIME_ATTRIBUTES.items()},
     )
 
@@ -410,13 +454,13 @@ def write(event: Event) -> bytes:
                 "country": clean(e.country),
                 "club": clean(e.club),
                 "egfPin": clean(e.egd_pin),
-                "ffgLicence": "",
+                "ffgLicence": clean(e.ffg_licence),
                 "ffgLicenceStatus": "",
-                "agaId": "",
+                "agaId": clean(e.aga_id),
                 "agaExpirationDate": "",
                 "rank": rank_text(e.rank),
                 "rating": str(e.rating),
-                "ratingOrigin": "",
+                "ratingOrigin": clean(e.rating_origin),
                 "grade": rank_text(e.rank),
                 "smmsCorrection": str(e.smms_correction),
                 "participating": participating,

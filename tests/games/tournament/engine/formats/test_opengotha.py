@@ -156,7 +156,7 @@ def _file(players: str = GOOD_PLAYER + OTHER_PLAYER, games: str = "", extra: str
             b'<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]>'
             b"<Tournament>&b;</Tournament>",
             "Tournament",
-            "DOCTYPE or ENTITY",
+            "entity declaration",
         ),
         (_file(players='<Player name="Li" firstName="Wei" rank="3X"/>'), "Player 1", "rank"),
         (_file(players='<Player name="Li" rank="3K" rating="high"/>'), "Player 1", "rating"),

@@ -1,0 +1,122 @@
+"""Rating lists: importing each list and searching them as you type (docs/ratings.md §9a).
+
+    .venv/bin/python -m bench.rating_lists --ffg ech_ffg_V3.txt --aga tdlista.txt
+
+The FFG and AGA lists are the real ones (OpenGotha ships them in
+``distribution/ratinglists/``); the EGD list is synthetic, 100,000 lines in the all-world
+layout, since no copy of the EGD's own file is public in a repository.  Each import runs
+through ``ratings.lists.rating_list_import`` into its own PostgreSQL database; the
+search runs 300 queries of 2 to 4 letters through the API's selector and prints the
+median and p99.  Peers: the budget the issue sets (30 s per list, 50 ms p99).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/goref_bench_lists"
+IMPORT_BUDGET = 30.0
+SEARCH_BUDGET_MS = 50.0
+
+
+def _setup(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+    import psycopg
+    from psycopg import sql
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def synthetic_egd(lines: int, seed: int = 7) -> bytes:
+    rng = random.Random(seed)
+    syllables = ["ka", "mi", "ro", "lo", "sa", "te", "ne", "wo", "ba", "zu", "gi", "pe"]
+    out = [" European Go Database (synthetic)", " (25 Nov 2026)"]
+    for n in range(lines):
+        family = "".join(rng.choice(syllables) for _ in range(3)).capitalize()
+        given = "".join(rng.choice(syllables) for _ in range(2)).capitalize()
+        gor = rng.randint(100, 2800)
+        grade = f"{(gor - 2050) // 100 + 1}d" if gor >= 2050 else f"{(2149 - gor) // 100}k"
+        grade = grade if grade != "0k" else "1k"
+        out.append(
+            f"  {10000000 + n:8d}  {family + ' ' + given:<36}  DE  Berl  {grade:>4}   --  "
+            f"{gor:5d}  {rng.randint(1, 80):4d}  T261101A"
+        )
+    return ("\n".join(out) + "\n").encode()
+
+
+def _import(label: str, data: bytes) -> None:
+    from ratings.lists import rating_list_import
+
+    start = time.perf_counter()
+    result = rating_list_import(actor=None, data=data)
+    took = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    ok = "within" if took <= IMPORT_BUDGET else "OVER"
+    print(
+        f"import {label:<4} {result.rating_list.entries_count:>7} entries  {took:6.2f} s  "
+        f"peak RSS {peak:6.0f} MiB  ({ok} the {IMPORT_BUDGET:.0f} s budget)"
+    )
+
+
+def _search(queries: int) -> None:
+    from ratings.lists import search_lists, search_players
+    from ratings.models import RatingListEntry
+
+    rng = random.Random(11)
+    keys = list(RatingListEntry.objects.values_list("name_key", flat=True)[:20000])
+    times = []
+    for _ in range(queries):
+        word = rng.choice(keys).split()[0] if keys else "ab"
+        q = word[: rng.randint(2, 4)]
+        start = time.perf_counter()
+        list(search_lists(q))
+        list(search_players(q))
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    p99 = times[int(0.99 * (len(times) - 1))]
+    ok = "within" if p99 <= SEARCH_BUDGET_MS else "OVER"
+    total = RatingListEntry.objects.count()
+    print(
+        f"search over {total} entries: median {statistics.median(times):.1f} ms, "
+        f"p99 {p99:.1f} ms ({ok} the {SEARCH_BUDGET_MS:.0f} ms budget)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--ffg", type=Path, help="the FFG's ech_ffg_V3.txt")
+    parser.add_argument("--aga", type=Path, help="the AGA's tdlista.txt")
+    parser.add_argument("--egd-lines", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--database", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL))
+    args = parser.parse_args()
+    _setup(args.database)
+    _import("EGD", synthetic_egd(args.egd_lines))
+    if args.ffg:
+        _import("FFG", args.ffg.read_bytes())
+    if args.aga:
+        _import("AGA", args.aga.read_bytes())
+    _search(args.queries)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""Players' names as imports and searches compare them (docs/tournaments.md, "One person
+across events"): case, accents, punctuation, spacing and the order of the names ignored.
+Pure: the standard library only."""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Letters that NFKD does not take apart into a base letter and an accent.
+_LETTERS = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "đ": "d", "ł": "l", "œ": "oe", "ı": "i"})
+
+
+def folded(text: str) -> str:
+    """A text without case or accents ("Müller" = "muller")."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold().translate(_LETTERS))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def name_key(family_name: str, given_name: str) -> str:
+    """The words of both names, folded and sorted: "Jean-Pierre DUPONT", "Dupont Jean Pierre"
+    and "dupont, jean pierre" share one key."""
+    text = folded(f"{family_name} {given_name}")
+    words = "".join(c if c.isalnum() else " " for c in text).split()
+    return " ".join(sorted(words))[:170]

@@ -1,0 +1,124 @@
+"""Enter the players of a CSV file (the entries page): each row is matched to goref's
+players by the import's rules (``identity``: federation id, then name; never rank or
+club), or created, and entered with the row's rank, rating, club and country.  One row
+wrong: nothing is entered, and the row is named (docs/tournaments.md, "Entries")."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from games.models import Tournament
+from games.tournament.engine.model import Entrant
+from games.tournament.services.entries import entry_add
+from games.tournament.services.identity import Matcher, player_of
+from ops.services import Actor
+from ratings.ranks import Rank, RankError
+
+COLUMNS = (
+    "family_name",
+    "given_name",
+    "rank",
+    "club",
+    "country",
+    "rating",
+    "egd_pin",
+    "ffg_licence",
+    "aga_id",
+)
+MAX_BYTES = 1_000_000
+MAX_ROWS = 2000
+
+
+@dataclass(frozen=True)
+class CsvEntries:
+    entered: int
+    linked: int
+    created: int
+    review: int
+
+
+def _row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
+    def cell(name: str) -> str:
+        return (row.get(name) or "").strip()
+
+    family = cell("family_name")
+    if not family:
+        raise ValidationError(f"Line {n}: family_name is empty.")
+    try:
+        rank = Rank.parse(cell("rank"))
+    except RankError as e:
+        raise ValidationError(f"Line {n}: {e}.") from None
+    rating: int | None = None
+    if cell("rating"):
+        try:
+            rating = round(float(cell("rating")))
+        except ValueError:
+            raise ValidationError(f"Line {n}: rating {cell('rating')!r} is not a number.") from None
+    entrant = Entrant(
+        id=n,
+        family_name=family,
+        given_name=cell("given_name"),
+        rank=min(rank.index, 8),
+        rating=rating or 0,
+        club=cell("club"),
+        country=cell("country").upper(),
+        egd_pin=cell("egd_pin"),
+        ffg_licence=cell("ffg_licence"),
+        aga_id=cell("aga_id"),
+    )
+    return entrant, rating
+
+
+@transaction.atomic
+def entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) -> CsvEntries:
+    if len(data) > MAX_BYTES:
+        raise ValidationError({"file": f"Choose a CSV file of at most {MAX_BYTES // 1000} kB."})
+    text = data.decode("utf-8-sig", errors="replace")
+    reader = csv.DictReader(io.StringIO(text))
+    unknown = [c for c in (reader.fieldnames or []) if c and c.strip() not in COLUMNS]
+    if not reader.fieldnames or "family_name" not in reader.fieldnames:
+        raise ValidationError({"file": f"The first line names the columns: {', '.join(COLUMNS)}."})
+    if unknown:
+        raise ValidationError(
+            {"file": f"Unknown column {', '.join(unknown)}; known: {', '.join(COLUMNS)}."}
+        )
+    rows = []
+    try:
+        for n, row in enumerate(reader, start=2):
+            if n - 1 > MAX_ROWS:
+                raise ValidationError({"file": f"At most {MAX_ROWS} players in one file."})
+            try:
+                rows.append(_row(n, row))
+            except ValidationError as exc:
+                raise ValidationError(f"{' '.join(exc.messages)} Nothing was entered.") from None
+    except csv.Error as err:  # a cell over the csv module's limit, a NUL byte
+        raise ValidationError(
+            f"Line {reader.line_num + 1}: this line cannot be read as CSV ({err}). "
+            "Nothing was entered."
+        ) from None
+    matcher = Matcher([e for e, _ in rows])
+    linked = review = 0
+    for e, rating in rows:
+        decision = matcher.decide(e)
+        try:
+            player, queued = player_of(e, decision, tournament)
+            entry_add(
+                actor=actor,
+                tournament=tournament,
+                player=player,
+                rank=str(Rank(e.rank)),
+                rating=rating,
+                club=e.club or None,
+                country=e.country if len(e.country) == 2 else None,
+            )
+        except ValidationError as exc:
+            text = " ".join(exc.messages)
+            raise ValidationError(f"Line {e.id}: {text} Nothing was entered.") from None
+        linked += decision.player is not None
+        review += queued
+    return CsvEntries(len(rows), linked, len(rows) - linked, review)

@@ -1,0 +1,196 @@
+"""Who a file's player is: an existing goref player, a new one, or a new one put on the
+review list beside the players he could be (docs/tournaments.md, "One person across
+events").  Federation ids first (EGD PIN, FFG licence, AGA id), then the name compared
+without case, accents, spacing or name order; never rank or club, which belong to the
+entry.  Nothing here refuses a file: what is not certain is left to a person."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from games.engine.names import folded, name_key
+from games.models import Player, Tournament
+from games.services.duplicates import duplicate_flag
+from games.services.players import player_create, player_update
+from games.tournament.engine.model import Entrant
+from ratings.ranks import Rank
+
+# (the entrant's attribute, the player's field, its name in messages, its shape)
+FEDERATION_IDS = (
+    ("egd_pin", "egd_pin", "EGD PIN", re.compile(r"\d{8}")),
+    ("ffg_licence", "ffg_licence", "FFG licence", re.compile(r"\d{7}")),
+    ("aga_id", "aga_id", "AGA id", re.compile(r"\d{1,10}")),
+)
+# Placeholders some files carry for "no id".
+_NO_ID = {"0" * n for n in range(1, 11)}
+
+
+def federation_ids(e: Entrant) -> dict[str, str]:
+    """The entrant's usable ids by player field (placeholders and malformed ones left out)."""
+    out: dict[str, str] = {}
+    for attr, fld, _label, shape in FEDERATION_IDS:
+        value = getattr(e, attr).strip()
+        if value and value not in _NO_ID and shape.fullmatch(value):
+            out[fld] = value
+    return out
+
+
+@dataclass
+class Decision:
+    """What to do with one entrant: link ``player`` (then ``fill`` its empty ids), or
+    create a new player, flagged against ``candidates`` when there are any."""
+
+    player: Player | None = None
+    fill: dict[str, str] = field(default_factory=dict)
+    candidates: list[Player] = field(default_factory=list)
+    reason: str = ""
+    new_ids: dict[str, str] = field(default_factory=dict)
+
+
+def _label(fld: str) -> str:
+    return next(label for _a, f, label, _s in FEDERATION_IDS if f == fld)
+
+
+def _same_person_name(e: Entrant, p: Player) -> bool:
+    """The names agree: the same words, or (an id already agreeing) the same family name
+    and given names starting alike ("Jan" and "Jan Willem", "B." and "Bela")."""
+    if name_key(e.family_name, e.given_name) == p.name_key:
+        return True
+    given_e, given_p = _letters(e.given_name), _letters(p.given_name)
+    return (
+        _letters(e.family_name) == _letters(p.family_name)
+        and bool(given_e)
+        and bool(given_p)
+        and (given_e.startswith(given_p) or given_p.startswith(given_e))
+    )
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in folded(text) if c.isalnum())
+
+
+def _conflicts(ids: dict[str, str], p: Player) -> list[str]:
+    return [f for f, v in ids.items() if getattr(p, f) and getattr(p, f) != v]
+
+
+class Matcher:
+    """Decisions for a whole file's entrants, from a bounded number of queries."""
+
+    def __init__(self, entrants: Iterable[Entrant]) -> None:
+        entrants = list(entrants)
+        self.ids = {e.id: federation_ids(e) for e in entrants}
+        self.keys = {e.id: name_key(e.family_name, e.given_name) for e in entrants}
+        cond = Q(name_key__in=set(self.keys.values()))
+        for _a, fld, _l, _s in FEDERATION_IDS:
+            values = {ids[fld] for ids in self.ids.values() if fld in ids}
+            if values:
+                cond |= Q(**{f"{fld}__in": values})
+        rows = list(Player.objects.filter(cond).select_related("club"))
+        self.by_id = {
+            (fld, getattr(p, fld)): p
+            for p in rows
+            for _a, fld, _l, _s in FEDERATION_IDS
+            if getattr(p, fld)
+        }
+        self.by_key: dict[str, list[Player]] = {}
+        for p in rows:
+            self.by_key.setdefault(p.name_key, []).append(p)
+        self.used: set[int] = set()
+        self.taken_ids: set[tuple[str, str]] = set(self.by_id)
+
+    def decide(self, e: Entrant) -> Decision:
+        d = self._decide(e)
+        if d.player is not None and d.player.pk in self.used:
+            # Two of the file's players would be one goref player: the second is new.
+            d = Decision(
+                candidates=[d.player],
+                reason=f"{e.family_name} {e.given_name}: matches the same player as "
+                "another entry of this file",
+            )
+        if d.player is not None:
+            self.used.add(d.player.pk)
+        else:
+            ids = self.ids[e.id]
+            d.new_ids = {f: v for f, v in ids.items() if (f, v) not in self.taken_ids}
+        for f, v in (d.fill | d.new_ids).items():
+            self.taken_ids.add((f, v))
+        return d
+
+    def _decide(self, e: Entrant) -> Decision:
+        ids = self.ids[e.id]
+        who = f"{e.family_name} {e.given_name}".strip()
+        held = {f: self.by_id[(f, v)] for f, v in ids.items() if (f, v) in self.by_id}
+        holders = {p.pk: p for p in held.values()}
+        if len(holders) > 1:
+            text = ", ".join(f"{_label(f)} {ids[f]} is player {p.pk}" for f, p in held.items())
+            return Decision(candidates=list(holders.values()), reason=f"{who}: {text}")
+        if holders:
+            (p,) = holders.values()
+            conflicts = _conflicts(ids, p)
+            if _same_person_name(e, p) and not conflicts:
+                return Decision(player=p, fill=self._fill(ids, p))
+            f = next(iter(held))
+            why = (
+                f"{_label(f)} {ids[f]} belongs to player {p.pk} ({p.full_name})"
+                if not conflicts
+                else f"player {p.pk} has another {_label(conflicts[0])}"
+            )
+            return Decision(candidates=[p], reason=f"{who}: {why}")
+        # A name without a letter or digit ("? ?", a lost encoding) matches nobody.
+        same = self.by_key.get(self.keys[e.id], []) if self.keys[e.id] else []
+        clear = [p for p in same if not _conflicts(ids, p)]
+        if len(same) == 1 and clear:
+            return Decision(player=clear[0], fill=self._fill(ids, clear[0]))
+        if not same:
+            return Decision()
+        if clear:
+            why = f"the same name as players {', '.join(str(p.pk) for p in same)}"
+        else:
+            why = f"the same name as player(s) {', '.join(str(p.pk) for p in same)}, " + (
+                "whose federation id differs"
+            )
+        return Decision(candidates=same, reason=f"{who}: {why}")
+
+    def _fill(self, ids: dict[str, str], p: Player) -> dict[str, str]:
+        """The file's ids the linked player lacks (and nobody else holds)."""
+        return {f: v for f, v in ids.items() if not getattr(p, f) and (f, v) not in self.taken_ids}
+
+
+def player_of(e: Entrant, d: Decision, tournament: Tournament | None) -> tuple[Player, int]:
+    """The goref player for the entrant by the decision (the linked one, his empty ids
+    filled; else a new one, put on the review list beside each candidate), and how many
+    pairs were queued.  Inside the caller's transaction."""
+    if d.player is not None:
+        if d.fill:
+            player_update(actor=None, player=d.player, **d.fill)
+        return d.player, 0
+    player = _new_player(e, d.new_ids)
+    queued = 0
+    for other in d.candidates:
+        if duplicate_flag(player=player, other=other, reason=d.reason, tournament=tournament):
+            queued += 1
+    return player, queued
+
+
+def _new_player(e: Entrant, ids: dict[str, str]) -> Player:
+    country = e.country.strip().upper()
+    try:
+        return player_create(
+            actor=None,
+            family_name=e.family_name,
+            given_name=e.given_name,
+            rank=str(Rank(e.rank)),
+            club=e.club.strip() or None,
+            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
+            **ids,
+        )
+    except ValidationError as exc:
+        fields = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+        raise ValidationError(
+            {"file": f"Player {e.family_name} {e.given_name}: {fields}"}
+        ) from None

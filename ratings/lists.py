@@ -1,0 +1,204 @@
+"""The federations' rating lists in goref: import one (replacing the older list of the same
+source, recording what changed) and search them with goref's own players (docs/ratings.md,
+"Rating lists")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+
+from games import permissions
+from games.engine.names import name_key
+from games.models import Player, Tournament, TournamentEntry
+from games.tournament import services as tournament_services
+from games.tournament.engine.model import Entrant
+from games.tournament.services.identity import Matcher, player_of
+from ops.audit import audit_record
+from ops.models import AuditAction
+from ops.services import Actor, StateConflict
+from ratings import rating_lists
+from ratings.models import RatingList, RatingListEntry
+from ratings.ranks import MIN_INDEX
+
+BATCH = 5000
+MAX_QUERY = 100  # characters of a search
+MAX_RESULTS = 20
+
+
+@dataclass(frozen=True)
+class ListImport:
+    rating_list: RatingList
+    unreadable: int
+
+
+def _key(row: rating_lists.ListedPlayer | RatingListEntry) -> str:
+    return row.federation_id or name_key(row.family_name, row.given_name)
+
+
+def rating_list_import(*, actor: Actor, data: bytes, published: date | None = None) -> ListImport:
+    """``_list_import`` in its own transaction; two first imports of one source at the
+    same moment: the second is a 409, never a 500."""
+    try:
+        return _list_import(actor=actor, data=data, published=published)
+    except IntegrityError:
+        raise StateConflict("Another import of this list ran at the same moment: retry.") from None
+
+
+@transaction.atomic
+def _list_import(*, actor: Actor, data: bytes, published: date | None = None) -> ListImport:
+    """Store a published list (its source recognised from the content).  A list older
+    than the one stored is refused (409); the same or a newer one replaces its entries."""
+    if actor is not None and not (
+        permissions.is_superuser(actor) or permissions.is_federation_official(actor)
+    ):
+        raise PermissionDenied("Only a federation official imports a rating list.")
+    try:
+        parsed = rating_lists.read(data, today=published)
+    except rating_lists.ListFormatError as e:
+        raise ValidationError({"file": str(e)}) from None
+    when = published or parsed.published
+    current, _ = RatingList.objects.select_for_update().get_or_create(
+        source=parsed.source, defaults={"published": when}
+    )
+    if current.entries_count and when < current.published:
+        raise StateConflict(
+            f"The {parsed.source.upper()} list of {current.published} is newer than this one "
+            f"({when}): nothing was imported."
+        )
+    old = {
+        _key(e): e.rating if e.rating is not None else e.list_rating
+        for e in RatingListEntry.objects.filter(rating_list=current).only(
+            "federation_id", "family_name", "given_name", "rating", "list_rating"
+        )
+    }
+    new: dict[str, Any] = {}
+    rows = []
+    for p in parsed.players:
+        new[_key(p)] = p.rating if p.rating is not None else p.list_rating
+        rows.append(
+            RatingListEntry(
+                rating_list=current,
+                federation_id=p.federation_id[:10],
+                family_name=p.family_name[:80],
+                given_name=p.given_name[:80],
+                name_key=name_key(p.family_name, p.given_name),
+                rank=p.rank,
+                rating=p.rating,
+                list_rating=p.list_rating[:12],
+                club=p.club[:10],
+                country=p.country[:2],
+            )
+        )
+    before = {"published": str(current.published), "entries": current.entries_count}
+    changes = {
+        "added": len(new.keys() - old.keys()),
+        "removed": len(old.keys() - new.keys()),
+        "rating_changed": sum(1 for k in new.keys() & old.keys() if new[k] != old[k]),
+    }
+    RatingListEntry.objects.filter(rating_list=current).delete()
+    RatingListEntry.objects.bulk_create(rows, batch_size=BATCH)
+    current.published = when
+    current.entries_count = len(rows)
+    current.changes = changes
+    current.save()
+    audit_record(
+        actor=actor,
+        action=AuditAction.RATING_LIST_IMPORTED,
+        obj=current,
+        old=before,
+        new={"published": str(when), "entries": len(rows), **changes},
+    )
+    return ListImport(current, parsed.unreadable)
+
+
+def _words(q: str) -> list[str]:
+    return name_key(q[:MAX_QUERY], "").split()[:5]
+
+
+def search_players(q: str) -> QuerySet[Player]:
+    """goref's players whose name has every word typed (as a prefix of a name word's
+    start, accents and order ignored), or whose federation id is the text typed."""
+    text = q.strip()[:MAX_QUERY]
+    ids = Q(egd_pin=text) | Q(ffg_licence=text) | Q(aga_id=text)
+    words = _words(text)
+    by_name = Q()
+    for w in words:
+        by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
+    cond = ids | by_name if words else ids
+    return (
+        Player.objects.filter(cond).select_related("club").order_by("name_key", "pk")[:MAX_RESULTS]
+    )
+
+
+def search_lists(q: str) -> list[RatingListEntry]:
+    text = q.strip()[:MAX_QUERY]
+    words = _words(text)
+    by_name = Q()
+    for w in words:
+        by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
+    cond = Q(federation_id=text) if text else Q(pk__in=[])
+    if words:
+        cond |= by_name
+    # No ORDER BY in the database: sorting every match (or walking the name index past
+    # the rows that do not match) costs more than scanning until 20 are found.
+    found = RatingListEntry.objects.filter(cond).select_related("rating_list").order_by()
+    return sorted(found[:MAX_RESULTS], key=lambda e: (e.name_key, e.pk))
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    entry: TournamentEntry
+    linked: bool  # an existing goref player (else a new one)
+    review: int  # pairs put on the review list
+
+
+def entry_add_from_list(
+    *, actor: Actor, tournament: Tournament, list_entry: RatingListEntry
+) -> ListEntry:
+    """``_enter`` in its own transaction; a race on the player's id is a 409."""
+    try:
+        return _enter(actor=actor, tournament=tournament, list_entry=list_entry)
+    except IntegrityError:
+        raise StateConflict(
+            "Another write took this player's id at the same moment: retry."
+        ) from None
+
+
+@transaction.atomic
+def _enter(*, actor: Actor, tournament: Tournament, list_entry: RatingListEntry) -> ListEntry:
+    """Enter the player a list names: the goref player his federation id or name says he
+    is (docs/tournaments.md, "One person across events"), else a new one, with the list's
+    rank, rating, club and country on the entry."""
+    if actor is not None and not permissions.is_director(actor, tournament):
+        raise PermissionDenied("Only its directors can change a tournament's entries.")
+    source = list_entry.rating_list.source
+    fid = list_entry.federation_id
+    entrant = Entrant(
+        id=1,
+        family_name=list_entry.family_name,
+        given_name=list_entry.given_name,
+        rank=list_entry.rank if list_entry.rank is not None else MIN_INDEX,
+        rating=list_entry.rating or 0,
+        club=list_entry.club,
+        country=list_entry.country,
+        egd_pin=fid if source == rating_lists.EGD else "",
+        ffg_licence=fid if source == rating_lists.FFG else "",
+        aga_id=fid if source == rating_lists.AGA else "",
+    )
+    decision = Matcher([entrant]).decide(entrant)
+    player, review = player_of(entrant, decision, tournament)
+    entry = tournament_services.entry_add(
+        actor=actor,
+        tournament=tournament,
+        player=player,
+        rank=list_entry.rank if list_entry.rank is not None else None,
+        rating=list_entry.rating,
+        club=list_entry.club,
+        country=list_entry.country if len(list_entry.country) == 2 else "",
+    )
+    return ListEntry(entry, decision.player is not None, review)
