@@ -89,7 +89,9 @@ def sgfmill_full(data: bytes) -> None:
     board, moves = sgf_moves.get_setup_and_moves(game)
     for colour, move in moves:
         if move is not None:
-            try:
+            # try/except rather than contextlib.suppress: a context manager per move would
+            # slow the peer down, not its reading.
+            try:  # noqa: SIM105
                 board.play(move[0], move[1], colour)
             except ValueError:  # a move on a stone: goref's replay flags it too
                 pass
