@@ -261,11 +261,6 @@ class Board:
         assert members is not None
         return frozenset(self._point(s) for s in members)
 
-    def has_airless_chain(self) -> bool:
-        """Whether a chain has no liberty (only a set-up position can hold one)."""
-        libs = self._libs
-        return any(stones is not None and not libs[i] for i, stones in enumerate(self._stones))
-
     def liberties(self, point: Point) -> int:
         """The number of liberties of the chain at ``point`` (0 for an empty point)."""
         h = self._head[self._index(point)]

@@ -90,6 +90,9 @@ _MOVE_PAIR = re.compile(r"([BW])\s*\[([a-z]{0,2})\]")
 _ONE_TREE_END = re.compile(r"\s*\)\s*+(?!\()")  # possessive: no backtracking into the spaces
 _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
+# Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
+# match (a set-up position's root lists hundreds of values).
+_ROOT_PROPERTIES = re.compile(rf"(?:\s*[A-Z]+\s*{_VALUE}|\s*{_VALUE})*+", re.DOTALL)
 _UNREAD = rf"(?:(?:C|N|BL|WL|OB|OW)\s*(?:{_VALUE}\s*)+)"
 _ANNOTATED_MOVE = re.compile(
     rf"\s*;\s*{_UNREAD}*([BW])\s*\[([a-z]{{0,2}})\]\s*{_UNREAD}*(?=[;()])", re.DOTALL
@@ -161,7 +164,7 @@ def _split_plain_moves(
     start = sgf._START.search(text)
     if start is None:
         return None
-    root_end = sgf.node_end(text, start.end())
+    root_end = _ROOT_PROPERTIES.match(text, start.end()).end()  # type: ignore[union-attr]
     if _NODE_BOUNDARY.match(text, root_end) is None:  # a root the tokens do not cover
         return None
     run_end = _MOVE_RUN.match(text, root_end).end()  # type: ignore[union-attr]
@@ -332,6 +335,19 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
     """
     if not opening:
         return {}
+    if len(opening) == 1:  # the root alone: no point is set up twice (_read_setup)
+        only = opening[0][1]
+        stones = dict.fromkeys(only.black, Color.BLACK)
+        stones.update(dict.fromkeys(only.white, Color.WHITE))
+    else:
+        stones = {}
+        for _, setup in opening:
+            stones.update(dict.fromkeys(setup.black, Color.BLACK))
+            stones.update(dict.fromkeys(setup.white, Color.WHITE))
+            for p in setup.empty:
+                stones.pop(p, None)
+    if _all_chains_breathe(stones, size):  # the common case: no chain to name
+        return stones
     placed: dict[Point, tuple[Color, Node]] = {}
     for node, setup in opening:
         for points, color in ((setup.black, Color.BLACK), (setup.white, Color.WHITE)):
@@ -342,12 +358,10 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
     board = Board(size)
     board.place_setup(
         Setup(
-            black=frozenset(p for p, (c, _) in placed.items() if c is Color.BLACK),
-            white=frozenset(p for p, (c, _) in placed.items() if c is Color.WHITE),
+            black=frozenset(p for p, c in stones.items() if c is Color.BLACK),
+            white=frozenset(p for p, c in stones.items() if c is Color.WHITE),
         )
     )
-    if not board.has_airless_chain():  # the common case: no chain to name
-        return {p: color for p, (color, _) in placed.items()}
     for point in sorted(placed, key=lambda q: (q[1], q[0])):
         if board.liberties(point) == 0:
             color, node = placed[point]
@@ -358,6 +372,40 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
                 f"({point_to_sgf(point)}) has no liberty",
             )
     return {p: color for p, (color, _) in placed.items()}
+
+
+@cache
+def _neighbours(size: int) -> dict[Point, tuple[Point, ...]]:
+    return {
+        (x, y): tuple(
+            (a, b)
+            for a, b in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+            if 0 <= a < size and 0 <= b < size
+        )
+        for y in range(size)
+        for x in range(size)
+    }
+
+
+def _all_chains_breathe(stones: dict[Point, Color], size: int) -> bool:
+    """Whether every chain of a set-up position has a liberty: the stones next to an
+    empty point, and those joined to them, without building a board."""
+    near = _neighbours(size)
+    free = []
+    for p in stones:
+        for n in near[p]:
+            if n not in stones:
+                free.append(p)
+                break
+    breathing = set(free)
+    while free:
+        p = free.pop()
+        color = stones[p]
+        for n in near[p]:
+            if n not in breathing and stones.get(n) is color:
+                breathing.add(n)
+                free.append(n)
+    return len(breathing) == len(stones)
 
 
 def _white_after_black_setup(
