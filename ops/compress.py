@@ -30,31 +30,35 @@ _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 @dataclass(frozen=True)
 class Page:
-    """A page's UTF-8 text cut at its nonce, each piece also deflated, with its CRC-32 and
-    the table that shifts a CRC past it (``_shifter``)."""
+    """A page's UTF-8 text cut at its nonce, each piece kept deflated only (a tenth of
+    the text: what a process keeps and unpickles per hit), with its length, its CRC-32
+    and the table that shifts a CRC past it (``_shifter``)."""
 
-    pieces: tuple[bytes, ...]
     deflated: tuple[bytes, ...]
+    sizes: tuple[int, ...]
     crcs: tuple[int, ...]
     shifters: tuple[tuple[int, ...], ...]
 
     @classmethod
     def of(cls, text: str, nonce: str) -> Page:
         raw = text.encode()
-        pieces = tuple(raw.split(nonce.encode())) if nonce else (raw,)
+        pieces = raw.split(nonce.encode()) if nonce else [raw]
         return cls(
-            pieces,
             tuple(_deflate(p) for p in pieces),
+            tuple(len(p) for p in pieces),
             tuple(zlib.crc32(p) for p in pieces),
             tuple(_shifter(len(p)) for p in pieces),
         )
 
     @property
     def size(self) -> int:
-        return sum(len(p) for p in self.pieces)
+        return sum(self.sizes)
 
     def body(self, nonce: str) -> bytes:
-        return nonce.encode().join(self.pieces)
+        """The page uncompressed, for the rare client that does not take gzip."""
+        return nonce.encode().join(
+            zlib.decompressobj(-zlib.MAX_WBITS).decompress(d) for d in self.deflated
+        )
 
     def gzipped(self, nonce: str) -> bytes:
         mark = nonce.encode()
@@ -68,7 +72,7 @@ class Page:
             # The CRC of what came before, carried past this piece, and the piece's own:
             # a few operations instead of reading the piece again.
             crc = _shift(crc, self.shifters[i]) ^ self.crcs[i]
-            size += len(self.pieces[i])
+            size += self.sizes[i]
             out.append(packed)
         out += [_FINAL_BLOCK, struct.pack("<II", crc, size & 0xFFFFFFFF)]
         return b"".join(out)

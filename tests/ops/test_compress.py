@@ -31,5 +31,5 @@ def test_the_joined_stream_reads_as_the_page_with_the_requests_nonce(seed: int) 
 
 def test_a_page_without_a_nonce_is_one_piece() -> None:
     page = Page.of("<p>no script here</p>" * 50, "")
-    assert len(page.pieces) == 1
+    assert len(page.deflated) == 1
     assert gzip.decompress(page.gzipped("")) == page.body("")
