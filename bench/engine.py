@@ -15,6 +15,7 @@ against area counting time on the real finished games of tests/data/sgf/marked
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import resource
 import statistics
@@ -114,8 +115,8 @@ def real_records() -> None:
             goref_full(data)
         except ValueError:
             continue  # a record one of the two refuses (a bad encoding, an odd size)
-        ours = best_of(lambda data=data: goref_full(data), repeat=5)
-        theirs = best_of(lambda data=data: sgfmill_full(data), repeat=5)
+        ours = best_of(functools.partial(goref_full, data), repeat=5)
+        theirs = best_of(functools.partial(sgfmill_full, data), repeat=5)
         by_kind.setdefault(kind_of(data), []).append((ours, theirs))
     every = [t for times in by_kind.values() for t in times]
     for kind, times in [*sorted(by_kind.items()), ("all", every)]:

@@ -524,22 +524,21 @@ class _Budget:
 
 
 @cache
-def _point_table(size: int) -> dict[str, tuple[Point]]:
+def _point_table(size: int) -> dict[str, Point]:
     """SGF point values to points, every point of the board: a set-up position of a few
     hundred stones is read by lookups (a compressed list or an error goes the long way)."""
-    return {point_to_sgf((x, y)): ((x, y),) for y in range(size) for x in range(size)}
+    return {point_to_sgf((x, y)): (x, y) for y in range(size) for x in range(size)}
 
 
 def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Point]:
     points: set[Point] = set()
     table = _point_table(size)
     for value in node.values(ident):
-        expanded = table.get(value)
-        if expanded is not None:
+        single = table.get(value)
+        if single is not None and budget.left > 0:
             budget.left -= 1
-            if budget.left >= 0:
-                points.add(expanded[0])
-                continue
+            points.add(single)
+            continue
         value = value.strip()
         if not value:  # TB[] and AE[] are written for "none"
             continue
