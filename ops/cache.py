@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from django.core.cache import cache, caches
@@ -295,7 +296,9 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
             return _build(full, name, compute, timeout)
         finally:
             cache.delete(lock)
-    stale = cache.get(f"last:{name}", _MISS)
+    # Inside another entry's rebuild, a stale copy would be kept under that entry's new
+    # versions (a whole page built around a stale fragment): wait for the fresh one.
+    stale = _MISS if _building.get() else cache.get(f"last:{name}", _MISS)
     if stale is not _MISS:
         last: T = stale
         return last
@@ -309,8 +312,17 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
     return _build(full, name, compute, timeout)
 
 
+# Whether this thread (this context) is computing an entry: per context, so threads
+# never see each other's.
+_building: ContextVar[bool] = ContextVar("goref_cache_building", default=False)
+
+
 def _build(full: str, name: str, compute: Callable[[], T], timeout: int | None) -> T:
-    value = compute()
+    token = _building.set(True)
+    try:
+        value = compute()
+    finally:
+        _building.reset(token)
     if timeout is None:
         entries_timeout: Any = DEFAULT_TIMEOUT
     else:

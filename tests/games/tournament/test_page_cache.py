@@ -151,3 +151,28 @@ def test_with_no_copy_to_serve_the_others_wait_for_the_rebuild(db: None) -> None
 def test_the_rows_numbers_read_as_floatformat_wrote_them(value: float) -> None:
     expected = Template('{{ v|floatformat:"-1" }}').render(Context({"v": value}))
     assert number(value) == expected
+
+
+def test_a_page_rebuilt_while_its_fragment_is_rebuilt_elsewhere_waits_for_the_fresh_one(
+    db: None,
+) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def slow_fragment() -> str:
+        started.set()
+        release.wait(5)
+        return "fresh fragment"
+
+    versioned.single_flight("fragment.f@1", lambda: "old fragment")
+    other = threading.Thread(target=lambda: versioned.single_flight("fragment.f@2", slow_fragment))
+    other.start()
+    started.wait(5)
+    # a visitor's page, missing too, is built around the fragment another thread rebuilds
+    threading.Timer(0.2, release.set).start()
+    page = versioned.single_flight(
+        "page.p@2", lambda: "page with " + versioned.single_flight("fragment.f@2", slow_fragment)
+    )
+    other.join()
+    assert page == "page with fresh fragment"
+    # and from then on everyone reads the fresh one
+    assert versioned.single_flight("fragment.f@2", slow_fragment) == "fresh fragment"
