@@ -133,7 +133,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     number = int(after) if after and after.isdigit() and len(after) <= 4 else None
     printable = request.GET.get("print") == "1"
     names = [page_cache.tournament(pk)]
-    key = f"standings.{pk}.{number or 'last'}.{int(printable)}"
+    key = f"standings.{pk}.{'last' if number is None else number}.{int(printable)}"
     return visitor_cached(
         request,
         f"page.{key}",

@@ -45,6 +45,9 @@ def test_the_standings_page_is_served_whole_to_a_visitor_until_a_result_changes(
     services.game_result_confirm(actor=bob.user, game=game)
     assert "2-/w" in client.get(url).content.decode()
     assert client.get(standings_url(game, round="99")).status_code == 404
+    # each round is its own page: round 0 is not the latest round
+    assert "Standings after round 0" in client.get(standings_url(game, round="0")).content.decode()
+    assert "Standings after round 1" in client.get(url).content.decode()
 
 
 def test_a_signed_in_user_gets_the_cached_standings_under_his_own_header(
