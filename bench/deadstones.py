@@ -6,6 +6,8 @@ every ``*.sgf`` in ``--dir`` (a larger set of marked games kept outside the repo
 position it times goref's ``estimate_dead`` and GNU Go's ``final_status_list dead`` (GTP,
 after ``loadsgf``), and checks both against the players' marks: the stones inside the
 opponent's marked territory.  Without GNU Go it says so and prints goref's figures only.
+Prints the median, p99 and worst time per board size; ``--unbounded`` also estimates each
+position without the move budget (``MOVE_BUDGET``) and counts the dead sets that differ.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=10)
     parser.add_argument("--limit", type=int, default=0, help="only the first N games")
     parser.add_argument("--dir", type=Path, default=MARKED, help="a folder of marked games")
+    parser.add_argument("--unbounded", action="store_true", help="compare with no move budget")
     args = parser.parse_args()
     files = sorted(args.dir.glob("*.sgf"))
     if args.limit:
@@ -88,6 +91,7 @@ def main() -> None:
         print(f"GNU Go not found ({args.gnugo}): goref's figures only")
     times: dict[int, list[tuple[float, float | None]]] = {}
     right = {"goref": 0, "gnugo": 0}
+    changed: list[str] = []
     print(f"{'game':44} {'size':>4} {'goref ms':>9} {'gnugo ms':>9} {'ratio':>6}  exact")
     for path in files:
         record = parse_record(path.read_bytes())
@@ -96,6 +100,8 @@ def main() -> None:
         t = time.perf_counter()
         ours = estimate_dead(board, RULES).dead
         ours_s = time.perf_counter() - t
+        if args.unbounded and estimate_dead(board, RULES, move_budget=10**9).dead != ours:
+            changed.append(path.name)
         theirs_s: float | None = None
         mark = "goref " if ours == expected else "      "
         right["goref"] += ours == expected
@@ -114,7 +120,12 @@ def main() -> None:
     print()
     for size, rows in sorted(times.items()):
         ours_med = statistics.median(r[0] for r in rows)
-        line = f"{size}x{size}: {len(rows)} games, goref median {ours_med * 1000:.0f} ms"
+        ours_sorted = sorted(r[0] for r in rows)
+        p99 = ours_sorted[min(len(rows) - 1, int(0.99 * len(rows)))]
+        line = (
+            f"{size}x{size}: {len(rows)} games, goref median {ours_med * 1000:.0f} ms, "
+            f"p99 {p99 * 1000:.0f} ms, worst {ours_sorted[-1] * 1000:.0f} ms"
+        )
         if gnugo is not None:
             gnu_med = statistics.median(r[1] or 0.0 for r in rows)
             line += (
@@ -129,6 +140,11 @@ def main() -> None:
         print(f", GNU Go {right['gnugo']} of {n} ({100 * right['gnugo'] / n:.1f}%)")
     else:
         print()
+    if args.unbounded:
+        print(
+            f"without the move budget: {len(changed)} dead sets differ"
+            + (f" ({', '.join(changed)})" if changed else "")
+        )
 
 
 if __name__ == "__main__":

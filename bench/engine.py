@@ -1,7 +1,12 @@
-"""Engine benchmark (not a test): goref against sgfmill on the same random games.
+"""Engine benchmark (not a test): goref against sgfmill on the same games, random and real.
 
 Run: ``.venv/bin/python -m bench.engine`` (``--games N`` to change the sample).
-Prints replay speed, area-scoring time, parse+replay+score per game, Japanese
+Prints, per kind of real record in tests/data/sgf (public archives: KGS, Fox, OGS,
+IGS, Sabaki, ...; plain move lists, records with comments or time stamps, with
+variations, with set-up positions), parse+replay+score per record against
+sgfmill's reader, set-up and area count (median ratio per record and ratio of
+totals); then on random games replay speed, area-scoring time, parse+replay+score
+per game, Japanese
 against area counting time on the real finished games of tests/data/sgf/marked
 (with the players' dead stones), and the peak resident memory after replaying
 10,000 games in one process.
@@ -10,13 +15,16 @@ against area counting time on the real finished games of tests/data/sgf/marked
 from __future__ import annotations
 
 import argparse
+import functools
+import re
 import resource
+import statistics
 import time
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
-from sgfmill import boards, sgf
+from sgfmill import boards, sgf, sgf_moves
 
 from games.engine.board import Board
 from games.engine.randgame import random_moves
@@ -27,7 +35,11 @@ from games.engine.scoring import dead_from_markup, score, score_position
 from games.engine.types import Color, GameRecord, Move, Point
 
 SIZE = 19
-MARKED = Path(__file__).resolve().parents[1] / "tests" / "data" / "sgf" / "marked"
+SGF_DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "sgf"
+MARKED = SGF_DATA / "marked"
+# Node properties that change nothing a replay reads: comments, names, time left.
+_ANNOTATION = re.compile(rb";[^;]*?\b(?:C|N|BL|WL|OB|OW)\[")
+_SETUP = re.compile(rb"\bA[BWE]\[")
 
 
 def random_game(moves: int, seed: int) -> list[Move]:
@@ -59,6 +71,63 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
         fn()
         best = min(best, time.perf_counter() - t)
     return best
+
+
+def kind_of(data: bytes) -> str:
+    """Which reading a record needs: set-up stones beat variations beat annotations."""
+    if _SETUP.search(data):
+        return "set-up"
+    if data.count(b"(") > 1 and re.search(rb"\)\s*\(", data):
+        return "variations"
+    if _ANNOTATION.search(data):
+        return "comments/time"
+    return "plain"
+
+
+def sgfmill_full(data: bytes) -> None:
+    """sgfmill's whole way through one record: read, set up, play the main line, count."""
+    game = sgf.Sgf_game.from_bytes(data)
+    board, moves = sgf_moves.get_setup_and_moves(game)
+    for colour, move in moves:
+        if move is not None:
+            # try/except rather than contextlib.suppress: a context manager per move would
+            # slow the peer down, not its reading.
+            try:  # noqa: SIM105
+                board.play(move[0], move[1], colour)
+            except ValueError:  # a move on a stone: goref's replay flags it too
+                pass
+    board.area_score()
+
+
+def goref_full(data: bytes) -> None:
+    """goref's: read, replay checking every rule (superko included), count."""
+    record = parse_record(data)
+    score(replay(record, get_rules("chinese"), strict=False))
+
+
+def real_records() -> None:
+    """Parse+replay+score per real record, by kind, beside sgfmill."""
+    by_kind: dict[str, list[tuple[float, float]]] = {}
+    for path in sorted(SGF_DATA.glob("*/*.sgf")):
+        data = path.read_bytes()
+        try:
+            sgfmill_full(data)
+            goref_full(data)
+        except ValueError:
+            continue  # a record one of the two refuses (a bad encoding, an odd size)
+        ours = best_of(functools.partial(goref_full, data), repeat=5)
+        theirs = best_of(functools.partial(sgfmill_full, data), repeat=5)
+        by_kind.setdefault(kind_of(data), []).append((ours, theirs))
+    every = [t for times in by_kind.values() for t in times]
+    for kind, times in [*sorted(by_kind.items()), ("all", every)]:
+        ours = sum(o for o, _ in times)
+        theirs = sum(t for _, t in times)
+        median = statistics.median(t / o for o, t in times)
+        print(
+            f"real records, {kind} x{len(times)}: parse+replay+score goref "
+            f"{1e3 * ours / len(times):.3f} ms, sgfmill {1e3 * theirs / len(times):.3f} ms "
+            f"per record; ratio median {median:.2f}x, of totals {theirs / ours:.2f}x"
+        )
 
 
 def real_positions() -> None:
@@ -103,6 +172,7 @@ def main() -> None:
     args = ap.parse_args()
     situational = get_rules("nz")  # situational superko, suicide legal
     chinese = get_rules("chinese")
+    real_records()
 
     for length in (250, 500):
         games = [random_game(length, 1000 * length + s) for s in range(args.games)]

@@ -5,30 +5,36 @@ Run: ``.venv/bin/python -m bench.web`` (``--seconds S`` per measurement,
 
 Creates its own PostgreSQL database (``BENCH_DATABASE_URL``, default
 postgres://postgres@127.0.0.1:5432/goref_bench_web, dropped and migrated
-afresh), seeds a rated 200-game tournament (40 players, 10 rounds) and rates
-it, collects the static files, and starts gunicorn on loopback with the
+afresh), seeds a rated tournament and rates it, collects the static files, and starts gunicorn on loopback with the
 production settings (``DEBUG=0``, ``config/gunicorn.py``, the cache and broker
 on ``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/5; the HTTPS redirect
-off, since nothing terminates TLS on loopback).  Then, at 10 and 100
-connections, it measures in alternation, ``--rounds`` times each:
+off, since nothing terminates TLS on loopback).  The event has ``--players``
+players (760 by default, the EGC 2011's size) over 10 rounds.  Then, at 10 and 50
+connections, every request asking for gzip as browsers do, it measures in
+alternation, ``--rounds`` times each:
 
 * the peer: a bare JSON view (``/bench/bare/``, on only with ``GOREF_BENCH_VIEWS``);
 * the player rating lookup ``/api/v1/players/<id>/``;
 * the handicap lookup ``/api/v1/handicap/?black=..&white=..``;
 * the player page ``/players/<id>/`` (rating, chart, games);
-* the tournament page ``/tournaments/<id>/`` (the 200-game crosstable).
+* the tournament page ``/tournaments/<id>/`` (the standings and every round's games);
+* the standings page ``/tournaments/<id>/standings/``;
+* the tournament page again while a result is entered every second (the event's version
+  bumped from this process): each bump makes every cached copy miss once.
 
 The load comes from ``wrk`` (keep-alive connections) when it is installed,
 else from a Python client (threads, ``http.client`` keep-alive), which is
 slower than the server on a small machine and then flattens the ratios.
 Prints requests/s, p50 and p99 of each and its ratio to the peer (targets:
-lookups >= 0.5, player page >= 0.3, crosstable >= 0.2; p99 < 100 ms at 10
-connections), then the cost of each read with the cache empty, in-process.
+lookups >= 0.5, player page >= 0.3, tournament and standings pages >= 0.2; p99 <
+100 ms at 10 connections), the size of each answer plain and gzipped, then the
+cost of each read with the cache empty, in-process.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import os
 import re
@@ -39,6 +45,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -48,8 +55,17 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SECRET = "bench-" + "x1y2z3w4v5u6t7s8r9q0p" * 3
-TARGETS = {"lookup": 0.5, "handicap": 0.5, "player page": 0.3, "crosstable": 0.2}
-PLAYERS, ROUNDS = 40, 10  # 10 rounds of 20 games: 200 games
+TARGETS = {
+    "lookup": 0.5,
+    "handicap": 0.5,
+    "player page": 0.3,
+    "tournament": 0.2,
+    "standings": 0.2,
+    "tournament+1w/s": 0.2,
+}
+ROUNDS = 10
+# The read measured while a result is entered every second.
+WRITING = "tournament+1w/s"
 
 
 @dataclass
@@ -74,12 +90,12 @@ def _recreate_database(url: str, admin_url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def _seed() -> dict[str, str]:
-    """One rated tournament of 200 final games, rated; the URLs to measure."""
+def _seed(players_count: int) -> tuple[dict[str, str], int]:
+    """One rated tournament of final games, rated; the URLs to measure and its id."""
     import datetime as dt
     from decimal import Decimal
 
-    from games.models import Club, Game, Player, Round, Tournament
+    from games.models import Club, Game, Player, Round, Tournament, TournamentEntry
     from ratings.recompute import recompute
 
     club = Club.objects.create(name="Bench Go Club", country="NZ")
@@ -92,7 +108,7 @@ def _seed() -> dict[str, str]:
                 country="NZ",
                 declared_rank=-15 + (i % 20),
             )
-            for i in range(PLAYERS)
+            for i in range(players_count)
         ]
     )
     tournament = Tournament.objects.create(
@@ -106,9 +122,10 @@ def _seed() -> dict[str, str]:
     games = []
     for number in range(1, ROUNDS + 1):
         rnd = Round.objects.create(tournament=tournament, number=number)
-        order = players[number % PLAYERS :] + players[: number % PLAYERS]
-        for table in range(PLAYERS // 2):
-            black, white = order[table], order[PLAYERS - 1 - table]
+        shift = number % players_count
+        order = players[shift:] + players[:shift]
+        for table in range(players_count // 2):
+            black, white = order[table], order[players_count - 1 - table]
             games.append(
                 Game(
                     tournament=tournament,
@@ -125,21 +142,33 @@ def _seed() -> dict[str, str]:
                 )
             )
     Game.objects.bulk_create(games)
+    TournamentEntry.objects.bulk_create(
+        TournamentEntry(
+            tournament=tournament, player=p, rank=p.declared_rank, club=club.name, country="NZ"
+        )
+        for p in players
+    )
     recompute()
     a, b = players[0].pk, players[1].pk
-    return {
+    urls = {
         "bare view": "/bench/bare/",
         "lookup": f"/api/v1/players/{a}/",
         "handicap": f"/api/v1/handicap/?black={a}&white={b}",
         "player page": f"/players/{a}/",
-        "crosstable": f"/tournaments/{tournament.pk}/",
+        "tournament": f"/tournaments/{tournament.pk}/",
+        "standings": f"/tournaments/{tournament.pk}/standings/",
+        WRITING: f"/tournaments/{tournament.pk}/",
     }
+    return urls, tournament.pk
 
 
-def _get(port: int, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
+def _get(port: int, path: str, timeout: float = 10.0, gzip: bool = False) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Host": "127.0.0.1"}
+    if gzip:
+        headers["Accept-Encoding"] = "gzip"
     try:
-        conn.request("GET", path, headers={"Host": "127.0.0.1"})
+        conn.request("GET", path, headers=headers)
         response = conn.getresponse()
         return response.status, response.read()
     finally:
@@ -179,6 +208,8 @@ def _wrk(port: int, path: str, connections: int, seconds: float) -> Figure:
             "--latency",
             "-H",
             "Host: 127.0.0.1",
+            "-H",
+            "Accept-Encoding: gzip",
             f"http://127.0.0.1:{port}{path}",
         ],
         capture_output=True,
@@ -215,7 +246,7 @@ def _python_load(port: int, path: str, connections: int, seconds: float) -> Figu
                 break
             started = time.perf_counter()
             try:
-                conn.request("GET", path, headers={"Host": "127.0.0.1"})
+                conn.request("GET", path, headers={"Host": "127.0.0.1", "Accept-Encoding": "gzip"})
                 response = conn.getresponse()
                 response.read()
             except (OSError, http.client.HTTPException) as exc:
@@ -245,6 +276,30 @@ def _python_load(port: int, path: str, connections: int, seconds: float) -> Figu
         latencies[len(latencies) // 2],
         latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
     )
+
+
+@contextlib.contextmanager
+def _writing(event: int, on: bool) -> Iterator[None]:
+    """While on: the event's version bumped every second, as a result entered would."""
+    if not on:
+        yield
+        return
+    from games import cache as page_cache
+    from ops import cache as versioned
+
+    stop = threading.Event()
+
+    def bump() -> None:
+        while not stop.wait(1.0):
+            versioned.touch(page_cache.tournament(event))  # no transaction: at once
+
+    writer = threading.Thread(target=bump, daemon=True)
+    writer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        writer.join()
 
 
 # --------------------------------------------------------------------------- the miss
@@ -281,7 +336,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
     parser.add_argument("--rounds", type=int, default=2, help="alternations per level")
     parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_PORT", "8765")))
-    parser.add_argument("--connections", default="10,100")
+    parser.add_argument("--connections", default="10,50")
+    parser.add_argument("--players", type=int, default=760, help="players in the event")
     args = parser.parse_args()
     levels = [int(c) for c in args.connections.split(",")]
 
@@ -317,9 +373,9 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()  # the cache: nothing from an earlier run
-    urls = _seed()
+    urls, event = _seed(args.players)
     print(
-        f"seeded {PLAYERS} players, {PLAYERS // 2 * ROUNDS} games; gunicorn with "
+        f"seeded {args.players} players, {args.players // 2 * ROUNDS} games; gunicorn with "
         f"{env['WEB_CONCURRENCY']} workers x {os.environ.get('WEB_THREADS', '4')} threads "
         f"on 127.0.0.1:{args.port}"
     )
@@ -336,11 +392,13 @@ def main() -> None:
         )
     try:
         _wait_up(args.port, proc, log)
-        for path in urls.values():  # every answer is a 200, and the caches are warm
+        sizes = {}
+        for name, path in urls.items():  # every answer is a 200, and the caches are warm
             for _ in range(3):
                 status, body = _get(args.port, path)
                 if status != 200:
                     raise SystemExit(f"{path} answered {status}: {body[:300]!r}")
+            sizes[name] = (len(body), len(_get(args.port, path, gzip=True)[1]))
         load = _wrk if shutil.which("wrk") else _python_load
         print(
             f"load: {'wrk' if load is _wrk else 'Python threads (client-bound)'}, "
@@ -351,9 +409,9 @@ def main() -> None:
             results[connections] = {name: [] for name in urls}
             for _ in range(args.rounds):
                 for name, path in urls.items():
-                    results[connections][name].append(
-                        load(args.port, path, connections, args.seconds)
-                    )
+                    with _writing(event, on=name == WRITING):
+                        figure = load(args.port, path, connections, args.seconds)
+                    results[connections][name].append(figure)
     finally:
         proc.terminate()
         try:
@@ -363,7 +421,7 @@ def main() -> None:
 
     for connections in levels:
         print(f"\n{connections} connections")
-        print(f"{'read':<14}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}  target")
+        print(f"{'read':<16}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}  target")
         peer = statistics.mean(f.rps for f in results[connections]["bare view"])
         for name, figures in results[connections].items():
             rps = statistics.mean(f.rps for f in figures)
@@ -376,11 +434,16 @@ def main() -> None:
                 verdict = f">= {target}  {'ok' if ratio >= target else 'MISSED'}"
             if connections == 10 and p99 >= 100:
                 verdict += "  p99 >= 100 ms: MISSED"
-            print(f"{name:<14}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}")
+            print(f"{name:<16}{rps:>9.0f}{p50:>9.1f}{p99:>9.1f}{ratio:>8.2f}  {verdict}")
 
+    print("\nanswer sizes, plain and gzipped (as sent to a browser):")
+    for name, (plain, packed) in sizes.items():
+        print(f"  {name:<16}{plain / 1024:>9.1f} KB{packed / 1024:>9.1f} KB")
     print("\nwith the cache emptied before each read (in-process, median of 7):")
-    for name, ms in _cold_costs({k: v for k, v in urls.items() if k != "bare view"}).items():
-        print(f"  {name:<14}{ms:>8.1f} ms")
+    for name, ms in _cold_costs(
+        {k: v for k, v in urls.items() if k not in ("bare view", WRITING)}
+    ).items():
+        print(f"  {name:<16}{ms:>8.1f} ms")
     shutil.rmtree(work, ignore_errors=True)
 
 

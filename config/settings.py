@@ -62,6 +62,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: an oversized body is refused before anything reads it.
     "ops.middleware.BodySizeLimitMiddleware",
+    # Next, so it compresses what every other middleware wrote; a cached visitor page
+    # arrives already compressed (ops.compress), which it leaves alone.  BREACH: see
+    # docs/operations.md, "Compression".
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

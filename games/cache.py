@@ -3,7 +3,9 @@
 - ``player:<id>``: his games, rank, club, rating (player page, rating lookup, handicap);
 - ``tournament:<id>``: its games, rounds and settings (tournament page, crosstable);
 - ``players`` / ``tournaments``: any player's or tournament's name, rank or club,
-  shown on other objects' pages;
+  shown on other objects' pages (not on a tournament's pages: a player's change bumps
+  the ``tournament:<id>`` of each event he entered or played in instead, so a
+  760-player event is not rebuilt for an edit anywhere else);
 - ``ratings``: every rating, bumped once by a recompute (bulk writes).
 """
 
@@ -28,12 +30,26 @@ def tournament(pk: Any) -> str:
 
 def register() -> None:
     """Called by ``GamesConfig.ready``."""
+    from django.db.models import Q
+
     from games.models import Club, Game, Player, Round, Tournament, TournamentEntry
 
     cache.register(
         Game, lambda g: [player(g.black_id), player(g.white_id), tournament(g.tournament_id)]
     )
-    cache.register(Player, lambda p: [player(p.pk), PLAYERS])
+
+    def player_names(p: Player) -> list[str]:
+        # His events' pages show his name (the entry keeps its own rank and club): one
+        # query (entries and games: rows older than the entry rule), on a player's save only.
+        entered = TournamentEntry.objects.filter(player_id=p.pk).values_list("tournament_id")
+        played = Game.objects.filter(Q(black_id=p.pk) | Q(white_id=p.pk)).values_list(
+            "tournament_id"
+        )
+        events = {t for (t,) in entered.union(played) if t is not None}
+        return [player(p.pk), PLAYERS, *(tournament(t) for t in events)]
+
+    cache.register(Player, player_names)
+    # A club's name shows on player pages; an entry keeps the club it was made with.
     cache.register(Club, lambda c: [PLAYERS])
     cache.register(Tournament, lambda t: [tournament(t.pk), TOURNAMENTS])
     cache.register(Round, lambda r: [tournament(r.tournament_id)])

@@ -121,14 +121,19 @@ def outcome_for(game: Game, player_id: int) -> str:
     return f"{won} by forfeit" if game.result_reason == "forfeit" else won
 
 
-def player_games(player: Player) -> list[dict[str, Any]]:
+def player_games(
+    player: Player, *, offset: int = 0, limit: int | None = None
+) -> list[dict[str, Any]]:
     """The player's games, newest tournament first, each with his colour, his opponent and
-    the outcome from his side: the games table of the player page (one query)."""
+    the outcome from his side: the games table of the player page (one query); ``offset``
+    and ``limit`` page a long career."""
     rows = (
         Game.objects.filter(Q(black=player) | Q(white=player))
         .select_related("tournament", "round", "black", "white")
+        .defer("sgf", "sgf_warnings", "dead_stones")
         .order_by("-tournament__end_date", "-tournament_id", "round__number", "id")
     )
+    games = rows[offset:] if limit is None else rows[offset : offset + limit]
     return [
         {
             "game": g,
@@ -136,5 +141,5 @@ def player_games(player: Player) -> list[dict[str, Any]]:
             "opponent": g.white if g.black_id == player.pk else g.black,
             "outcome": outcome_for(g, player.pk),
         }
-        for g in rows
+        for g in games
     ]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from django.core.cache import cache, caches
@@ -262,16 +263,78 @@ def cached(
     max_age: float = 0.0,
 ) -> T:
     """``compute()``, kept under ``key`` until one of ``depends_on`` is bumped
-    (``max_age``: as for ``versions``)."""
-    full = f"{key}@{versions(depends_on, max_age)}"
+    (``max_age``: as for ``versions``); rebuilt by one thread at a time (``single_flight``)."""
+    return single_flight(f"{key}@{versions(depends_on, max_age)}", compute, timeout)
+
+
+# A rebuild that takes longer than this lets another thread start one.
+LOCK_SECONDS = 30
+# How long a thread with no stale copy waits for another's rebuild before doing its own.
+WAIT_SECONDS = 5.0
+_POLL_SECONDS = 0.02
+
+
+def single_flight(full: str, compute: Callable[[], T], timeout: int | None = None) -> T:
+    """The entry under the version-keyed ``full`` key (``name@versions``), built by one
+    thread in all processes when it is missing.
+
+    The thread that takes the lock (an ``add`` on the shared cache) computes; the
+    others serve the entry last built under the same name, stale by at most one
+    rebuild, or, with none, wait for the new one (at most ``WAIT_SECONDS``, then
+    compute it themselves).  Without this, every thread that missed a 400 ms page
+    right after a write rebuilt it at once.
+    """
     entries = caches["versioned"]
     hit = entries.get(full, _MISS)
     if hit is not _MISS:
         found: T = hit
         return found
-    value = compute()
+    name = full.partition("@")[0]
+    lock = f"lock:{full}"
+    if cache.add(lock, 1, timeout=LOCK_SECONDS) or _shared_cache_down():
+        try:
+            return _build(full, name, compute, timeout)
+        finally:
+            cache.delete(lock)
+    # Inside another entry's rebuild, a stale copy would be kept under that entry's new
+    # versions (a whole page built around a stale fragment): wait for the fresh one.
+    stale = _MISS if _building.get() else cache.get(f"last:{name}", _MISS)
+    if stale is not _MISS:
+        last: T = stale
+        return last
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(_POLL_SECONDS)
+        hit = entries.get(full, _MISS)
+        if hit is not _MISS:
+            waited: T = hit
+            return waited
+    return _build(full, name, compute, timeout)
+
+
+# Whether this thread (this context) is computing an entry: per context, so threads
+# never see each other's.
+_building: ContextVar[bool] = ContextVar("goref_cache_building", default=False)
+
+
+def _build(full: str, name: str, compute: Callable[[], T], timeout: int | None) -> T:
+    token = _building.set(True)
+    try:
+        value = compute()
+    finally:
+        _building.reset(token)
     if timeout is None:
-        entries.set(full, value)
+        entries_timeout: Any = DEFAULT_TIMEOUT
     else:
-        entries.set(full, value, timeout)
+        entries_timeout = timeout
+    caches["versioned"].set(full, value, entries_timeout)
+    # The copy served while the next rebuild runs: in the shared cache only, because
+    # unlike a version-keyed entry it changes under the same key.
+    cache.set(f"last:{name}", value, entries_timeout)
     return value
+
+
+def _shared_cache_down() -> bool:
+    """Whether the shared cache just failed (its ``add`` then says nothing about a lock)."""
+    down = getattr(cache, "_down", None)
+    return bool(down is not None and down())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from functools import cache
 
@@ -79,11 +80,23 @@ _MAX_RAW_KOMI = 1000  # above Fox's 750; keeps absurd exponents out of the arith
 MAX_LISTED_POINTS = 250_000
 
 
-# The fast path: a file that is one game tree whose nodes after the root are
-# all plain moves (``;B[dd]``, ``;W[]``) with nothing else in them.
-_MOVE_RUN = re.compile(r"(?:\s*;\s*[BW]\s*\[[a-z]{0,2}\])*")
+# The fast path: the nodes after the root that are plain moves (``;B[dd]``, ``;W[]``),
+# read in bulk; then moves with properties the record does not keep (comments, node
+# names, time left: what KGS, OGS and Fox write on every move), read by one match each;
+# whatever follows (territory markup, set-up nodes, variations) is read the general
+# way from there on.
+_MOVE_RUN = re.compile(r"(?:\s*;\s*[BW]\s*\[[a-z]{0,2}\](?=\s*[;()]))*")
 _MOVE_PAIR = re.compile(r"([BW])\s*\[([a-z]{0,2})\]")
 _ONE_TREE_END = re.compile(r"\s*\)\s*+(?!\()")  # possessive: no backtracking into the spaces
+_VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
+_NODE_BOUNDARY = re.compile(r"\s*[;()]")
+# Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
+# match (a set-up position's root lists hundreds of values).
+_ROOT_PROPERTIES = re.compile(rf"(?:\s*[A-Z]+\s*{_VALUE}|\s*{_VALUE})*+", re.DOTALL)
+_UNREAD = rf"(?:(?:C|N|BL|WL|OB|OW)\s*(?:{_VALUE}\s*)+)"
+_ANNOTATED_MOVE = re.compile(
+    rf"\s*;\s*{_UNREAD}*([BW])\s*\[([a-z]{{0,2}})\]\s*{_UNREAD}*(?=[;()])", re.DOTALL
+)
 
 
 def parse_record(data: str | bytes, *, max_bytes: int = sgf.MAX_BYTES) -> GameRecord:
@@ -126,8 +139,14 @@ def _parse_text(text: str) -> GameRecord:
 def _parse_tree_text(text: str) -> GameRecord:
     split = _split_plain_moves(text)
     if split is not None:
-        root_text, pairs = split
-        record = _build(sgf.parse_text(root_text), pairs)
+        root_text, pairs, tail = split
+        try:
+            record = _build(sgf.parse_text(root_text), pairs, tail)
+        except SgfError:
+            # An error in the tail: read it all again, for the error's true place.
+            if not tail:
+                raise
+            record = None
         if record is not None:
             return record
     record = _build(sgf.parse_text(text), [])
@@ -135,21 +154,55 @@ def _parse_tree_text(text: str) -> GameRecord:
     return record
 
 
-def _split_plain_moves(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+def _split_plain_moves(
+    text: str,
+) -> tuple[str, list[tuple[str, str]], list[Node]] | None:
     """The text up to the end of the root node (closed with ``)``, so that
-    offsets, lines and columns are unchanged) and the (colour, value) pairs of
-    the plain move nodes after it, when that is the whole game tree."""
+    offsets, lines and columns are unchanged), the (colour, value) pairs of
+    the move nodes after it, and the main line of what follows them (``None``:
+    read it all the general way)."""
     start = sgf._START.search(text)
     if start is None:
         return None
-    root_end = sgf.node_end(text, start.end())
-    run_end = _MOVE_RUN.match(text, root_end).end()  # type: ignore[union-attr]
-    if _ONE_TREE_END.match(text, run_end) is None:
+    root_end = _ROOT_PROPERTIES.match(text, start.end()).end()  # type: ignore[union-attr]
+    if _NODE_BOUNDARY.match(text, root_end) is None:  # a root the tokens do not cover
         return None
+    run_end = _MOVE_RUN.match(text, root_end).end()  # type: ignore[union-attr]
     pairs = _MOVE_PAIR.findall(text, root_end, run_end)
+    annotated = _ANNOTATED_MOVE.match
+    while (m := annotated(text, run_end)) is not None:
+        pairs.append(m.group(1, 2))
+        run_end = m.end()
     if len(pairs) >= sgf.MAX_NODES:  # the root is a node too
         return None
-    return text[:root_end] + ")", pairs
+    tail: list[Node] = []
+    if _ONE_TREE_END.match(text, run_end) is None:
+        tail = _tail(text[run_end:], sgf.MAX_NODES - 1 - len(pairs))  # type: ignore[assignment]
+        if tail is None:
+            return None
+    return text[:root_end] + ")", pairs, tail
+
+
+def _tail(rest: str, room: int) -> list[Node] | None:
+    """The main line of the rest of the first game tree (from a node's ``;`` or a
+    variation's ``(`` to its ``)``), read under an empty node; ``None`` when the
+    general reading must decide (an error to place, more games, too many nodes)."""
+    try:
+        trees = sgf.parse_text("(;" + rest)
+    except SgfError:
+        return None
+    if len(trees) != 1 or _count_nodes(trees[0]) > room:
+        return None
+    return trees[0].main_line()[1:]
+
+
+def _count_nodes(tree: sgf.GameTree) -> int:
+    count, stack = 0, [tree]
+    while stack:
+        t = stack.pop()
+        count += len(t.nodes)
+        stack.extend(t.children)
+    return count
 
 
 @cache
@@ -169,8 +222,11 @@ def _move_table(size: int) -> tuple[dict[str, Move], dict[str, Move]]:
     return tables
 
 
-def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecord | None:
-    """The record of ``trees[0]``'s main line followed by the plain moves ``pairs``.
+def _build(
+    trees: list[sgf.GameTree], pairs: list[tuple[str, str]], tail: Sequence[Node] = ()
+) -> GameRecord | None:
+    """The record of ``trees[0]``'s main line followed by the moves ``pairs``, then the
+    nodes ``tail``.
 
     ``None`` when a pair is not a move on the board: the caller then reads
     the whole file the general way, which names the place of the error.
@@ -211,7 +267,15 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
         actions.append(root_move)
     moved = root_move is not None
     black_moves, white_moves = _move_table(size)
-    for node in nodes[1:]:
+    if pairs:  # the fast path: the root, then these (its nodes[1:] is empty)
+        tables = {"B": black_moves, "W": white_moves}
+        for color, value in pairs:
+            plain = tables[color].get(value)
+            if plain is None:
+                return None
+            actions.append(plain)
+        moved = True
+    for node in [*nodes[1:], *tail]:
         props = node.properties
         if len(props) == 1:  # the common case: a move and nothing else
             values = props.get("B")
@@ -234,13 +298,6 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
         if move is not None:
             actions.append(move)
             moved = True
-    if pairs:
-        tables = {"B": black_moves, "W": white_moves}
-        for color, value in pairs:
-            plain = tables[color].get(value)
-            if plain is None:
-                return None
-            actions.append(plain)
     start = _start_position(opening, size)
     placed = sum(1 for color in start.values() if color is Color.BLACK)
     if handicap >= 2 and placed and placed != handicap:
@@ -254,7 +311,8 @@ def _build(trees: list[sgf.GameTree], pairs: list[tuple[str, str]]) -> GameRecor
         handicap = placed
         warnings.append(f"no HA: the {placed} black set-up stones are read as the handicap")
 
-    last = nodes[-1] if not pairs else Node()  # a plain move has no TB/TW
+    # A move read in bulk has no TB/TW.
+    last = tail[-1] if tail else nodes[-1] if not pairs else Node()
     return GameRecord(
         size=size,
         komi=komi,
@@ -277,6 +335,19 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
     """
     if not opening:
         return {}
+    if len(opening) == 1:  # the root alone: no point is set up twice (_read_setup)
+        only = opening[0][1]
+        stones = dict.fromkeys(only.black, Color.BLACK)
+        stones.update(dict.fromkeys(only.white, Color.WHITE))
+    else:
+        stones = {}
+        for _, setup in opening:
+            stones.update(dict.fromkeys(setup.black, Color.BLACK))
+            stones.update(dict.fromkeys(setup.white, Color.WHITE))
+            for p in setup.empty:
+                stones.pop(p, None)
+    if _all_chains_breathe(stones, size):  # the common case: no chain to name
+        return stones
     placed: dict[Point, tuple[Color, Node]] = {}
     for node, setup in opening:
         for points, color in ((setup.black, Color.BLACK), (setup.white, Color.WHITE)):
@@ -287,8 +358,8 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
     board = Board(size)
     board.place_setup(
         Setup(
-            black=frozenset(p for p, (c, _) in placed.items() if c is Color.BLACK),
-            white=frozenset(p for p, (c, _) in placed.items() if c is Color.WHITE),
+            black=frozenset(p for p, c in stones.items() if c is Color.BLACK),
+            white=frozenset(p for p, c in stones.items() if c is Color.WHITE),
         )
     )
     for point in sorted(placed, key=lambda q: (q[1], q[0])):
@@ -301,6 +372,40 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
                 f"({point_to_sgf(point)}) has no liberty",
             )
     return {p: color for p, (color, _) in placed.items()}
+
+
+@cache
+def _neighbours(size: int) -> dict[Point, tuple[Point, ...]]:
+    return {
+        (x, y): tuple(
+            (a, b)
+            for a, b in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+            if 0 <= a < size and 0 <= b < size
+        )
+        for y in range(size)
+        for x in range(size)
+    }
+
+
+def _all_chains_breathe(stones: dict[Point, Color], size: int) -> bool:
+    """Whether every chain of a set-up position has a liberty: the stones next to an
+    empty point, and those joined to them, without building a board."""
+    near = _neighbours(size)
+    free = []
+    for p in stones:
+        for n in near[p]:
+            if n not in stones:
+                free.append(p)
+                break
+    breathing = set(free)
+    while free:
+        p = free.pop()
+        color = stones[p]
+        for n in near[p]:
+            if n not in breathing and stones.get(n) is color:
+                breathing.add(n)
+                free.append(n)
+    return len(breathing) == len(stones)
 
 
 def _white_after_black_setup(
@@ -418,9 +523,22 @@ class _Budget:
         self.left = points
 
 
+@cache
+def _point_table(size: int) -> dict[str, Point]:
+    """SGF point values to points, every point of the board: a set-up position of a few
+    hundred stones is read by lookups (a compressed list or an error goes the long way)."""
+    return {point_to_sgf((x, y)): (x, y) for y in range(size) for x in range(size)}
+
+
 def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Point]:
     points: set[Point] = set()
+    table = _point_table(size)
     for value in node.values(ident):
+        single = table.get(value)
+        if single is not None and budget.left > 0:
+            budget.left -= 1
+            points.add(single)
+            continue
         value = value.strip()
         if not value:  # TB[] and AE[] are written for "none"
             continue

@@ -319,7 +319,7 @@ def charset_codec(name: str) -> str | None:
     key = CHARSET_ALIASES.get(key, key)
     try:
         return codecs.lookup(key).name
-    except LookupError:
+    except (LookupError, ValueError):  # unknown, or no name at all (a NUL in it)
         return None
 
 

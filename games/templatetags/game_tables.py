@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+from html import escape
 from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
@@ -31,46 +32,91 @@ def url_for(name: str, pk: Any) -> str:
     return f"{prefix}{int(pk)}{suffix}"
 
 
-def _row(g: Any) -> tuple[Any, ...]:
+def _row(
+    g: Any, player_url: tuple[str, str], game_url: tuple[str, str], said: dict[Any, str]
+) -> str:
+    black_rank = getattr(g, "black_rank", None) or g.black.rank  # the rank at entry, if known
+    white_rank = getattr(g, "white_rank", None) or g.white.rank
     return (
-        "" if g.table is None else g.table,
-        url_for("games:player", g.black_id),
-        g.black.full_name,
-        getattr(g, "black_rank", None) or g.black.rank,  # the rank at entry, when known
-        url_for("games:player", g.white_id),
-        g.white.full_name,
-        getattr(g, "white_rank", None) or g.white.rank,
-        g.handicap or "",
-        g.komi,
-        g.result_display or "–",
-        g.state,
-        g.get_state_display(),
-        url_for("games:game", g.pk),
+        f'<tr><td class="num">{"" if g.table is None else int(g.table)}</td>'
+        f'<td><a href="{player_url[0]}{int(g.black_id)}{player_url[1]}">'
+        f'{escape(g.black.full_name)}</a> <span class="muted">{escape(str(black_rank))}</span></td>'
+        f'<td><a href="{player_url[0]}{int(g.white_id)}{player_url[1]}">'
+        f'{escape(g.white.full_name)}</a> <span class="muted">{escape(str(white_rank))}</span></td>'
+        f'<td class="num">{escape(str(g.handicap or ""))}</td>'
+        f'<td class="num">{escape(str(g.komi))}</td><td>{_said(g, said)}</td>'
+        f'<td><span class="state state-{escape(g.state)}">{said.get(g.state) or _state(g, said)}'
+        f"</span></td>"
+        f'<td><a href="{game_url[0]}{int(g.pk)}{game_url[1]}">game</a></td></tr>\n'
     )
 
 
-ROW = (
-    '<tr><td class="num">{}</td>'
-    '<td><a href="{}">{}</a> <span class="muted">{}</span></td>'
-    '<td><a href="{}">{}</a> <span class="muted">{}</span></td>'
-    '<td class="num">{}</td><td class="num">{}</td><td>{}</td>'
-    '<td><span class="state state-{}">{}</span></td>'
-    '<td><a href="{}">game</a></td></tr>\n'
-)
+def _said(g: Any, said: dict[Any, str]) -> str:
+    """The result as shown, worked out once per distinct result (a few dozen in 3,800 games)."""
+    key = (g.result_winner, g.result_reason, g.result_margin)
+    text = said.get(key)
+    if text is None:
+        text = said[key] = escape(g.result_display or "–")
+    return text
+
+
+def _state(g: Any, said: dict[Any, str]) -> str:
+    text = said[g.state] = escape(str(g.get_state_display()))
+    return text
 
 
 @register.simple_tag
 def game_rows(games: Iterable[Any]) -> SafeString:
-    """The games table of a round or a tournament page (every value escaped)."""
-    rows = [_row(g) for g in games]
-    body = (
-        format_html_join("", ROW, rows)
-        if rows
-        else format_html('<tr><td colspan="8" class="muted">{}</td></tr>', "No games.")
+    """The games table of a round or a tournament page (every value escaped): f-strings
+    rather than ``format_html`` per row, which was half the cost of 3,800 rows."""
+    player_url, game_url = _url("games:player"), _url("games:game")
+    said: dict[Any, str] = {}
+    body = "".join([_row(g, player_url, game_url, said) for g in games]) or (
+        '<tr><td colspan="8" class="muted">No games.</td></tr>'
     )
-    return format_html(
+    return mark_safe(  # every value in the rows is escaped or an integer
         '<table class="games">\n<thead><tr><th class="num">Table</th><th>Black</th>'
         '<th>White</th><th class="num">H</th><th class="num">Komi</th><th>Result</th>'
-        "<th>State</th><th></th></tr></thead>\n<tbody>\n{}</tbody>\n</table>",
-        body,
+        f"<th>State</th><th></th></tr></thead>\n<tbody>\n{body}</tbody>\n</table>"
     )
+
+
+def number(value: float) -> str:
+    """``value|floatformat:"-1"`` without its per-call localisation: a whole value as an
+    integer, any other to one decimal (half up, as floatformat rounds)."""
+    exact = Decimal(repr(value))
+    if exact == exact.to_integral_value():
+        return str(int(exact))
+    return str(exact.quantize(_TENTH, ROUND_HALF_UP))
+
+
+_TENTH = Decimal("0.1")
+
+
+@register.simple_tag
+def standings_rows(rows: Iterable[tuple[Any, list[str]]], printable: bool = False) -> SafeString:
+    """The rows of the standings table (``_standings_table.html``): 760 players were some
+    190 ms of template nodes, a ``{% url %}`` and four ``floatformat`` a row."""
+    ranks: dict[int, str] = {}
+    out = []
+    for n, (row, cells) in enumerate(rows, start=1):
+        player, entry = row.player, row.entry
+        rank = ranks.get(entry.rank)
+        if rank is None:
+            rank = ranks[entry.rank] = escape(str(entry.get_rank_display()))
+        name = escape(player.full_name)
+        if not printable:
+            name = f'<a href="{url_for("games:player", player.pk)}">{name}</a>'
+        css = ("unplaced" if row.place is None else "") + (
+            " page-break" if printable and n % 40 == 0 else ""
+        )
+        place = "" if row.place is None else row.place
+        out.append(
+            f'    <tr id="player-{int(player.pk)}" class="{css}">'
+            f'<td class="num">{place}</td><td class="num">{n}</td>'
+            f"<td>{name}</td><td>{rank}</td><td>{escape(entry.club)}</td>"
+            + "".join(f'<td class="cell">{escape(c)}</td>' for c in cells)
+            + "".join(f'<td class="num">{number(v)}</td>' for v in row.values.values())
+            + "</tr>\n"
+        )
+    return mark_safe("".join(out))  # every value above is escaped or a number

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
-
 from games.engine.rules import jigo_possible
 from games.models import (
     LOCKED_STATES,
@@ -290,13 +288,37 @@ def filename(tournament: Tournament, fmt: str) -> str:
     return f"{stem}.{EXPORTS[fmt][1]}"
 
 
-def tournament_games(tournament: Tournament) -> QuerySet[Game]:
-    """Every game of the tournament with what a results table shows, in 1 query."""
-    return (
+# What a results table shows of a game (games.templatetags.game_tables): not its record.
+TABLE_FIELDS = (
+    "id",
+    "round_id",
+    "table",
+    "black_id",
+    "white_id",
+    "handicap",
+    "komi",
+    "state",
+    "result_winner",
+    "result_reason",
+    "result_margin",
+)
+
+
+def tournament_games(tournament: Tournament) -> list[Game]:
+    """Every game of the tournament with what a results table shows, in 2 queries: only
+    those columns, and each player loaded once rather than twice per game (3,800 games
+    of a 760-player event were 15,000 model instances, a third of the page's cost)."""
+    games = list(
         Game.objects.filter(tournament=tournament)
-        .select_related("round", "black", "white")
+        .only(*TABLE_FIELDS)
         .order_by("round__number", "table", "id")
     )
+    players = Player.objects.only("family_name", "given_name", "declared_rank").in_bulk(
+        {pid for g in games for pid in (g.black_id, g.white_id)}
+    )
+    for g in games:
+        g.black, g.white = players[g.black_id], players[g.white_id]
+    return games
 
 
 # --------------------------------------------------------------------------- round results

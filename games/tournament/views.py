@@ -13,8 +13,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
@@ -51,7 +53,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    names = [page_cache.tournament(pk), page_cache.PLAYERS, page_cache.TOURNAMENTS]
+    # What the page shows changes with the event only: its entries, games and rounds, and
+    # its players' names (a player's save bumps the events he is in, games.cache).
+    names = [page_cache.tournament(pk)]
     return visitor_cached(
         request, f"page.tournament.{pk}", names, lambda: _tournament_page(request, pk, names)
     )
@@ -126,28 +130,53 @@ def _directed(request: HttpRequest, pk: int) -> Tournament:
 @require_GET
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings after a round (``?round=``), with the crosstable; ``?print=1`` is the
-    printable version (no header, a page break every ``PRINT_ROWS`` lines)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    printable version (no header, a page break every ``PRINT_ROWS`` lines).  Cached like
+    the tournament page: whole for a visitor, the body below the header for anyone else."""
     after = request.GET.get("round")
-    try:
-        table = day_selectors.standings_of(
-            tournament, after_round=int(after) if after and after.isdigit() else None
+    number = int(after) if after and after.isdigit() and len(after) <= 4 else None
+    printable = request.GET.get("print") == "1"
+    names = [page_cache.tournament(pk)]
+    key = f"standings.{pk}.{'last' if number is None else number}.{int(printable)}"
+    return visitor_cached(
+        request,
+        f"page.{key}",
+        names,
+        lambda: _standings_page(request, pk, key, names, number, printable),
+    )
+
+
+def _standings_page(
+    request: HttpRequest,
+    pk: int,
+    key: str,
+    names: list[str],
+    number: int | None,
+    printable: bool,
+) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+
+    def body() -> str:
+        try:
+            table = day_selectors.standings_of(tournament, after_round=number)
+        except ValueError as e:
+            raise Http404(str(e)) from None
+        return render_to_string(
+            "games/_standings_body.html",
+            {
+                "tournament": tournament,
+                "table": table,
+                "rows": list(zip(table.rows, table.rounds, strict=True)),
+                "round_numbers": list(range(1, table.round + 1)),
+                "choices": list(range(1, tournament.number_of_rounds + 1)),
+                "print": printable,
+            },
         )
-    except ValueError as e:
-        raise Http404(str(e)) from None
-    rows = list(zip(table.rows, table.rounds, strict=True))
+
+    fragment = cache.single_flight(f"fragment.{key}@{cache.versions(names)}", body)
     return render(
         request,
         "games/standings.html",
-        {
-            "tournament": tournament,
-            "table": table,
-            "rows": rows,
-            "round_numbers": list(range(1, table.round + 1)),
-            "choices": list(range(1, tournament.number_of_rounds + 1)),
-            "print": request.GET.get("print") == "1",
-            "is_director": is_director(request.user, tournament),
-        },
+        {"tournament": tournament, "body": mark_safe(fragment), "print": printable},
     )
 
 

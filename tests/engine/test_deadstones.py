@@ -8,6 +8,7 @@ import dataclasses
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ from games.engine.replay import Replay, replay
 from games.engine.result import Result
 from games.engine.rules import get_rules
 from games.engine.scoring import dead_from_markup, score
-from games.engine.types import Color, GameRecord, Point
+from games.engine.types import Color, GameRecord, Point, Setup
 from games.engine.verdict import DeadSource, Step, check_claim
 
 from .engine_helpers import record
@@ -243,3 +244,30 @@ def test_a_resignation_needs_no_dead_stones() -> None:
         None,
     )
     assert verdict.matches is None
+
+
+def test_an_unfinished_position_stops_at_the_move_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.engine import deadstones
+
+    board = Board(19)  # an opening: the playouts run over the whole board
+    board.place_setup(Setup(black=frozenset({(3, 3), (15, 3)}), white=frozenset({(15, 15)})))
+    played: list[int] = []
+    real = deadstones._playout
+
+    def counted(*args: Any) -> tuple[list[int], int]:
+        final, moves = real(*args)
+        played.append(moves)
+        return final, moves
+
+    monkeypatch.setattr(deadstones, "_playout", counted)
+    first = estimate_dead(board, CHINESE, move_budget=0)
+    assert len(played) == deadstones.MIN_PLAYOUTS
+    played.clear()
+    unbounded = estimate_dead(board, CHINESE, move_budget=10**9)
+    everything = len(played)
+    played.clear()
+    assert estimate_dead(board, CHINESE, move_budget=12_000) is not None
+    assert deadstones.MIN_PLAYOUTS <= len(played) <= everything
+    if len(played) > deadstones.MIN_PLAYOUTS:  # stopped at the first check past the budget
+        assert sum(played[: -deadstones.PLAYOUT_STEP]) < 12_000
+    assert first.size == unbounded.size == 19

@@ -240,3 +240,10 @@ def test_node_errors_point_at_the_property() -> None:
 def test_a_deep_tree_has_a_shallow_repr() -> None:
     trees = parse("(;B[aa]" * 1000 + ")" * 1000)
     assert repr(trees[0]) == "GameTree(nodes=1, children=1)"
+
+
+def test_a_charset_name_with_a_nul_in_it_is_an_unknown_charset() -> None:
+    from games.engine.sgf import charset_codec, parse
+
+    assert charset_codec("\x00latin-1") is None
+    assert parse(b"(;GM[1]CA[\x00latin-1]SZ[9];B[aa])")[0].nodes[0].get("SZ") == "9"

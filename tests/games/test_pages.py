@@ -159,12 +159,12 @@ def test_the_tournament_page_query_count_does_not_grow_with_games(
     client: Client, finished: Game, director: Any, django_assert_num_queries: Any
 ) -> None:
     url = reverse("games:tournament", args=[finished.tournament_id])
-    # tournament, rounds, games (with round and players), entry ranks; the standings'
+    # tournament, rounds, games, their players (each once), entry ranks; the standings'
     # entries and games
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         client.get(url)
     _more_games(finished.tournament, director, rounds=3, per_round=4)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert response.content.decode().count("W+3.5") == 12
 
@@ -203,3 +203,30 @@ def test_the_game_page_query_count_is_pinned(
     # The game with its players, the engine's check of the record, its public disputes.
     with django_assert_num_queries(3):
         client.get(reverse("games:game", args=[finished.pk]))
+
+
+def test_a_long_career_is_paged_on_the_player_page(
+    client: Client, game: Game, alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.views import players as player_views
+
+    monkeypatch.setattr(player_views, "PAGE_GAMES", 3)
+    game.tournament.number_of_rounds = 7
+    game.tournament.save(update_fields=["number_of_rounds"])
+    for number in range(2, 8):  # 7 games in all
+        tournament_services.game_create(
+            actor=None,
+            tournament=game.tournament,
+            round_number=number,
+            black=alice,
+            white=entered_player(game.tournament),
+        )
+    url = reverse("games:player", args=[alice.pk])
+    pages = [client.get(url, {"page": n}) for n in (1, 2, 3)]
+    rows = [p.content.decode().count("head to head") for p in pages]
+    assert rows == [3, 3, 1]
+    assert 'href="?page=2">older' in pages[0].content.decode()
+    assert 'href="?page=1">newer' in pages[1].content.decode()
+    assert "older games" not in pages[2].content.decode()
+    for bad in ("4", "0", "x", "99999"):
+        assert client.get(url, {"page": bad}).status_code == 404

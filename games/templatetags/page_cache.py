@@ -1,0 +1,38 @@
+"""``{% versioned_cache "name" arg ... %}``: a fragment kept until one of the page's versions
+is bumped, rebuilt by one thread at a time (``ops.cache.single_flight``).
+
+Django's ``{% cache %}`` reads and writes its key with no lock, so right after a write
+every thread that missed rendered the fragment at once.  The key is the name, the
+arguments and the context's ``versions`` (``ops.cache.versions`` of what it shows).
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.utils.safestring import SafeString, mark_safe
+
+from ops import cache
+
+register = template.Library()
+
+
+class VersionedCacheNode(template.Node):
+    def __init__(self, nodelist: NodeList, parts: list[FilterExpression]) -> None:
+        self.nodelist = nodelist
+        self.parts = parts
+
+    def render(self, context: template.Context) -> SafeString:
+        name = ".".join(str(p.resolve(context)) for p in self.parts)
+        key = f"fragment.{name}@{context['versions']}"
+        return mark_safe(cache.single_flight(key, lambda: str(self.nodelist.render(context))))
+
+
+@register.tag("versioned_cache")
+def do_versioned_cache(parser: Parser, token: Token) -> VersionedCacheNode:
+    bits = token.split_contents()[1:]
+    if not bits:
+        raise template.TemplateSyntaxError("versioned_cache needs a fragment name.")
+    nodelist = parser.parse(("endversioned_cache",))
+    parser.delete_first_token()
+    return VersionedCacheNode(nodelist, [parser.compile_filter(b) for b in bits])

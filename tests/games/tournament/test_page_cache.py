@@ -1,0 +1,181 @@
+"""The tournament and standings pages at congress size: cached by what they show (the
+event, not every player in the database), rebuilt by one thread, served compressed,
+their 760 rows rendered in Python exactly as the template did."""
+
+from __future__ import annotations
+
+import gzip
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.template import Context, Template
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from games.templatetags.game_tables import number
+from ops import cache as versioned
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def standings_url(game: Game, **query: str) -> str:
+    url = reverse("games:standings", args=[game.tournament_id])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def test_the_standings_page_is_served_whole_to_a_visitor_until_a_result_changes(
+    client: Client, game: Game, alice: Any, bob: Any, django_assert_num_queries: Any
+) -> None:
+    url = standings_url(game)
+    first = client.get(url)
+    assert alice.full_name in first.content.decode()
+    with django_assert_num_queries(0):
+        again = client.get(url)
+    assert again.content == first.content.replace(
+        str(first.wsgi_request.csp_nonce).encode(),  # type: ignore[attr-defined]
+        str(again.wsgi_request.csp_nonce).encode(),  # type: ignore[attr-defined]
+    )
+    assert "2?/w" in again.content.decode()  # no final result yet
+    services.game_result_submit(actor=alice.user, game=game, result="B+R")
+    services.game_result_confirm(actor=bob.user, game=game)
+    assert "2-/w" in client.get(url).content.decode()
+    assert client.get(standings_url(game, round="99")).status_code == 404
+    # each round is its own page: round 0 is not the latest round
+    assert "Standings after round 0" in client.get(standings_url(game, round="0")).content.decode()
+    assert "Standings after round 1" in client.get(url).content.decode()
+
+
+def test_a_signed_in_user_gets_the_cached_standings_under_his_own_header(
+    client: Client, game: Game, bob: Any, django_assert_num_queries: Any
+) -> None:
+    signed_in = Client()
+    signed_in.force_login(bob.user)
+    url = standings_url(game, round="1", print="1")
+    visitor = client.get(url).content.decode()
+    signed_in.get(url)
+    # his session and user, the tournament, the header (his player, whether he is an
+    # official, his games waiting): the standings themselves are a cached fragment
+    with django_assert_num_queries(6):
+        page = signed_in.get(url).content.decode()
+    assert "Log out" in page and "Log out" not in visitor
+    body = visitor[visitor.index("<h1>") : visitor.index("</table>")]
+    assert body in page
+
+
+def test_a_player_edit_elsewhere_keeps_the_tournament_pages_a_rename_of_one_of_its_players_does_not(
+    client: Client, game: Game, alice: Any
+) -> None:
+    names = [f"tournament:{game.tournament_id}"]
+    before = versioned.versions(names)
+    stranger = PlayerFactory()
+    services.player_update(actor=None, player=stranger, family_name="Elsewhere")
+    assert versioned.versions(names) == before
+    services.player_update(actor=None, player=alice, family_name="Pleasance")
+    assert versioned.versions(names) != before
+    assert "Pleasance" in client.get(standings_url(game)).content.decode()
+    assert (
+        "Pleasance"
+        in client.get(reverse("games:tournament", args=[game.tournament_id])).content.decode()
+    )
+
+
+@pytest.mark.parametrize("url_of", ["tournament", "standings"])
+def test_a_visitor_who_accepts_gzip_gets_the_page_compressed_with_his_own_nonce(
+    client: Client, game: Game, url_of: str
+) -> None:
+    url = reverse(f"games:{url_of}", args=[game.tournament_id])
+    plain = client.get(url)
+    assert plain.get("Content-Encoding") is None
+    for _ in range(2):  # built, then from the cache
+        packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+        assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+        text = gzip.decompress(packed.content).decode()
+        nonce = plain.wsgi_request.csp_nonce  # type: ignore[attr-defined]
+        own = packed.wsgi_request.csp_nonce  # type: ignore[attr-defined]
+        assert str(own) in text and str(nonce) not in text
+        assert text == plain.content.decode().replace(str(nonce), str(own))
+
+
+def test_any_other_page_is_compressed_by_the_middleware(client: Client, game: Game) -> None:
+    response = client.get(reverse("games:game", args=[game.pk]), HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    assert b"</html>" in gzip.decompress(response.content)
+
+
+def test_one_thread_rebuilds_a_missing_entry_the_others_serve_the_last_one(db: None) -> None:
+    calls: list[int] = []
+    started = threading.Event()
+
+    def slow() -> str:
+        calls.append(1)
+        started.set()
+        time.sleep(0.3)
+        return "new"
+
+    versioned.single_flight("page.x@1", lambda: "old")
+    served: list[str] = []
+    builder = threading.Thread(
+        target=lambda: served.append(versioned.single_flight("page.x@2", slow))
+    )
+    builder.start()
+    started.wait(5)
+    others = [versioned.single_flight("page.x@2", slow) for _ in range(5)]
+    builder.join()
+    assert calls == [1] and others == ["old"] * 5 and served == ["new"]
+    assert versioned.single_flight("page.x@2", slow) == "new"
+
+
+def test_with_no_copy_to_serve_the_others_wait_for_the_rebuild(db: None) -> None:
+    calls: list[int] = []
+
+    def slow() -> str:
+        calls.append(1)
+        time.sleep(0.3)
+        return "built"
+
+    results: list[str] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(versioned.single_flight("page.y@1", slow)))
+        for _ in range(4)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls == [1] and results == ["built"] * 4
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0, 3.5, 12.25, 12.35, 0.05, 7.999, 101.0, 2.45, 1e-9])
+def test_the_rows_numbers_read_as_floatformat_wrote_them(value: float) -> None:
+    expected = Template('{{ v|floatformat:"-1" }}').render(Context({"v": value}))
+    assert number(value) == expected
+
+
+def test_a_page_rebuilt_while_its_fragment_is_rebuilt_elsewhere_waits_for_the_fresh_one(
+    db: None,
+) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def slow_fragment() -> str:
+        started.set()
+        release.wait(5)
+        return "fresh fragment"
+
+    versioned.single_flight("fragment.f@1", lambda: "old fragment")
+    other = threading.Thread(target=lambda: versioned.single_flight("fragment.f@2", slow_fragment))
+    other.start()
+    started.wait(5)
+    # a visitor's page, missing too, is built around the fragment another thread rebuilds
+    threading.Timer(0.2, release.set).start()
+    page = versioned.single_flight(
+        "page.p@2", lambda: "page with " + versioned.single_flight("fragment.f@2", slow_fragment)
+    )
+    other.join()
+    assert page == "page with fresh fragment"
+    # and from then on everyone reads the fresh one
+    assert versioned.single_flight("fragment.f@2", slow_fragment) == "fresh fragment"
