@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models.functions import Lower
 
 from games import permissions
+from games.engine.names import name_key
 from games.models import Club, Player
 from games.services import outbound
 from games.services.clubs import club_create
@@ -374,6 +375,8 @@ def players_create_bulk(*, actor: Actor, rows: Sequence[Mapping[str, Any]]) -> l
     for _, player, _club_name in players:
         if player.club is not None:
             player.club = player.club  # inserted after it was assigned: take its id now
+    for _, player, _club_name in players:  # bulk_create skips save(), which keeps it
+        player.name_key = name_key(player.family_name, player.given_name)
     created = Player.objects.bulk_create([p for _, p, _ in players], batch_size=1000)
     audit_record_many(
         actor=actor,

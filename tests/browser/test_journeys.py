@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.utils import timezone
 
 from games import services as games
 from games.engine.record import parse_record
@@ -51,8 +52,10 @@ def test_a_director_creates_a_tournament_and_names_a_referee(
     page = visit(director)
     page.goto(f"{page.base}/admin/games/tournament/add/")
     page.fill("#id_name", "Auckland Autumn Open")
-    page.fill("#id_start_date", "2026-04-11")
-    page.fill("#id_end_date", "2026-04-12")
+    # A rated tournament is dated from today on: a director cannot date one back.
+    today = timezone.localdate()
+    page.fill("#id_start_date", today.isoformat())
+    page.fill("#id_end_date", (today + dt.timedelta(days=1)).isoformat())
     page.select_option("#id_rules", "nz")
     page.fill("#id_board_size", "9")
     page.select_option("#id_referees", label=referee.get_username())

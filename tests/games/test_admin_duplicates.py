@@ -20,7 +20,10 @@ SIMPLE_MM = Path(__file__).resolve().parents[1] / "data" / "opengotha" / "pairgo
 URL = "/admin/games/possibleduplicate/"
 
 
-def test_a_director_reviews_his_imports_pairs_and_keeps_them_apart(director: Any) -> None:
+def test_a_director_reviews_his_imports_pairs_and_keeps_them_apart(
+    director: Any, settings: Any
+) -> None:
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the sample files' events are not recent
     director_grant_admin(user=director)
     PlayerFactory(family_name="Robin", given_name="Clé")
     PlayerFactory(family_name="Robin", given_name="Cle")
@@ -86,7 +89,8 @@ def test_merge_moves_everything_to_the_kept_record_and_is_audited(director: Any)
         duplicate_merge(actor=None, duplicate=odd, keep=kept)
 
 
-def test_the_admin_merges_into_the_existing_record(director: Any) -> None:
+def test_the_admin_merges_into_the_existing_record(director: Any, settings: Any) -> None:
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the sample files' events are not recent
     director_grant_admin(user=director)
     existing = PlayerFactory(family_name="Robin", given_name="Clé", egd_pin="12345678")
     PlayerFactory(family_name="Robin", given_name="Cle")

@@ -7,8 +7,6 @@ transaction, an audit row for a director's judgement.  Results go through
 """
 
 from games.tournament.services.entries import (
-    ENTRIES_FILE_MAX_ROWS,
-    entries_import,
     entry_add,
     entry_participation_set,
     entry_remove,
@@ -27,8 +25,6 @@ from games.tournament.services.tournaments import (
 )
 
 __all__ = [
-    "ENTRIES_FILE_MAX_ROWS",
-    "entries_import",
     "entry_add",
     "entry_participation_set",
     "entry_remove",

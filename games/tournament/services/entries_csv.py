@@ -14,7 +14,7 @@ from django.db import transaction
 
 from games.models import Tournament
 from games.tournament.engine.model import Entrant
-from games.tournament.services.entries import entry_add
+from games.tournament.services.entries import NewEntry, entries_add_many, entry_rank
 from games.tournament.services.identity import Matcher, player_of
 from ops.services import Actor
 from ratings.ranks import Rank, RankError
@@ -103,22 +103,28 @@ def entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) -> 
         ) from None
     matcher = Matcher([e for e, _ in rows])
     linked = review = 0
+    wanted: list[NewEntry] = []
     for e, rating in rows:
         decision = matcher.decide(e)
         try:
             player, queued = player_of(e, decision, tournament)
-            entry_add(
-                actor=actor,
-                tournament=tournament,
-                player=player,
-                rank=str(Rank(e.rank)),
-                rating=rating,
-                club=e.club or None,
-                country=e.country if len(e.country) == 2 else None,
+            wanted.append(
+                NewEntry(
+                    line=e.id,
+                    player=player,
+                    rank=entry_rank(str(Rank(e.rank))),
+                    rating=rating,
+                    club=e.club,
+                    country=e.country if len(e.country) == 2 else "",
+                )
             )
         except ValidationError as exc:
             text = " ".join(exc.messages)
             raise ValidationError(f"Line {e.id}: {text} Nothing was entered.") from None
         linked += decision.player is not None
         review += queued
+    try:
+        entries_add_many(actor=actor, tournament=tournament, rows=wanted)
+    except ValidationError as exc:
+        raise ValidationError(f"{' '.join(exc.messages)} Nothing was entered.") from None
     return CsvEntries(len(rows), linked, len(rows) - linked, review)
