@@ -17,6 +17,7 @@ from games.engine.scoring import score
 from games.engine.types import Color
 from games.models import Game, Player
 from games.services import records
+from games.services.common import ACCEPTED_FINAL_MESSAGE, COMMITTEE_FINAL_MESSAGE
 from games.services.disputes import game_dispute_settle, game_ruling_apply, game_snapshot
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -308,7 +309,12 @@ def dispute_rule(
         )
         dispute_notify(dispute, "ruled", note=f"Decision: {decision}. {ruling.reasons}")
         if dispute.level == Level.COMMITTEE:  # the last word: nothing left to appeal
-            _close(None, dispute, "the arbitration committee's ruling is final")
+            _close(
+                None,
+                dispute,
+                "the arbitration committee's ruling is final",
+                final=COMMITTEE_FINAL_MESSAGE,
+            )
     return dispute
 
 
@@ -398,7 +404,9 @@ def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
             },
         )
         if both:
-            _close(actor, dispute, "both parties accepted the ruling")
+            # Both players agree to the ruling's result, as an opponent's confirmation
+            # agrees to a claim: it is locked, not left for a director to finalise.
+            _close(actor, dispute, "both parties accepted the ruling", final=ACCEPTED_FINAL_MESSAGE)
         elif not appeal_possible(dispute):
             _close(actor, dispute, "a party accepted the ruling; no appeal is left")
         else:
@@ -424,7 +432,9 @@ def dispute_close(*, actor: Actor, dispute: Dispute) -> Dispute:
     return dispute
 
 
-def _close(actor: Actor, dispute: Dispute, why: str) -> None:
+def _close(actor: Actor, dispute: Dispute, why: str, *, final: str = "") -> None:
+    """Close the dispute and settle its game; ``final`` (a reason from
+    ``RULING_FINAL_MESSAGES``) locks the game's result at once."""
     game = dispute.game
     game.refresh_from_db()
     original = dispute.evidence.get("game", {})
@@ -438,7 +448,7 @@ def _close(actor: Actor, dispute: Dispute, why: str) -> None:
         game=game,
         submitted_by=submitter,
         reason=f"dispute {dispute.pk} {why}",
-        final=dispute.level == Level.COMMITTEE,
+        final=final,
     )
     dispute.state = DisputeState.CLOSED
     dispute.closed_at = timezone.now()
