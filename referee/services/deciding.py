@@ -34,6 +34,7 @@ from referee.models import (
     Ruling,
     RulingAcceptance,
 )
+from referee.selectors import agreed_marking
 from referee.services.opening import RESULT_KINDS
 
 MAJORITY = 2  # of the committee's three (goref's choice: the WMSG 2008 rules name no number)
@@ -114,6 +115,19 @@ def _outcome(
         # automatic dispute carries the one the engine found.
         new = remedies.restore_with_pass(record, number, rules)
     else:  # dead stones: played out, the owner first
+        agreed = agreed_marking(dispute)
+        if agreed is not None and not moves:
+            # Both players marked the same stones: nothing is in doubt but the count,
+            # so the ruling is the record counted with their marking (no play-out).
+            if result not in (None, "") and _result_text(result) != agreed.count:
+                raise ValidationError(
+                    {
+                        "result": f"With the stones both players marked dead the game counts "
+                        f"{agreed.count}: rule that, or give the moves played out."
+                    }
+                )
+            after.update(result=agreed.count, dead_stones=agreed.stones)
+            return after, agreed.count, []
         if not isinstance(moves, list) or not moves:
             raise ValidationError(
                 {
