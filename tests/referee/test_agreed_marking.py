@@ -132,6 +132,10 @@ def test_the_desk_says_what_the_count_is_and_rules_it_without_moves(
     page = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
     assert f"the count with the stones both players marked dead, {TRUTH}" in page
     assert (
+        f"Both players marked the same stones dead: only the count is in doubt, and it is {TRUTH}."
+        in page
+    )
+    assert (
         f"Leave empty to rule the count with the stones both players marked dead (C5 H5): {TRUTH}."
         in page
     )
