@@ -15,3 +15,11 @@ timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 keepalive = 5
 accesslog = os.environ.get("WEB_ACCESS_LOG") or None
 errorlog = "-"
+
+
+def on_starting(server: object) -> None:
+    """Refuse to start, in one line naming DATABASE_URL, when the database cannot be
+    reached (``config.startup``); the workers are not forked yet."""
+    from config.startup import gunicorn_starting
+
+    gunicorn_starting()

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 
 from ops.forms import apply_service_errors
 from referee.models import Decision, DisputeKind, TournamentOfficials
+from referee.selectors import AgreedMarking
 from referee.services import RESULT_KINDS, officials_check
 
 _SEPARATORS = re.compile(r"[\s,;]+")
@@ -77,7 +78,12 @@ class RulingForm(forms.Form):
     )
 
     def __init__(
-        self, *args: Any, kind: str, outcomes: dict[str, str] | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        kind: str,
+        outcomes: dict[str, str] | None = None,
+        agreed: AgreedMarking | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
@@ -91,6 +97,12 @@ class RulingForm(forms.Form):
             del self.fields["moves"]
         if kind == DisputeKind.DEAD_STONES:
             del self.fields["result"]  # the engine counts the played-out position
+            if agreed is not None:
+                self.fields["moves"].help_text = (
+                    f"Leave empty to rule the count with the stones both players marked dead "
+                    f"({' '.join(agreed.stones) or 'none'}): {agreed.count}. Or the owner of "
+                    "the stones first, alternating: C5 B4 pass B6 ..."
+                )
         elif kind in RESULT_KINDS:
             self.fields["result"].help_text = "Required when upheld: " + str(
                 self.fields["result"].help_text

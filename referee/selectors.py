@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
+from games.engine.coords import parse_point, point_to_gtp
+from games.engine.record import parse_record
+from games.engine.replay import replay
+from games.engine.rules import get_rules
+from games.engine.scoring import score
 from games.models import Game, Tournament
+from games.services.deadstones import same_marking
 from ops.models import AuditEntry
 from ops.services import is_authenticated
 from referee.models import (
@@ -133,6 +141,39 @@ def officials_of_tournament(tournament_id: int) -> TournamentOfficials:
 LEVEL_NAMES = {1: "the referee", 2: "the chief referee", 3: "the committee"}
 
 
+@dataclass(frozen=True)
+class AgreedMarking:
+    """Both players marked these stones dead in the stone removal; ``count`` is the
+    dispute's record counted with them (the game's rules and komi)."""
+
+    stones: list[str]
+    count: str
+
+
+def agreed_marking(dispute: Dispute) -> AgreedMarking | None:
+    """The dead stones both players marked, when a dead-stone dispute came from a stone
+    removal where their markings were the same (only the claim was contradicted);
+    ``None`` otherwise, and for a record or marking that cannot be read."""
+    if dispute.kind != "dead-stones":
+        return None
+    markings = (dispute.evidence.get("automatic") or {}).get("markings") or {}
+    black, white = markings.get("B"), markings.get("W")
+    if not isinstance(black, list) or not isinstance(white, list):
+        return None
+    game = dispute.game
+    try:
+        record = parse_record(dispute.evidence.get("record") or "")
+        if not same_marking(black, white, record.size):
+            return None
+        dead = {parse_point(label, record.size) for label in black}
+    except ValueError:  # the engine's reading errors (SGF, coordinates) are ValueErrors
+        return None
+    played = replay(record, get_rules(game.rules), strict=False)
+    counted = score(played, dead=dead, komi=Decimal(game.komi)).result.to_sgf()
+    stones = [point_to_gtp(p, record.size) for p in sorted(dead, key=lambda p: (p[1], p[0]))]
+    return AgreedMarking(stones=stones, count=counted)
+
+
 def ruling_choices(dispute: Dispute) -> dict[str, str]:
     """What each decision does to the game's result at the dispute's level, in words
     that cannot be read the other way (docs/referee.md, "What a ruling does"): a
@@ -147,7 +188,13 @@ def ruling_choices(dispute: Dispute) -> dict[str, str]:
     below = next((r for r in rulings if r.level == dispute.level - 1), None)
     claimant = dispute.raised_by.get_username() if dispute.raised_by else "the system"
     claim = f"the claim ({claimant}'s, {dispute.get_kind_display()})"
-    if dispute.kind == "dead-stones":
+    agreed = agreed_marking(dispute)
+    if agreed is not None:
+        new = (
+            f"the count with the stones both players marked dead, {agreed.count} "
+            "(or of the position played out below)"
+        )
+    elif dispute.kind == "dead-stones":
         new = "the count of the position played out below"
     elif dispute.kind in ("repetition", "illegal-move"):
         new = "the position restored, play going on; the result you name below, if any"

@@ -136,6 +136,7 @@ def _ruling_form(dispute: Dispute) -> RulingForm:
     return RulingForm(
         kind=dispute.kind,
         outcomes=selectors.ruling_choices(dispute),
+        agreed=selectors.agreed_marking(dispute),
         initial={"result": standing} if standing else None,
     )
 
@@ -199,7 +200,12 @@ def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     if not roles.can_rule(request.user, dispute):
         reason = roles.conflict_of_interest(request.user, dispute) or roles.who_rules(dispute)
         return _refused(request, dispute, [reason])
-    form = RulingForm(request.POST, kind=dispute.kind, outcomes=selectors.ruling_choices(dispute))
+    form = RulingForm(
+        request.POST,
+        kind=dispute.kind,
+        outcomes=selectors.ruling_choices(dispute),
+        agreed=selectors.agreed_marking(dispute),
+    )
     if form.is_valid():
         try:
             services.dispute_rule(actor=request.user, dispute=dispute, **form.service_kwargs())

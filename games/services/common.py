@@ -19,6 +19,15 @@ COMMITTEE_FINAL_MESSAGE: Final = (
     "The arbitration committee's ruling is final: this result can no longer be changed or disputed."
 )
 
+# Both players accepted the ruling: they agree to its result as they would confirm a
+# claim, and a confirmed result never changes (New Zealand Rules – Explanation).
+ACCEPTED_FINAL_MESSAGE: Final = (
+    "Both players accepted the ruling: this result is final and can no longer be changed."
+)
+
+# The finalising notes that say why a result was locked by a dispute's end.
+RULING_FINAL_MESSAGES: Final = frozenset({COMMITTEE_FINAL_MESSAGE, ACCEPTED_FINAL_MESSAGE})
+
 
 class GameLockedError(StateConflict):
     """The game is confirmed or final: nothing may change its result."""

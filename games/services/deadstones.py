@@ -169,11 +169,25 @@ def dead_stones_toggle(*, actor: Actor, game: Game, point: str) -> DeadStoneRevi
     return review
 
 
+def _points(marking: list[str], size: int) -> frozenset[Point]:
+    """A marking as the points it names, whatever their order or spelling."""
+    return frozenset(parse_point(s, size) for s in marking)
+
+
+def same_marking(first: list[str], second: list[str], size: int) -> bool:
+    """The two markings mark the same stones dead (``c5 H5`` is ``H5 C5``)."""
+    return _points(first, size) == _points(second, size)
+
+
 @dataclass(frozen=True)
 class Resolution:
+    """Where the stone removal stands after an agreement; ``same_marking``: both
+    players marked the same stones (a dispute then is about the claim, not them)."""
+
     state: str
     result: str = ""
     dispute_id: int | None = None
+    same_marking: bool = False
 
 
 def dead_stones_agree(*, actor: Actor, game: Game) -> Resolution:
@@ -197,34 +211,35 @@ def dead_stones_agree(*, actor: Actor, game: Game) -> Resolution:
         played = _final_position(game)
         size = played.board.size
         counts = {
-            name: score(
-                played, dead={parse_point(s, size) for s in marking}, komi=Decimal(game.komi)
-            ).result
+            name: score(played, dead=set(_points(marking, size)), komi=Decimal(game.komi)).result
             for name, marking in (("B", black), ("W", white))
         }
-        agreed = sorted(black) == sorted(white)
+        agreed = same_marking(black, white, size)
         bears_out = comparable(game.result, counts["B"]) is not False
         if agreed and bears_out:
             review.state = ReviewState.AGREED
             validate_and_save(review)
             old = list(game.dead_stones or [])
-            game.dead_stones = black
+            game.dead_stones = _labels(_points(black, size), size)
             validate_and_save(game, update_fields=["dead_stones", "updated_at"])
             audit_record(
                 actor=actor,
                 action=AuditAction.GAME_DEAD_STONES_AGREED,
                 obj=game,
                 old={"dead_stones": old},
-                new={"dead_stones": black, "how": "stone removal", "review": review.pk},
+                new={"dead_stones": game.dead_stones, "how": "stone removal", "review": review.pk},
             )
             scoring_run_request(game=game)
-            return Resolution(state=ReviewState.AGREED, result=counts["B"].to_sgf())
+            return Resolution(
+                state=ReviewState.AGREED, result=counts["B"].to_sgf(), same_marking=True
+            )
         review.state = ReviewState.DISPUTED
         evidence: dict[str, Any] = {
             "dead_stones_review": review.pk,
             "estimate": review.estimate,
             "unsure": review.unsure,
             "markings": {"B": black, "W": white},
+            "same_marking": agreed,
             "counts": {k: v.to_sgf() for k, v in counts.items()},
             "submitted_result": game.result_display,
             "rules": game.rules,
@@ -250,7 +265,12 @@ def dead_stones_agree(*, actor: Actor, game: Game) -> Resolution:
             obj=review,
             new={"markings": evidence["markings"], "dispute": review.dispute_id},
         )
-        return Resolution(state=ReviewState.DISPUTED, dispute_id=review.dispute_id)
+        return Resolution(
+            state=ReviewState.DISPUTED,
+            result=counts["B"].to_sgf() if agreed else "",
+            dispute_id=review.dispute_id,
+            same_marking=agreed,
+        )
 
 
 # --------------------------------------------------------------------------- pages
@@ -259,12 +279,13 @@ def dead_stones_agree(*, actor: Actor, game: Game) -> Resolution:
 def review_page(game: Game, review: DeadStoneReview, viewer_color: str | None) -> dict[str, Any]:
     """What the stone-removal page shows: the final position, the viewer's marking (the
     estimate until he changes it), every chain with its state and whether the engine
-    was unsure of it, and the stones of the unsure chains."""
+    was unsure of it, the stones of the unsure chains, and for a player the stones his
+    opponent's marking judges otherwise (none: the same marking)."""
     played = _final_position(game)
     board = played.board
     size = board.size
-    marking = set(review.marking(viewer_color or "B"))
-    unsure = {label for group in review.unsure for label in group}
+    marking = _points(review.marking(viewer_color or "B"), size)
+    unsure = _points([label for group in review.unsure for label in group], size)
     chains: list[dict[str, Any]] = []
     seen: set[Point] = set()
     for p, c in sorted(board.stones().items(), key=lambda item: (item[0][1], item[0][0])):
@@ -278,14 +299,20 @@ def review_page(game: Game, review: DeadStoneReview, viewer_color: str | None) -
                 "point": labels[0],
                 "color": "Black" if c is Color.BLACK else "White",
                 "stones": labels,
-                "dead": labels[0] in marking,
-                "unsure": labels[0] in unsure,
+                "dead": bool(chain & marking),
+                "unsure": bool(chain & unsure),
             }
         )
     # Unsure and dead chains first: those are the ones to look at.
     chains.sort(key=lambda ch: (not ch["unsure"], not ch["dead"]))
-    dead_points = {parse_point(s, size) for s in marking}
+    dead_points = set(marking)
+    # The opponent's marking beside the viewer's, compared as the stones they name.
+    other = {"B": "W", "W": "B"}.get(viewer_color or "")
+    differ: list[str] = []
+    if other is not None:
+        differ = _labels(marking ^ _points(review.marking(other), size), size)
     return {
+        "opponent_differs": differ,
         "size": size,
         "stones": board.stones(),
         "dead": dead_points,

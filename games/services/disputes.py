@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, ResultSubmission, SubmissionKind
 from games.services import outbound, records
-from games.services.common import COMMITTEE_FINAL_MESSAGE
+from games.services.common import RULING_FINAL_MESSAGES
 from games.services.results import game_lock, result_changed, result_store
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -90,15 +90,19 @@ def game_ruling_apply(*, actor: Actor, game: Game, after: dict[str, Any], reason
 
 
 def game_dispute_settle(
-    *, actor: Actor, game: Game, submitted_by: Player | None, reason: str, final: bool = False
+    *, actor: Actor, game: Game, submitted_by: Player | None, reason: str, final: str = ""
 ) -> Game:
     """The dispute is closed: ``submitted`` again (``scheduled`` without a result).
 
     ``submitted_by`` is the player whose claim the result is again when the
     rulings left it as he claimed it (his opponent may then confirm), else
-    ``None``: an official's result, which a director finalises.  ``final``: the
-    arbitration committee ruled, and its result is locked at once.
+    ``None``: an official's result, which a director finalises.  ``final``: why
+    the result is locked at once (one of ``RULING_FINAL_MESSAGES``: the arbitration
+    committee ruled, or both players accepted the ruling), kept on the finalising
+    submission and given to whoever tries to change it.
     """
+    if final and final not in RULING_FINAL_MESSAGES:
+        raise ValueError(f"Not a reason for a final result: {final!r}")
     with transaction.atomic():
         game = game_lock(game)
         if game.state != GameState.DISPUTED:
@@ -119,14 +123,13 @@ def game_dispute_settle(
                 kind=SubmissionKind.FINALISE,
                 submitted_by=None,
                 result=game.result_display,
-                comment=COMMITTEE_FINAL_MESSAGE,
+                comment=final,
             )
             outbound.result_locked(game)
+        new: dict[str, Any] = {"state": game.state, "reason": reason}
+        if game.state == GameState.FINAL:
+            new.update(result=game.result_display, final=final)
         audit_record(
-            actor=actor,
-            action=AuditAction.GAME_DISPUTE_SETTLED,
-            obj=game,
-            old=old,
-            new={"state": game.state, "reason": reason},
+            actor=actor, action=AuditAction.GAME_DISPUTE_SETTLED, obj=game, old=old, new=new
         )
     return game

@@ -23,7 +23,7 @@ from games.engine.result import Result
 from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
 from games.services import deadstones, outbound, records
-from games.services.common import COMMITTEE_FINAL_MESSAGE, LOCKED_MESSAGE, GameLockedError
+from games.services.common import LOCKED_MESSAGE, RULING_FINAL_MESSAGES, GameLockedError
 from games.services.scoring import latest_run, scoring_run_request
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -150,11 +150,11 @@ def refuse_if_locked(game: Game) -> None:
 
 
 def locked_message(game: Game) -> str:
-    """Why a locked game's result cannot change: the committee's ruling, or the
-    players' confirmation or a director's finalising."""
+    """Why a locked game's result cannot change: the committee's ruling, a ruling both
+    players accepted, or the players' confirmation or a director's finalising."""
     last = game.submissions.filter(kind=SubmissionKind.FINALISE).order_by("-id").first()
-    if last is not None and last.comment == COMMITTEE_FINAL_MESSAGE:
-        return COMMITTEE_FINAL_MESSAGE
+    if last is not None and last.comment in RULING_FINAL_MESSAGES:
+        return last.comment
     return LOCKED_MESSAGE
 
 

@@ -46,7 +46,7 @@ def dead_stones(request: HttpRequest, pk: int) -> HttpResponse:
                     messages.success(request, f"Both players agree: the game counts {done.result}.")
                     return redirect("games:game", pk=game.pk)
                 if done.state == ReviewState.DISPUTED:
-                    messages.info(request, "The markings differ: a referee will decide.")
+                    messages.info(request, _disputed(done, game))
                     return redirect("games:game", pk=game.pk)
                 messages.success(request, "You agree to this marking; waiting for your opponent.")
             else:
@@ -85,6 +85,17 @@ def dead_stones(request: HttpRequest, pk: int) -> HttpResponse:
             "can_mark": color is not None,
             "i_agreed": mine is not None,
             "they_agreed": theirs is not None,
+            "opponent_differs": page["opponent_differs"],
         },
         status=status,
     )
+
+
+def _disputed(done: deadstones.Resolution, game: Game) -> str:
+    """Why a referee decides: two markings, or one marking that does not give the claim."""
+    if done.same_marking:
+        return (
+            f"You both marked the same stones dead, but with them the game counts "
+            f"{done.result}, not the submitted {game.result_display}: a referee will decide."
+        )
+    return "The markings differ: a referee will decide."

@@ -174,7 +174,8 @@ class RulingCreateSerializer(serializers.Serializer[Any]):
         help_text="SGF RE string (result, time, resignation, conduct, other; forfeit).",
     )
     moves = points_field(
-        'dead-stones: the continuation, e.g. ["C5", "B4", "pass"], the owner first.',
+        'dead-stones: the continuation, e.g. ["C5", "B4", "pass"], the owner first; left '
+        "out when both players marked the same stones, the ruling is their marking's count.",
         max_length=1000,
     )
 

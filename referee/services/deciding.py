@@ -17,6 +17,7 @@ from games.engine.scoring import score
 from games.engine.types import Color
 from games.models import Game, Player
 from games.services import records
+from games.services.common import ACCEPTED_FINAL_MESSAGE, COMMITTEE_FINAL_MESSAGE
 from games.services.disputes import game_dispute_settle, game_ruling_apply, game_snapshot
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -33,6 +34,7 @@ from referee.models import (
     Ruling,
     RulingAcceptance,
 )
+from referee.selectors import agreed_marking
 from referee.services.opening import RESULT_KINDS
 
 MAJORITY = 2  # of the committee's three (goref's choice: the WMSG 2008 rules name no number)
@@ -113,6 +115,19 @@ def _outcome(
         # automatic dispute carries the one the engine found.
         new = remedies.restore_with_pass(record, number, rules)
     else:  # dead stones: played out, the owner first
+        agreed = agreed_marking(dispute)
+        if agreed is not None and not moves:
+            # Both players marked the same stones: nothing is in doubt but the count,
+            # so the ruling is the record counted with their marking (no play-out).
+            if result not in (None, "") and _result_text(result) != agreed.count:
+                raise ValidationError(
+                    {
+                        "result": f"With the stones both players marked dead the game counts "
+                        f"{agreed.count}: rule that, or give the moves played out."
+                    }
+                )
+            after.update(result=agreed.count, dead_stones=agreed.stones)
+            return after, agreed.count, []
         if not isinstance(moves, list) or not moves:
             raise ValidationError(
                 {
@@ -308,7 +323,12 @@ def dispute_rule(
         )
         dispute_notify(dispute, "ruled", note=f"Decision: {decision}. {ruling.reasons}")
         if dispute.level == Level.COMMITTEE:  # the last word: nothing left to appeal
-            _close(None, dispute, "the arbitration committee's ruling is final")
+            _close(
+                None,
+                dispute,
+                "the arbitration committee's ruling is final",
+                final=COMMITTEE_FINAL_MESSAGE,
+            )
     return dispute
 
 
@@ -398,7 +418,9 @@ def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
             },
         )
         if both:
-            _close(actor, dispute, "both parties accepted the ruling")
+            # Both players agree to the ruling's result, as an opponent's confirmation
+            # agrees to a claim: it is locked, not left for a director to finalise.
+            _close(actor, dispute, "both parties accepted the ruling", final=ACCEPTED_FINAL_MESSAGE)
         elif not appeal_possible(dispute):
             _close(actor, dispute, "a party accepted the ruling; no appeal is left")
         else:
@@ -424,7 +446,9 @@ def dispute_close(*, actor: Actor, dispute: Dispute) -> Dispute:
     return dispute
 
 
-def _close(actor: Actor, dispute: Dispute, why: str) -> None:
+def _close(actor: Actor, dispute: Dispute, why: str, *, final: str = "") -> None:
+    """Close the dispute and settle its game; ``final`` (a reason from
+    ``RULING_FINAL_MESSAGES``) locks the game's result at once."""
     game = dispute.game
     game.refresh_from_db()
     original = dispute.evidence.get("game", {})
@@ -438,7 +462,7 @@ def _close(actor: Actor, dispute: Dispute, why: str) -> None:
         game=game,
         submitted_by=submitter,
         reason=f"dispute {dispute.pk} {why}",
-        final=dispute.level == Level.COMMITTEE,
+        final=final,
     )
     dispute.state = DisputeState.CLOSED
     dispute.closed_at = timezone.now()

@@ -268,3 +268,65 @@ def test_no_stone_removal_for_a_result_already_confirmed(small, alice, bob, brok
     run.refresh_from_db()
     assert (run.step, run.matches) == ("removal", None)
     assert not DeadStoneReview.objects.exists()
+
+
+# --------------------------------------------------------------------------- comparing markings
+
+
+def _agree_on_the_page(client: Any, game: Game, *players: Any) -> str:
+    """Each player presses "Agree to this marking"; the last answer's page, followed."""
+    body = ""
+    for player in players:
+        client.force_login(player.user)
+        response = client.post(f"/games/{game.pk}/dead-stones/", {"agree": ""}, follow=True)
+        assert response.status_code == 200
+        body = response.content.decode()
+    return body
+
+
+def test_the_same_marking_against_the_claim_is_not_called_different(
+    small, alice, bob, broker, client
+):
+    _removal(small, alice)  # both start from the estimate C5 H5; the claim is W+30.5
+    client.force_login(alice.user)
+    page = client.get(f"/games/{small.pk}/dead-stones/").content.decode()
+    assert "Your opponent's marking is the same as yours." in page
+    body = _agree_on_the_page(client, small, alice, bob)
+    assert "The markings differ" not in body
+    assert (
+        f"You both marked the same stones dead, but with them the game counts {TRUTH}, "
+        "not the submitted W+30.5: a referee will decide."
+    ) in body
+    dispute = Dispute.objects.get(game=small)
+    assert dispute.evidence["automatic"]["same_marking"] is True
+
+
+def test_markings_are_compared_as_points_whatever_their_order_or_spelling(
+    small, alice, bob, broker, client
+):
+    review = _removal(small, alice)
+    Game.objects.filter(pk=small.pk).update(result_winner="B", result_margin=Decimal("0.5"))
+    review.black_marking = ["h5", "c5"]  # White keeps the estimate, C5 H5
+    review.save(update_fields=["black_marking"])
+    client.force_login(alice.user)
+    page = client.get(f"/games/{small.pk}/dead-stones/").content.decode()
+    assert "Your opponent's marking is the same as yours." in page
+    assert 'name="point" value="C5">Mark alive' in page  # shown as dead, as marked
+    assert 'name="point" value="H5">Mark alive' in page
+    body = _agree_on_the_page(client, small, alice, bob)
+    assert f"Both players agree: the game counts {TRUTH}." in body
+    assert Game.objects.get(pk=small.pk).dead_stones == ["C5", "H5"]
+    assert not Dispute.objects.exists()
+
+
+def test_different_markings_are_named_on_the_page_and_said_to_differ(
+    small, alice, bob, broker, client
+):
+    _removal(small, alice)
+    deadstones.dead_stones_toggle(actor=bob.user, game=small, point="H5")
+    client.force_login(alice.user)
+    page = client.get(f"/games/{small.pk}/dead-stones/").content.decode()
+    assert "Your opponent's marking differs from yours at H5." in page
+    body = _agree_on_the_page(client, small, alice, bob)
+    assert "The markings differ: a referee will decide." in body
+    assert Dispute.objects.get(game=small).evidence["automatic"]["same_marking"] is False

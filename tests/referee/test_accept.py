@@ -7,8 +7,9 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games.models import GameState
-from ops.models import AuditEntry
+from games.models import Game, GameState, SubmissionKind
+from games.services.common import ACCEPTED_FINAL_MESSAGE
+from ops.models import AuditAction, AuditEntry
 from referee import services
 from referee.models import DisputeState, RulingAcceptance
 from tests.factories import TournamentFactory, enter
@@ -62,7 +63,7 @@ def test_both_parties_accepting_closes_the_dispute_with_the_ruled_result(
     assert response.status_code == 200 and response.json()["state"] == "closed"
     assert [a["player"] for a in response.json()["rulings"][0]["acceptances"]] == [alice.pk, bob.pk]
     nz_game.refresh_from_db()
-    assert nz_game.state == GameState.SUBMITTED and nz_game.result_display == "B+T"
+    assert nz_game.state == GameState.FINAL and nz_game.result_display == "B+T"
     assert actions(ruled)[-3:] == ["dispute.accepted", "dispute.accepted", "dispute.closed"]
     closed = AuditEntry.objects.filter(action="dispute.closed").get()
     assert closed.actor == bob.user
@@ -70,6 +71,85 @@ def test_both_parties_accepting_closes_the_dispute_with_the_ruled_result(
     first = AuditEntry.objects.filter(action="dispute.accepted").order_by("id").first()
     assert first is not None and first.actor == alice.user
     assert first.new_value["player"] == alice.pk and first.new_value["level"] == 1
+
+
+def test_a_ruling_both_parties_accepted_finalises_the_game_for_good(
+    api_as, ruled, alice, bob, director, nz_game
+):
+    accept(api_as(alice), ruled)
+    nz_game.refresh_from_db()
+    assert nz_game.state == GameState.DISPUTED  # one acceptance: the other may appeal
+    accept(api_as(bob), ruled)
+    game = Game.objects.get(pk=nz_game.pk)
+    assert game.state == GameState.FINAL and game.is_locked and game.locked_at is not None
+    assert game.result_submitted_by is None  # the ruling's result, not a player's claim
+    final = game.submissions.get(kind=SubmissionKind.FINALISE)
+    assert (final.result, final.comment) == ("B+T", ACCEPTED_FINAL_MESSAGE)
+    settled = AuditEntry.objects.get(action=AuditAction.GAME_DISPUTE_SETTLED)
+    assert settled.actor == bob.user
+    assert settled.old_value == {"state": "disputed"}
+    assert settled.new_value["state"] == "final" and settled.new_value["result"] == "B+T"
+    assert settled.new_value["final"] == ACCEPTED_FINAL_MESSAGE
+    # Locked: no new claim, no correction, no new dispute, and the refusal says why.
+    body = assert_error(
+        api_as(alice).post(f"/api/v1/games/{game.pk}/result/", {"result": "W+R"}, format="json"),
+        409,
+    )
+    assert body["message"] == ACCEPTED_FINAL_MESSAGE
+    body = assert_error(
+        api_as(director).post(f"/api/v1/games/{game.pk}/result/", {"result": "W+R"}, format="json"),
+        409,
+    )
+    assert body["message"] == ACCEPTED_FINAL_MESSAGE
+    body = assert_error(
+        api_as(bob).post(
+            f"/api/v1/games/{game.pk}/disputes/", {"kind": "time", "claim": "x"}, format="json"
+        ),
+        409,
+    )
+    assert Game.objects.get(pk=game.pk).result_display == "B+T"
+
+
+def test_a_ruling_both_accepted_on_the_desk_leaves_the_game_final(as_, ruled, alice, bob):
+    for party in (alice, bob):
+        response = as_(party).post(reverse("referee:dispute-accept", args=[ruled.pk]))
+        assert response.status_code == 302
+    game = Game.objects.get(pk=ruled.game_id)
+    assert game.state == GameState.FINAL
+    page = as_(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'id="raise-dispute"' not in page
+
+
+def test_ratings_hear_of_a_result_locked_by_the_acceptances(api_as, ruled, alice, bob, monkeypatch):
+    from games.services import outbound
+
+    heard: list[int] = []
+    monkeypatch.setattr(outbound, "result_locked", lambda game: heard.append(game.pk))
+    accept(api_as(alice), ruled)
+    assert heard == []
+    accept(api_as(bob), ruled)
+    assert heard == [ruled.game_id]
+
+
+def test_one_acceptance_with_no_appeal_left_leaves_the_result_to_a_director(
+    api_as, director, referee, alice, bob
+):
+    """Only the other player has not agreed: the result waits for a director, as an
+    official's close leaves it."""
+    from games.tournament.services import game_create
+
+    plain = TournamentFactory(name="No Chief Open", rules="nz", board_size=9)
+    plain.directors.add(director)
+    plain.referees.add(referee)
+    enter(plain, alice, bob)
+    game = game_create(actor=None, tournament=plain, round_number=1, black=alice, white=bob)
+    dispute = services.dispute_open(actor=bob.user, game=game, kind="time", claim="flag")
+    services.dispute_rule(
+        actor=referee, dispute=dispute, decision="upheld", reasons="Flag", result="W+T"
+    )
+    accept(api_as(alice), dispute)
+    game.refresh_from_db()
+    assert game.state == GameState.SUBMITTED and game.result_display == "W+T"
 
 
 def test_one_acceptance_leaves_the_other_party_his_appeal(api_as, ruled, alice, bob, chief):
