@@ -311,10 +311,9 @@ def test_names_cannot_forge_a_line_or_a_field_in_a_tou_file() -> None:
     assert len(header) == 11 and header["komi"] == "7.5"
     assert len(players) == 19 and all(len(p["cells"]) == 4 for p in players)
     first = next(p for p in players if p["family"].startswith("Smith"))
-    assert (
-        first["family"].startswith("Smith,_Jr_GAMES") and len(first["family"]) == 25
-    )  # cut at its column
-    assert first["licence"] == "3456789" and first["club"] == "b c"  # the last columns
+    # Each value is cut to its columns: the name's first 25, the licence's and club's last.
+    assert first["family"].startswith("Smith,_Jr_GAMES") and len(first["family"]) == 25
+    assert first["licence"] == "6789012" and first["club"] == "b c"
     assert any(p["family"] == "?" and p["given"] == "_??" for p in players)
     _header, clean = read_tou(
         ffg.write_tou(opengotha.read((DATA / "juvisy-2019.xml").read_bytes()))
