@@ -160,7 +160,7 @@ def _program_lines(data: bytes) -> list[str]:
     ("xml", "tou"),
     [
         ("juvisy-2019.xml", "exports/juvisy-2019.tou"),  # OpenGotha 3.49.03, McMahon
-        ("exports/cdfa-2020-cup.xml", "exports/cdfa-2020-cup.tou"),  # 3.51.02, Swiss
+        ("exports/cdfa-2020-cup.xml", "exports/cdfa-2020-cup.tou"),  # 3.51.02, a cup (CPS)
     ],
 )
 def test_the_tou_file_of_an_imported_event_is_the_one_opengotha_wrote(
