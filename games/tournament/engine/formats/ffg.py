@@ -8,11 +8,11 @@ ISO-8859-15, as OpenGotha writes it.  docs/formats.md ("FFG results") has the co
 
 from __future__ import annotations
 
-from games.tournament.engine.formats.egf import adjusted_time
+from games.tournament.engine.formats.egf import adjusted_time, game_cell, unpaired_result
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.formats.text import clean
-from games.tournament.engine.model import Event, GameRec, Outcome, Settings, System
-from games.tournament.engine.standings import Participation, Scoreboard
+from games.tournament.engine.model import Event
+from games.tournament.engine.standings import Scoreboard
 
 ENCODING = "iso8859_15"
 COLUMNS = ";Num Nom Prenom               Niv Licence Club"
@@ -91,9 +91,10 @@ def write_tou(event: Event) -> bytes:
         for r in range(1, last + 1):
             g = board.game[i][r - 1]
             if g is None:
-                cell = f"   0{_unpaired(event.settings, board.part[i][r - 1])}   "
+                cell = f"0{unpaired_result(event.settings, board.part[i][r - 1])}   "
             else:
-                cell = _game_cell(g, e.id, line_of)
+                # The .h9's cell without "/" and the by-default "!": a by-default win is "+".
+                cell = game_cell(g, e.id, line_of).replace("/", "").replace("!", "")
             parts.append(_right(cell, 8))
         lines.append("".join(parts))
     return ("\n".join(lines) + "\n").encode(ENCODING, errors="replace")
@@ -102,30 +103,3 @@ def write_tou(event: Event) -> bytes:
 def _unblanked(text: str) -> str:
     # OpenGotha replaces each space by "_"; a control character (a forged line) is a space first.
     return clean(text).replace(" ", "_")
-
-
-def _unpaired(s: Settings, part: Participation) -> str:
-    if part is Participation.NOT_ASSIGNED:
-        return "-"
-    mcmahon = s.system is System.MCMAHON
-    if part is Participation.ABSENT:
-        value = s.mms2_absent if mcmahon else s.nbw2_absent
-    else:
-        value = s.mms2_bye if mcmahon else s.nbw2_bye
-    return "+" if value == 2 else "=" if value == 1 else "-"
-
-
-def _game_cell(g: GameRec, me: int, line_of: dict[int, int]) -> str:
-    """Opponent's line, result, colour and handicap; a by-default result is written as the
-    same result (the .tou has no mark for it)."""
-    white = g.white == me
-    result = {
-        Outcome.UNKNOWN: "?",
-        Outcome.JIGO: "=",
-        Outcome.BOTH_WIN: "+",
-        Outcome.BOTH_LOSE: "-",
-        Outcome.WHITE: "+" if white else "-",
-        Outcome.BLACK: "-" if white else "+",
-    }[g.outcome]
-    color = ("w" if white else "b") if g.known_color else "?"
-    return f"{_right(str(line_of[g.opponent(me)]), 4)}{result}{color}{g.handicap}"
