@@ -177,11 +177,17 @@ def test_the_tou_file_of_an_imported_event_is_the_one_opengotha_wrote(
     assert tou_games(players) == db_games(t)
 
 
-def test_the_tou_file_reads_back_to_the_standings_and_the_games(db: Any) -> None:
-    # By-default results, byes and absences, jigo, preliminary entries.
-    t = tournament_import(
-        actor=None, data=(DATA / "ecole-go-jeune-2020.xml").read_bytes()
-    ).tournament
+@pytest.mark.parametrize(
+    ("xml", "tied"),
+    [
+        ("ecole-go-jeune-2020.xml", 0),  # by-default results, a bye, jigo, PRE entries
+        ("ppik-2011.xml", 14),  # 14 lines share the place of the line above
+    ],
+)
+def test_the_tou_file_reads_back_to_the_standings_and_the_games(
+    db: Any, xml: str, tied: int
+) -> None:
+    t = tournament_import(actor=None, data=(DATA / xml).read_bytes()).tournament
     header, players = read_tou(day_selectors.export(t, "ffg"))
     assert header["name"] and header["date"] == t.start_date.strftime("%d/%m/%Y")
     table = day_selectors.standings_of(t, after_round=t.number_of_rounds)
@@ -195,6 +201,7 @@ def test_the_tou_file_reads_back_to_the_standings_and_the_games(db: Any) -> None
         assert p["place"] == ("" if row.place == previous else str(row.place))
         previous = row.place
         assert len(p["cells"]) == t.number_of_rounds
+    assert [p["place"] for p in players].count("") == tied
     assert tou_games(players) == db_games(t)
 
 
