@@ -23,7 +23,7 @@ from games.models import (
     Tournament,
     TournamentEntry,
 )
-from games.tournament.engine.formats import egf, opengotha, spreadsheet
+from games.tournament.engine.formats import aga, egf, ffg, opengotha, spreadsheet
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.model import (
     Entrant,
@@ -265,11 +265,14 @@ EXPORTS = {
     "opengotha": ("application/xml", "xml"),
     "egf": ("text/plain; charset=utf-8", "h9"),
     "csv": ("text/csv; charset=utf-8", "csv"),
+    "ffg": ("text/plain; charset=iso-8859-15", "tou"),
+    "aga": ("text/plain; charset=iso-8859-15", "txt"),
 }
 
 
 def export(tournament: Tournament, fmt: str, *, after_round: int | None = None) -> bytes:
-    """The tournament as an OpenGotha file, an EGF results file or a standings CSV."""
+    """The tournament as an OpenGotha file, an EGF results file, a standings CSV, or the
+    FFG or AGA results file (these two always hold the whole event, as OpenGotha's do)."""
     event = event_of(tournament).event
     r = last_round_played(event) if after_round is None else after_round
     if fmt == "opengotha":
@@ -280,6 +283,10 @@ def export(tournament: Tournament, fmt: str, *, after_round: int | None = None) 
         return egf.write_h9(event, r, tournament_class=tournament.egf_class)
     if fmt == "csv":
         return spreadsheet.write_csv(event, r)
+    if fmt == "ffg":
+        return ffg.write_tou(event)
+    if fmt == "aga":
+        return aga.write_aga(event)
     raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(EXPORTS)}")
 
 

@@ -179,12 +179,18 @@ class TournamentViewSet(
                 str,
                 enum=list(day_selectors.EXPORTS),
                 required=True,
-                description="opengotha (XML), egf (.h9 results) or csv (standings).",
+                description="opengotha (XML), egf (.h9 results), csv (standings), ffg (.tou "
+                "results) or aga (AGA results).",
             ),
-            OpenApiParameter("round", int, description="After this round (egf, csv)."),
+            OpenApiParameter(
+                "round",
+                int,
+                description="After this round (egf, csv; ffg and aga hold every round).",
+            ),
         ],
         responses={(200, "application/octet-stream"): OpenApiTypes.BINARY, 400: ERRORS[400]},
-        description="The tournament as a file for OpenGotha, the EGD or a spreadsheet.",
+        description="The tournament as a file for OpenGotha, the EGD, the FFG, the AGA or a "
+        "spreadsheet.",
     )
     @action(
         detail=True,

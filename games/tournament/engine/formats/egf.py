@@ -171,11 +171,11 @@ def _player_line(
     for r in range(1, last + 1):
         g = board.game[i][r - 1]
         if g is None:
-            cell = f"0{_unpaired_result(s, board.part[i][r - 1])}"
+            cell = f"0{unpaired_result(s, board.part[i][r - 1])}"
         elif g.by_default and not keep_by_default:
             cell = "0="
         else:
-            cell = _game_cell(g, e.id, line_of)
+            cell = game_cell(g, e.id, line_of)
         parts.append(f"{cell:>8}")
     return " ".join(parts)
 
@@ -184,7 +184,8 @@ def _blankless(text: str) -> str:
     return "_".join(clean(text).split())
 
 
-def _unpaired_result(s: Settings, part: Participation) -> str:
+def unpaired_result(s: Settings, part: Participation) -> str:
+    """The result written after ``0`` for a round without a game (the .tou writes it too)."""
     if part is Participation.NOT_ASSIGNED:
         return "-"
     mcmahon = s.system is System.MCMAHON
@@ -195,7 +196,8 @@ def _unpaired_result(s: Settings, part: Participation) -> str:
     return "+" if value == 2 else "=" if value == 1 else "-"
 
 
-def _game_cell(g: GameRec, me: int, line_of: dict[int, int]) -> str:
+def game_cell(g: GameRec, me: int, line_of: dict[int, int]) -> str:
+    """A game as a round's cell, ``12+/w0`` (the .tou writes it without ``/`` and ``!``)."""
     white = g.white == me
     o = g.outcome
     result = {
