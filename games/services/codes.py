@@ -22,9 +22,7 @@ from games.models import Game, Player
 CODE_LENGTH = 8
 _SALT = "goref.games.report-code"
 # RFC 4648 base 32 to Crockford's: no I, L, O, U to misread.
-_CROCKFORD = str.maketrans(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-)
+_CROCKFORD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 _READ_BACK = str.maketrans({"O": "0", "I": "1", "L": "1", "-": None, " ": None})
 
 
