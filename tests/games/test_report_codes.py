@@ -15,6 +15,7 @@ from games import services
 from games.groups import director_grant_admin
 from games.models import Game, GameState, ResultSubmission
 from games.services.codes import CodeHolder, code_holder, code_read, report_code
+from games.services.results import current_claim
 from games.tournament.services import game_create
 from ops.models import AuditAction, AuditEntry
 from tests.factories import PlayerFactory, enter
@@ -68,7 +69,7 @@ def test_a_counted_score_is_reported_and_a_bad_one_is_a_clear_error(game, alice)
 
 def test_the_opponent_confirms_with_his_own_code(game, alice, bob):
     phone().post(url_of(game, alice), {"action": "report", "result": "W+R"})
-    claim = services.current_claim(Game.objects.get(pk=game.pk))
+    claim = current_claim(Game.objects.get(pk=game.pk))
     client = phone("203.0.113.9")
     page = client.get(url_of(game, bob)).content.decode()
     assert "Liddell Alice reported <strong>W+R</strong>" in page
@@ -83,7 +84,7 @@ def test_the_opponent_confirms_with_his_own_code(game, alice, bob):
 def test_the_reporter_cannot_confirm_his_own_report_with_his_code(game, alice):
     client = phone()
     client.post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    claim = services.current_claim(Game.objects.get(pk=game.pk))
+    claim = current_claim(Game.objects.get(pk=game.pk))
     answer = client.post(url_of(game, alice), {"action": "confirm", "claim": claim})
     assert answer.status_code == 409
     assert "your opponent must confirm it" in answer.content.decode()
@@ -94,7 +95,7 @@ def test_the_opponent_contests_and_a_dispute_opens(game, alice, bob):
     from referee.models import Dispute
 
     phone().post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    claim = services.current_claim(Game.objects.get(pk=game.pk))
+    claim = current_claim(Game.objects.get(pk=game.pk))
     answer = phone().post(
         url_of(game, bob), {"action": "contest", "claim": claim, "reason": "I won on time."}
     )
@@ -107,7 +108,7 @@ def test_the_opponent_contests_and_a_dispute_opens(game, alice, bob):
 def test_a_stale_claim_is_a_409(game, alice, bob):
     client = phone()
     client.post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    old = services.current_claim(Game.objects.get(pk=game.pk))
+    old = current_claim(Game.objects.get(pk=game.pk))
     client.post(url_of(game, alice), {"action": "report", "result": "B+T"})
     answer = client.post(url_of(game, bob), {"action": "confirm", "claim": old})
     assert answer.status_code == 409
@@ -142,7 +143,9 @@ def test_a_wrong_code_is_404_and_the_address_is_throttled(game, alice, settings)
 
 
 def test_a_game_that_does_not_exist_is_the_same_404(game, alice):
-    assert phone().get(url_of(game, alice).replace(f"/r/{game.pk}/", "/r/999999/")).status_code == 404
+    assert (
+        phone().get(url_of(game, alice).replace(f"/r/{game.pk}/", "/r/999999/")).status_code == 404
+    )
 
 
 def test_a_code_of_game_a_cannot_act_on_game_b(game, alice, bob, tournament):
