@@ -79,6 +79,7 @@ def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
         else:
             return _page(request, game, holder, errors=["Choose an action."], status=400)
     except StateConflict as exc:  # the game moved on meanwhile (a claim changed, a dispute)
+        game.refresh_from_db()  # the page shows what it is now
         return _page(request, game, holder, errors=exc.messages, status=409)
     except ValidationError as exc:
         return _page(request, game, holder, errors=exc.messages, status=400)
@@ -95,7 +96,6 @@ def _page(
     errors: list[str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    game.refresh_from_db()
     me = holder.player
     mine = game.result_submitted_by_id == me.pk
     submitted = game.state == GameState.SUBMITTED

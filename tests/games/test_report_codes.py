@@ -102,7 +102,25 @@ def test_the_opponent_contests_and_a_dispute_opens(game, alice, bob):
     assert answer.status_code == 302
     assert Game.objects.get(pk=game.pk).state == GameState.DISPUTED
     dispute = Dispute.objects.get(game=game)
-    assert dispute.claim == "I won on time." and dispute.raised_by is None
+    # The code acts for Bob: the dispute is his, by his account, as from the game page.
+    assert dispute.claim == "I won on time." and dispute.raised_by == bob.user
+
+
+def test_a_contest_by_a_player_without_an_account_names_him(game, alice, bob, referee):
+    from referee.models import Dispute
+
+    bob.user = None
+    bob.save(update_fields=["user"])
+    phone().post(url_of(game, alice), {"action": "report", "result": "B+R"})
+    claim = current_claim(Game.objects.get(pk=game.pk))
+    phone().post(url_of(game, bob), {"action": "contest", "claim": claim, "reason": "No."})
+    dispute = Dispute.objects.get(game=game)
+    assert dispute.raised_by is None
+    assert dispute.evidence["raised_with_code"] == {"player": bob.pk, "name": "Builder Bob"}
+    desk = Client()
+    desk.force_login(referee)
+    page = desk.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
+    assert "raised by Builder Bob (a slip code)" in page
 
 
 def test_a_stale_claim_is_a_409(game, alice, bob):
@@ -194,3 +212,12 @@ def test_the_printed_slips_carry_each_players_code_as_url_and_qr(game, alice, bo
         # The printed form (with its dash) opens the same page.
         assert phone().get(printed.removeprefix("http://testserver")).status_code == 200
     assert body.count('<svg width="') == 2 and 'class="segno"' in body
+
+
+def test_the_code_page_reads_a_fixed_number_of_queries(game, alice, bob, django_assert_num_queries):
+    client = phone()
+    with django_assert_num_queries(1):  # the game with its event, round and players
+        assert client.get(url_of(game, alice)).status_code == 200
+    client.post(url_of(game, alice), {"action": "report", "result": "B+R"})
+    with django_assert_num_queries(2):  # and the claim to answer
+        assert client.get(url_of(game, bob)).status_code == 200
