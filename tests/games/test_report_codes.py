@@ -221,3 +221,15 @@ def test_the_code_page_reads_a_fixed_number_of_queries(game, alice, bob, django_
     client.post(url_of(game, alice), {"action": "report", "result": "B+R"})
     with django_assert_num_queries(2):  # and the claim to answer
         assert client.get(url_of(game, bob)).status_code == 200
+
+
+def test_a_phone_posts_with_the_pages_csrf_token(game, alice):
+    import re
+
+    client = Client(enforce_csrf_checks=True, REMOTE_ADDR="198.51.100.8", **PHONE)
+    page = client.get(url_of(game, alice)).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token is not None
+    data = {"action": "report", "result": "B+R", "csrfmiddlewaretoken": token.group(1)}
+    assert client.post(url_of(game, alice), data).status_code == 302
+    assert Game.objects.get(pk=game.pk).state == GameState.SUBMITTED
