@@ -351,6 +351,12 @@ AXES_VERBOSE = False
 # The client's address: REMOTE_ADDR, or behind a proxy the deployment names in
 # GOREF_TRUSTED_PROXIES the nearest untrusted hop of X-Forwarded-For (ops.logins).
 AXES_CLIENT_IP_CALLABLE = "ops.logins.client_address"
+# The result slips' report codes (README, "The tournament day"): 20 wrong codes from one
+# address within 15 minutes refuse every code from it, the right ones included, until the
+# 15 minutes are over (ops.guesses).  Per address only, as a hall shares one: 20 typos
+# in a quarter-hour is an attack, not a hall, and 20 guesses at a 40-bit code are nothing.
+GOREF_CODE_GUESS_LIMIT = env_int("GOREF_CODE_GUESS_LIMIT", 20, minimum=1)
+GOREF_CODE_GUESS_MINUTES = env_int("GOREF_CODE_GUESS_MINUTES", 15, minimum=1)
 GOREF_TRUSTED_PROXIES = env_list("GOREF_TRUSTED_PROXIES", [])
 for _proxy in GOREF_TRUSTED_PROXIES:
     try:

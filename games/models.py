@@ -7,6 +7,7 @@ A locked result is never changed again (docs/games.md, "The life of a game").
 
 from __future__ import annotations
 
+import secrets
 from decimal import Decimal
 from typing import Any
 
@@ -347,6 +348,10 @@ class GameState(models.TextChoices):
 LOCKED_STATES = frozenset({GameState.CONFIRMED, GameState.FINAL})
 
 
+def report_key_new() -> str:
+    return secrets.token_hex(16)
+
+
 class ResultReason(models.TextChoices):
     SCORE = "score", "score"
     RESIGNATION = "resignation", "resignation"
@@ -404,6 +409,8 @@ class Game(models.Model):
         max_length=10, choices=GameState.choices, default=GameState.SCHEDULED, db_index=True
     )
     locked_at = models.DateTimeField(null=True, blank=True)
+    # The random key the slip's report codes are derived from (games.services.codes).
+    report_key = models.CharField(max_length=32, default=report_key_new, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.tournament import urls as tournament_urls
-from games.views import deadstones, games, players
+from games.views import deadstones, games, players, report
 
 app_name = "games"
 urlpatterns = [
@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:pk>/enter/", games.game_enter, name="game-enter"),
     path("games/<int:pk>/finalise/", games.game_finalise, name="game-finalise"),
     path("games/<int:pk>/dead-stones/", deadstones.dead_stones, name="dead-stones"),
+    path("r/<int:game_id>/<str:code>/", report.report_page, name="report"),
     path("players/<int:pk>/", players.player_detail, name="player"),
     path("my-games/", players.my_games, name="my-games"),
 ]

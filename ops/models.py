@@ -105,6 +105,7 @@ class AuditAction(StrEnum):
     GAME_RECORD_REPLACED = "game.record_replaced"
     GAME_RESULT_CORRECTED = "game.result_corrected"
     GAME_RESULT_ENTERED = "game.result_entered"
+    GAME_RESULT_BY_CODE = "game.result_by_code"
     GAME_RESULT_RULED = "game.result_ruled"
     GAME_UNPAIRED = "game.unpaired"
 

@@ -187,6 +187,8 @@ def ruling_choices(dispute: Dispute) -> dict[str, str]:
     before_text = before or "no result"
     below = next((r for r in rulings if r.level == dispute.level - 1), None)
     claimant = dispute.raised_by.get_username() if dispute.raised_by else "the system"
+    if not dispute.raised_by and dispute.evidence.get("raised_with_code"):
+        claimant = dispute.evidence["raised_with_code"]["name"]
     claim = f"the claim ({claimant}'s, {dispute.get_kind_display()})"
     agreed = agreed_marking(dispute)
     if agreed is not None:

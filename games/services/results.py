@@ -23,6 +23,7 @@ from games.engine.result import Result
 from games.engine.rules import get_rules
 from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
 from games.services import deadstones, outbound, records
+from games.services.codes import CodeHolder
 from games.services.common import LOCKED_MESSAGE, RULING_FINAL_MESSAGES, GameLockedError
 from games.services.scoring import latest_run, scoring_run_request
 from ops.audit import audit_record
@@ -159,10 +160,31 @@ def locked_message(game: Game) -> str:
 
 
 def _participant(actor: Actor, game: Game) -> Player:
+    if isinstance(actor, CodeHolder):  # a slip's code: its player, on its game only
+        if actor.game_id != game.pk:
+            raise PermissionDenied("This code is for another game.")
+        return actor.player
     player = permissions.player_for(actor)
     if player is None or player.pk not in (game.black_id, game.white_id):
         raise PermissionDenied("Only the players of this game can submit, confirm or contest.")
     return player
+
+
+def _audit_code(actor: Actor, game: Game, step: str) -> None:
+    """A step taken with a slip's code has no account behind it: the audit trail keeps
+    whose code it was and the address it came from (inside the step's transaction)."""
+    if isinstance(actor, CodeHolder):
+        audit_record(
+            actor=None,
+            action=AuditAction.GAME_RESULT_BY_CODE,
+            obj=game,
+            new={
+                "step": step,
+                "player": actor.player.pk,
+                "address": actor.address,
+                "result": game.result_display,
+            },
+        )
 
 
 def _require_director(actor: Actor, game: Game) -> None:
@@ -285,6 +307,7 @@ def _record(
         _store(game, evidence, by=player)
         kind = SubmissionKind.SUBMIT if player is not None else SubmissionKind.DIRECTOR
         _submission(game, kind, actor=actor, player=player, evidence=evidence, comment=comment)
+        _audit_code(actor, game, "submit")
         if replaced:
             assert player is not None
             _tell_opponent_claim_changed(game, player, old=old["result"])
@@ -429,6 +452,7 @@ def game_result_confirm(*, actor: Actor, game: Game, claim: int | Unset | None =
         agreed = deadstones.flip_accept(game=game, run=latest_run(game), actor=actor)
         deadstones.review_close(game=game)
         _lock_result(game, GameState.CONFIRMED, SubmissionKind.CONFIRM, actor=actor, player=player)
+        _audit_code(actor, game, "confirm")
         if agreed:
             result_changed(game)
     return game
@@ -447,6 +471,7 @@ def game_result_contest(
         game.state = GameState.DISPUTED
         validate_and_save(game, update_fields=["state", "updated_at"])
         _submission(game, SubmissionKind.CONTEST, actor=actor, player=player, comment=reason)
+        _audit_code(actor, game, "contest")
         outbound.result_contested(actor=actor, game=game, reason=reason)  # to the referee desk
     return game
 

@@ -26,6 +26,7 @@ from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
 from games.tournament.services import rounds
 from games.tournament.services.settings import handicap_komi
+from games.tournament.slips import slip_codes
 from ops.services import UNSET, Unset
 
 # --------------------------------------------------------------------------- round pairing
@@ -395,7 +396,10 @@ class RoundPairingViews:
             "number": number,
             "games": games,
             # A jigo box only where the komi allows a level count.
-            "slips": [(g, jigo_possible(Decimal(g.komi))) for g in games],
+            "slips": [
+                (g, jigo_possible(Decimal(g.komi)), slip_codes(request, g) if by == "slips" else [])
+                for g in games
+            ],
             "by": by if by in ("table", "name", "slips") else "table",
             "lines": lines,
             "bye": day_selectors.round_view(tournament, number).bye_player,

@@ -15,6 +15,7 @@ from games.engine.rules import get_rules
 from games.engine.types import GameRecord
 from games.models import Game, Tournament
 from games.services import records
+from games.services.codes import CodeHolder
 from games.services.common import GameLockedError
 from games.services.disputes import game_dispute_open, game_snapshot
 from games.services.results import refuse_if_locked
@@ -344,10 +345,16 @@ def dispute_open_on_contest(*, actor: Actor, game: Game, reason: str) -> Dispute
     evidence: dict[str, Any]
     _, evidence = _gather_evidence(game, DisputeKind.RESULT, None, None, None)
     evidence["game"]["state"] = "submitted"  # what was contested
+    raised_by = as_user(actor)
+    if isinstance(actor, CodeHolder):
+        # A slip's code acts for its player: the dispute is his (his account if he has
+        # one, so his colour and his name follow), and says so without one.
+        raised_by = actor.player.user if actor.player.user_id else None
+        evidence["raised_with_code"] = {"player": actor.player.pk, "name": actor.player.full_name}
     dispute = Dispute(
         game=game,
         kind=DisputeKind.RESULT,
-        raised_by=as_user(actor),
+        raised_by=raised_by,
         claim=reason.strip() or "The opponent contests the submitted result.",
         evidence=evidence,
     )
