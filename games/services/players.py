@@ -289,6 +289,7 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
         egd_pin=_optional_id(row.get("egd_pin")),
         aga_id=_optional_id(row.get("aga_id")),
         nzgs_id=_optional_id(row.get("nzgs_id")),
+        ffg_licence=_optional_id(row.get("ffg_licence")),
     )
     player.full_clean(exclude=["club", "user"], validate_unique=False)
     return player, club
@@ -296,7 +297,12 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
 
 def _unique_ids(players: list[tuple[int, Player, str]], errors: dict[int, Any]) -> None:
     """The unique ids, checked for the whole file at once: one query per column."""
-    for column, label in (("egd_pin", "EGD PIN"), ("aga_id", "AGA id"), ("nzgs_id", "NZGS id")):
+    for column, label in (
+        ("egd_pin", "EGD PIN"),
+        ("aga_id", "AGA id"),
+        ("nzgs_id", "NZGS id"),
+        ("ffg_licence", "FFG licence"),
+    ):
         first: dict[str, int] = {}
         for i, player, _ in players:
             value = getattr(player, column)
