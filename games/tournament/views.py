@@ -29,6 +29,7 @@ from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
 from games.views.public import lazy_context, visitor_cached
 from ops import cache
+from ops.commands import error_text
 from ops.services import StateConflict
 from ratings.ranks import Rank
 
@@ -114,9 +115,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def _errors(e: ValidationError | PermissionDenied) -> str:
     if isinstance(e, PermissionDenied):
         return str(e) or "Not allowed."
-    if hasattr(e, "error_dict"):
-        return " ".join(f"{k}: {' '.join(v)}" for k, v in e.message_dict.items())
-    return " ".join(e.messages)
+    return error_text(e)
 
 
 def _directed(request: HttpRequest, pk: int) -> Tournament:
@@ -208,7 +207,9 @@ def _ranks() -> list[Rank]:
 def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
     what = request.POST.get("action")
     if what == "enter":
-        player = Player.objects.filter(pk=request.POST.get("player") or 0).first()
+        player = Player.objects.filter(
+            pk=_posted_id(request, "player", "Choose a player from the list.")
+        ).first()
         if player is None:
             raise ValidationError({"player": "Choose a player from the list."})
         rank = request.POST.get("rank") or None
@@ -228,16 +229,16 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         tournament_services.entry_add(actor=request.user, tournament=tournament, player=player)
         messages.success(request, f"{player} added and entered.")
     elif what == "list":
-        raw = request.POST.get("list_entry") or ""
-        if not raw.isdigit() or len(raw) > 18:
-            raise ValidationError({"list_entry": "Choose a player from the lists."})
+        list_entry = _posted_id(request, "list_entry", "Choose a player from the lists.")
         text = outbound.entry_add_from_list(
-            actor=request.user, tournament=tournament, list_entry=int(raw)
+            actor=request.user, tournament=tournament, list_entry=list_entry
         )
         messages.success(request, text)
     elif what == "update":
         entry = get_object_or_404(
-            TournamentEntry, pk=request.POST.get("entry"), tournament=tournament
+            TournamentEntry,
+            pk=_posted_id(request, "entry", "Reload the page: that entry is not known."),
+            tournament=tournament,
         )
         tournament_services.entry_update(actor=request.user, entry=entry, **_entry_fields(request))
         messages.success(request, f"{entry.player}'s entry is saved.")
@@ -245,12 +246,23 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         messages.success(request, _import_csv(request, tournament))
     elif what == "remove":
         entry = get_object_or_404(
-            TournamentEntry, pk=request.POST.get("entry"), tournament=tournament
+            TournamentEntry,
+            pk=_posted_id(request, "entry", "Reload the page: that entry is not known."),
+            tournament=tournament,
         )
         tournament_services.entry_remove(actor=request.user, entry=entry)
         messages.success(request, f"{entry.player} is no longer entered.")
     else:
         raise ValidationError("Unknown action.")
+
+
+def _posted_id(request: HttpRequest, name: str, message: str) -> int:
+    """A row id posted by the page's form: a ``ValidationError`` saying ``message`` when it
+    is not one (a hand-made request), never a 500."""
+    raw = request.POST.get(name) or ""
+    if not raw.isdigit() or len(raw) > 18:
+        raise ValidationError({name: message})
+    return int(raw)
 
 
 def _entry_fields(request: HttpRequest) -> dict[str, Any]:

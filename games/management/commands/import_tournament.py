@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.tournament.services.files import tournament_import
+from ops.commands import error_text, read_file
 
 MAX_BYTES = 20_000_000
 
@@ -28,18 +29,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                raise CommandError(f"{path}: larger than {MAX_BYTES} bytes.")
-            data = path.read_bytes()
-        except OSError as e:
-            raise CommandError(f"{path}: {e.strerror}.") from None
+        data = read_file(path, MAX_BYTES)
         try:
             result = tournament_import(actor=None, data=data, name=options["name"])
         except ValidationError as e:
-            messages = e.message_dict if hasattr(e, "error_dict") else {"file": e.messages}
-            text = " ".join(" ".join(v) for v in messages.values())
-            raise CommandError(f"{path}: {text} Nothing was imported.") from None
+            raise CommandError(f"{path}: {error_text(e)} Nothing was imported.") from None
         self.stdout.write(
             f"{result.players} players: {result.linked} linked, {result.new_players} created, "
             f"{result.review} queued for review."

@@ -7,6 +7,7 @@ directors may correct them until the tournament starts, then they are frozen
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -59,10 +60,11 @@ def entry_rank(value: object) -> int:
     raise ValidationError({"rank": "Enter a rank such as 3k or 2d."})
 
 
-def _rating(value: object) -> int | None:
+def entry_rating(value: object) -> int | None:
+    """A rating given for an entry, checked: a whole number from -1000 to 4000, or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ValidationError({"rating": "A rating is a whole number (or empty)."})
     rating = round(value)
     if not -1000 <= rating <= 4000:
@@ -97,7 +99,7 @@ def entry_add(
         tournament=tournament,
         player=player,
         rank=player.declared_rank if rank is None else entry_rank(rank),
-        rating=_current_rating(player) if rating is UNSET else _rating(rating),
+        rating=_current_rating(player) if rating is UNSET else entry_rating(rating),
         club=(player.club.name if player.club is not None else "")
         if club is None
         else club.strip(),
@@ -204,7 +206,7 @@ def entry_update(
     entry = TournamentEntry.objects.select_for_update().get(pk=entry.pk)
     values = {
         "rank": UNSET if rank is UNSET else entry_rank(rank),
-        "rating": UNSET if rating is UNSET else _rating(rating),
+        "rating": UNSET if rating is UNSET else entry_rating(rating),
         "club": UNSET if club is UNSET else club.strip(),
         "country": UNSET if country is UNSET else country.strip().upper(),
         "final": final,

@@ -17,10 +17,15 @@ from games.models import Player, Tournament
 from games.services.duplicates import duplicate_flag
 from games.services.players import RowErrors, players_create_bulk
 from games.tournament.engine.model import Entrant
-from games.tournament.services.entries import NewEntry, entries_add_many, entry_rank
+from games.tournament.services.entries import (
+    NewEntry,
+    entries_add_many,
+    entry_rank,
+    entry_rating,
+)
 from games.tournament.services.identity import Decision, Matcher, player_of
 from ops.services import Actor
-from ratings.ranks import Rank, RankError
+from ratings.ranks import MAX_INDEX, Rank, RankError
 
 COLUMNS = (
     "family_name",
@@ -59,14 +64,16 @@ def _row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
     rating: int | None = None
     if cell("rating"):
         try:
-            rating = round(float(cell("rating")))
-        except ValueError:
-            raise ValidationError(f"Line {n}: rating {cell('rating')!r} is not a number.") from None
+            rating = entry_rating(float(cell("rating")))
+        except (ValueError, ValidationError):
+            raise ValidationError(
+                f"Line {n}: rating {cell('rating')!r} is not a whole number from -1000 to 4000."
+            ) from None
     entrant = Entrant(
         id=n,
         family_name=family,
         given_name=cell("given_name"),
-        rank=min(rank.index, 8),
+        rank=min(rank.index, MAX_INDEX),
         rating=rating or 0,
         club=cell("club"),
         country=cell("country").upper(),

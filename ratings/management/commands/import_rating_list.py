@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ops.commands import error_text, read_file
 from ratings.lists import rating_list_import
 
 MAX_BYTES = 50_000_000  # the EGD's all-world list is about 10 MB
@@ -33,21 +34,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                raise CommandError(f"{path}: larger than {MAX_BYTES} bytes.")
-            data = path.read_bytes()
-        except OSError as e:
-            raise CommandError(f"{path}: {e.strerror}.") from None
+        data = read_file(path, MAX_BYTES)
         try:
             result = rating_list_import(actor=None, data=data, published=options["published"])
         except ValidationError as e:
-            text = (
-                " ".join(" ".join(v) for v in e.message_dict.values())
-                if hasattr(e, "error_dict")
-                else " ".join(e.messages)
-            )
-            raise CommandError(f"{path}: {text}") from None
+            raise CommandError(f"{path}: {error_text(e)}") from None
         rl = result.rating_list
         if result.unreadable:
             self.stdout.write(f"{result.unreadable} lines could not be read and were skipped.")
