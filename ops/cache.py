@@ -183,6 +183,17 @@ def changed(obj: models.Model) -> None:
         touch(*names(obj))
 
 
+def changed_many(objs: Iterable[models.Model]) -> None:
+    """``changed`` for rows written in bulk: one bump after commit for all their versions.
+    For models whose names are cheap to compute (no query per row)."""
+    names: set[str] = set()
+    for obj in objs:
+        of = _registry.get(type(obj))
+        if of is not None:
+            names.update(of(obj))
+    touch(*names)
+
+
 def touch(*names: str) -> None:
     """Bump the named versions after the current transaction commits (at once outside one)."""
     wanted = sorted(set(names))

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models.functions import Lower
 
 from games import permissions
+from games.cache import PLAYERS
 from games.engine.names import name_key
 from games.models import Club, Player
 from games.services import outbound
@@ -390,5 +391,7 @@ def players_create_bulk(*, actor: Actor, rows: Sequence[Mapping[str, Any]]) -> l
         rows=[(p, None, player_audit_value(p)) for p in created],
     )
     if created:
-        cache.changed(created[0])  # the versions are the players lists', not one player's
+        # New players have no page cached yet: only the lists that show players change
+        # (changed() would run a query per player to find events they have none of).
+        cache.touch(PLAYERS)
     return created

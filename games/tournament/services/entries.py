@@ -181,8 +181,7 @@ def entries_add_many(*, actor: Actor, tournament: Tournament, rows: list[NewEntr
             (e, None, {"player": e.player_id, "rank": e.rank, "rating": e.rating}) for e in entries
         ],
     )
-    for entry in entries:
-        cache.changed(entry)
+    cache.changed_many(entries)
     return len(entries)
 
 

@@ -241,8 +241,7 @@ def games_create_round(
         )
         made.append(game)
     created = Game.objects.bulk_create(made)
-    for game in created:
-        cache.changed(game)
+    cache.changed_many(created)
     return created
 
 

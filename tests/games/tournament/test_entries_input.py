@@ -45,3 +45,18 @@ def test_a_rating_that_is_no_rating_is_a_line_error(
     page = _post(director, tournament, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)})
     assert "Line 3: rating" in page and "Nothing was entered" in page
     assert not Player.objects.filter(family_name="Roe").exists()
+
+
+def test_a_file_of_entries_bumps_the_cached_pages_once(
+    director: Any, tournament: Any, monkeypatch: Any
+) -> None:
+    from ops import cache
+
+    bumps: list[object] = []
+    monkeypatch.setattr(cache, "after_commit", bumps.append)
+    lines = "".join(f"F{i},G{i},{i % 20 + 1}k\n" for i in range(60))
+    data = ("family_name,given_name,rank\n" + lines).encode()
+    page = _post(director, tournament, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)})
+    assert "60 players entered" in page
+    # One bump for the new players' lists, one for the entries: not one per line.
+    assert len(bumps) <= 3, len(bumps)
