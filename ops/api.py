@@ -25,6 +25,7 @@ from rest_framework.serializers import BaseSerializer
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ops.conflicts import MESSAGE as RACE_MESSAGE
+from ops.conflicts import lost_race
 from ops.models import Job
 from ops.services import UNSET, StateConflict
 
@@ -70,8 +71,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
-    elif isinstance(exc, IntegrityError):
-        # A race lost on a constraint (ops.conflicts): the transaction rolled back.
+    elif isinstance(exc, IntegrityError) and lost_race(exc):
+        # A race lost on a unique constraint (ops.conflicts): the transaction rolled back.
         exc = Conflict(RACE_MESSAGE)
 
     response = drf_exception_handler(exc, context)
@@ -109,7 +110,9 @@ def service_errors(rename: dict[str, str] | None = None) -> Iterator[None]:
         raise exceptions.ValidationError({"non_field_errors": e.messages}) from None
     except DjangoPermissionDenied as e:
         raise exceptions.PermissionDenied(str(e) or None) from None
-    except IntegrityError:
+    except IntegrityError as e:
+        if not lost_race(e):
+            raise
         raise Conflict(RACE_MESSAGE) from None
 
 

@@ -3,7 +3,9 @@ both wrote, and the database refused the second (``IntegrityError``).
 
 Services catch the races they expect and answer ``StateConflict``; this is the net
 under them, so a race is never a 500.  The transaction rolled back: nothing is
-half-written.  The API answers in its error shape, pages with a plain page.
+half-written.  The API answers in its error shape, pages with a plain page.  Only a
+unique violation is a race: a NOT NULL, foreign-key or CHECK violation is a bug, and
+stays a 500 that the error log shows.
 """
 
 from __future__ import annotations
@@ -18,6 +20,17 @@ from django.template import loader
 log = logging.getLogger(__name__)
 
 MESSAGE = "Someone else changed this at the same moment: reload and try again."
+
+
+def lost_race(exc: IntegrityError) -> bool:
+    """Whether ``exc`` is a unique violation (two requests wrote the same key), logged with
+    the database's words for the operator."""
+    # PostgreSQL (psycopg) names the condition by SQLSTATE; SQLite only in its message.
+    state = getattr(exc.__cause__, "sqlstate", None)
+    race = state == "23505" if state is not None else "UNIQUE constraint failed" in str(exc)
+    if race:
+        log.warning("a race lost on a unique constraint: %s", exc)
+    return race
 
 
 def race_conflict(request: HttpRequest) -> HttpResponse:
@@ -39,7 +52,6 @@ class RaceConflictMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if isinstance(exc, IntegrityError):
-            log.warning("a race lost on a constraint: %s", exc)
+        if isinstance(exc, IntegrityError) and lost_race(exc):
             return race_conflict(request)
         return None
