@@ -12,7 +12,6 @@ built per call by ``token_candidates``; knox's model, manager and settings are o
 
 from __future__ import annotations
 
-import binascii
 from hmac import compare_digest
 from typing import Any
 
@@ -46,11 +45,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
         for auth_token in self.token_candidates(key[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if self._cleanup_token(auth_token):
                 continue
-            try:
-                digest = hash_token(key)
-            except (TypeError, ValueError, binascii.Error):
-                raise exceptions.AuthenticationFailed(invalid) from None
-            if compare_digest(digest, auth_token.digest):
+            if compare_digest(hash_token(key), auth_token.digest):
                 if knox_settings.AUTO_REFRESH and auth_token.expiry:
                     self.renew_token(auth_token)
                 return self.validate_user(auth_token)

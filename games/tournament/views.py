@@ -27,6 +27,7 @@ from games.services import outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
+from games.tournament.services.lifecycle import UnfinishedGames
 from games.views.public import lazy_context, visitor_cached
 from ops import cache
 from ops.commands import error_text
@@ -37,7 +38,6 @@ NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 RECENT_TOURNAMENTS = 10
-MAX_LINKED = 100  # blocking games linked from a refused close
 
 
 @require_GET
@@ -489,39 +489,36 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         tournament_services.tournament_close(actor=request.user, tournament=tournament)
         messages.success(request, "The tournament is closed: its games go to the ratings.")
-    except StateConflict as e:
-        blocking = day_selectors.unfinished_before(tournament)
-        if getattr(e, "code", None) != "unfinished" or not blocking:
-            messages.error(request, _errors(e))
-        else:  # each blocking game named, with a link to it and to its round's results
-            messages.error(
-                request,
-                format_html(
-                    "{} game{} no final result yet; confirm or finalise them before "
-                    "closing:<ul>{}</ul>",
-                    len(blocking),
-                    " has" if len(blocking) == 1 else "s have",
-                    format_html_join(
-                        "",
-                        '<li><a href="{}">round {}{}: {} v {}</a> ({}) · '
-                        '<a href="{}">results of round {}</a></li>',
+    except UnfinishedGames as e:  # each blocking game named, linked with its round's results
+        messages.error(
+            request,
+            format_html(
+                "{} game{} no final result yet; confirm or finalise them before "
+                "closing:<ul>{}</ul>{}",
+                e.count,
+                " has" if e.count == 1 else "s have",
+                format_html_join(
+                    "",
+                    '<li><a href="{}">round {}{}: {} v {}</a> ({}) · '
+                    '<a href="{}">results of round {}</a></li>',
+                    (
                         (
-                            (
-                                reverse("games:game", args=[g.pk]),
-                                g.round.number,
-                                f", table {g.table}" if g.table else "",
-                                g.black,
-                                g.white,
-                                g.get_state_display(),
-                                reverse("games:round-results", args=[pk, g.round.number])
-                                + f"#game-{g.pk}",
-                                g.round.number,
-                            )
-                            for g in blocking[:MAX_LINKED]
-                        ),
+                            reverse("games:game", args=[g.pk]),
+                            g.round.number,
+                            f", table {g.table}" if g.table else "",
+                            g.black,
+                            g.white,
+                            g.get_state_display(),
+                            reverse("games:round-results", args=[pk, g.round.number])
+                            + f"#game-{g.pk}",
+                            g.round.number,
+                        )
+                        for g in e.games
                     ),
                 ),
-            )
+                f"and {e.count - len(e.games)} more." if e.count > len(e.games) else "",
+            ),
+        )
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, _errors(e))
     return HttpResponseRedirect(reverse("games:tournament", args=[pk]))

@@ -4,6 +4,7 @@ ratings).  docs/tournaments.md, "Lifecycle"."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import permissions
@@ -31,6 +32,40 @@ def game_label(game: Game) -> str:
     return (
         f"round {game.round.number}{table}: {game.black} v {game.white} "
         f"(game {game.pk}, {game.get_state_display()})"
+    )
+
+
+class UnfinishedGames(StateConflict):
+    """A 409 for games without a final result: the first ``MAX_NAMED`` of them, in round
+    and table order, and how many there are (a page links each)."""
+
+    def __init__(self, message: str, games: list[Game], count: int) -> None:
+        super().__init__(message, code="unfinished")
+        self.games = games
+        self.count = count
+
+
+def refuse_unfinished(games: QuerySet[Game], *, what: str, then: str) -> None:
+    """Raise ``UnfinishedGames`` if any of ``games`` has no final result (neither confirmed
+    by both players nor finalised): ``what`` says whose games they are, ``then`` what to do.
+    Two queries at most, whatever the number of games."""
+    waiting = games.exclude(state__in=LOCKED_STATES)
+    named = list(
+        waiting.select_related("round", "black", "white").order_by("round__number", "table", "id")[
+            : MAX_NAMED + 1
+        ]
+    )
+    if not named:
+        return
+    count = len(named) if len(named) <= MAX_NAMED else waiting.count()
+    named = named[:MAX_NAMED]
+    listed = "; ".join(game_label(g) for g in named)
+    more = f"; and {count - MAX_NAMED} more" if count > MAX_NAMED else ""
+    raise UnfinishedGames(
+        f"{count} game{'s' if count != 1 else ''} of {what} "
+        f"{'have' if count != 1 else 'has'} no final result yet: {listed}{more}. {then}",
+        named,
+        count,
     )
 
 
@@ -68,21 +103,11 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.is_closed:
         raise StateConflict("This tournament is already closed.")
-    blocking = list(
-        tournament.games.exclude(state__in=LOCKED_STATES)
-        .select_related("round", "black", "white")
-        .order_by("round__number", "table", "id")[: MAX_NAMED + 1]
+    refuse_unfinished(
+        tournament.games.all(),
+        what="this tournament",
+        then="Confirm or finalise them before closing it.",
     )
-    if blocking:
-        waiting = tournament.games.exclude(state__in=LOCKED_STATES).count()
-        named = "; ".join(game_label(g) for g in blocking[:MAX_NAMED])
-        more = f"; and {waiting - MAX_NAMED} more" if waiting > MAX_NAMED else ""
-        raise StateConflict(
-            f"{waiting} game{'s' if waiting != 1 else ''} of this tournament "
-            f"{'have' if waiting != 1 else 'has'} no final result yet: {named}{more}. "
-            "Confirm or finalise them before closing it.",
-            code="unfinished",
-        )
     now = timezone.now()
     tournament.closed_at = now
     fields = ["closed_at"]

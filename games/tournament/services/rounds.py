@@ -21,9 +21,9 @@ from games.services import outbound
 from games.tournament.engine.model import Entrant
 from games.tournament.engine.pairing import UNSET as PAIRING_UNSET
 from games.tournament.engine.pairing import PairCost, PairingError, PairingParams, pair_round
-from games.tournament.selectors import event_of, unfinished_before
+from games.tournament.selectors import event_of
 from games.tournament.services.entries import check_open, entry_participation_set
-from games.tournament.services.lifecycle import game_label
+from games.tournament.services.lifecycle import refuse_unfinished
 from games.tournament.services.pairings import games_create_round
 from games.tournament.services.settings import as_komi, komi_for_game
 from games.tournament.services.tournaments import rules_named
@@ -244,23 +244,14 @@ def _write(
     return created
 
 
-MAX_NAMED = 20  # a refusal names this many games, then counts the rest
-
-
 def check_earlier_rounds_final(tournament: Tournament, number: int) -> None:
     """409 naming the earlier rounds' games without a final result: pairing over them
     would score them as they stand, and once round ``number`` has a result it can no
     longer be paired again."""
-    unfinished = unfinished_before(tournament, number)
-    if not unfinished:
-        return
-    named = "; ".join(game_label(g) for g in unfinished[:MAX_NAMED])
-    more = len(unfinished) - MAX_NAMED
-    rest = f"; and {more} more" if more > 0 else ""
-    raise StateConflict(
-        f"{len(unfinished)} game(s) of earlier rounds have no final result: {named}{rest}. "
-        f"Pair round {number} over them only if you accept that (accept_unfinished).",
-        code="unfinished",
+    refuse_unfinished(
+        Game.objects.filter(tournament=tournament, round__number__lt=number),
+        what="earlier rounds",
+        then=f"Pair round {number} over them only if you accept that (accept_unfinished).",
     )
 
 

@@ -141,10 +141,11 @@ def test_a_line_that_is_not_a_game_is_named_and_nothing_is_paired(as_director, t
     assert not Game.objects.exists()
 
 
-def test_outsiders_get_403_and_unknown_rounds_404(client, outsider, tournament, field):
+def test_outsiders_get_403_and_unknown_rounds_404(client, outsider, tournament, field, as_director):
     director_grant_admin(user=outsider)
     client.force_login(outsider)
     assert client.get(pair_url(tournament)).status_code == 403
+    assert as_director.get(pair_url(tournament, tournament.number_of_rounds + 1)).status_code == 404
 
 
 def test_pairing_settings_are_saved_and_restored(as_director, tournament, field):

@@ -68,13 +68,23 @@ def test_the_service_refuses_to_pair_over_an_unfinished_game_naming_it(
 
 
 def test_a_hand_edited_round_is_refused_too(director, tournament, field, round_one):
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError) as refused:
         round_games_set(
             actor=director,
             tournament=tournament,
             round_number=2,
             games=[(field[0].pk, field[1].pk, 0)],
         )
+    assert isinstance(refused.value, StateConflict) and refused.value.code == "unfinished"
+    assert not Game.objects.filter(round__number=2).exists()
+    created = round_games_set(
+        actor=director,
+        tournament=tournament,
+        round_number=2,
+        games=[(field[0].pk, field[1].pk, 0)],
+        accept_unfinished=True,
+    )
+    assert len(created) == 1
 
 
 def test_the_api_answers_409_naming_the_games_unless_accepted(
