@@ -27,13 +27,6 @@ from ops.models import AuditAction
 from ops.services import Actor, StateConflict, require
 
 
-def already_decided(player: Player, other: Player) -> bool:
-    """Whether a person already said these two are different people."""
-    return PossibleDuplicate.objects.filter(
-        player__in=(player, other), other__in=(player, other), state=DuplicateState.APART
-    ).exists()
-
-
 def duplicate_flag(
     *, player: Player, other: Player, reason: str, tournament: Tournament | None
 ) -> PossibleDuplicate | None:

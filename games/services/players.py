@@ -293,6 +293,8 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
         ffg_licence=_optional_id(row.get("ffg_licence")),
     )
     player.full_clean(exclude=["club", "user"], validate_unique=False)
+    # What save() keeps in step, for a player written by bulk_create (which skips save()).
+    player.name_key = name_key(player.family_name, player.given_name)
     return player, club
 
 
@@ -379,11 +381,6 @@ def players_create_bulk(*, actor: Actor, rows: Sequence[Mapping[str, Any]]) -> l
     if errors:
         raise RowErrors(errors)
     _clubs_for(actor, players)
-    for _, player, _club_name in players:
-        if player.club is not None:
-            player.club = player.club  # inserted after it was assigned: take its id now
-    for _, player, _club_name in players:  # bulk_create skips save(), which keeps it
-        player.name_key = name_key(player.family_name, player.given_name)
     created = Player.objects.bulk_create([p for _, p, _ in players], batch_size=1000)
     audit_record_many(
         actor=actor,

@@ -422,10 +422,6 @@ class RoundView:
 def round_view(tournament: Tournament, number: int) -> RoundView:
     """The pairing page's data for round ``number`` (the round's own games left out of the
     history, since a re-pairing replaces them)."""
-    from games.tournament.selectors import (
-        event_of,  # imported here: games.tournament.selectors loads the services package
-    )
-
     data = event_of(tournament)
     event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
     params = PairingParams.from_opengotha(event.pairing, event.settings.system)

@@ -57,7 +57,7 @@ def read_event(data: bytes) -> tuple[str, Event]:
     )
 
 
-def _result_fields(outcome: Outcome, by_default: bool, where: str) -> dict[str, Any]:
+def _result_fields(outcome: Outcome, by_default: bool) -> dict[str, Any]:
     if outcome is Outcome.UNKNOWN:
         return {"state": GameState.SCHEDULED}
     locked = {"state": GameState.FINAL, "locked_at": timezone.now()}
@@ -202,8 +202,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         for n in sorted({g.round for g in event.games})
     }
     games = []
-    for n, g in enumerate(event.games, 1):
-        where = f"Game {n} (round {g.round})"
+    for g in event.games:
         games.append(
             Game(
                 tournament=tournament,
@@ -215,7 +214,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
                 known_color=g.known_color,
                 komi=tournament.komi if g.handicap == 0 else HANDICAP_KOMI,
                 rules=tournament.rules,
-                **_result_fields(g.outcome, g.by_default, where),
+                **_result_fields(g.outcome, g.by_default),
             )
         )
     _check_tables(games)
