@@ -109,9 +109,10 @@ def can_edit_player(user: Any, player: Player) -> bool:
         return True
     if not is_any_director(user):
         return False
-    if own_tournament_id(player) is None:
+    own = own_tournament_id(player)
+    if own is None:
         return True  # nobody's yet: neither entered nor paired anywhere
-    return is_own_director(user, player)
+    return Tournament.objects.filter(pk=own, directors=user).exists()
 
 
 def can_invite_player(user: Any, player: Player) -> bool:

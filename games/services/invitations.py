@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 INVITATION_DAYS = 7
 _SALT = "goref.player-invitation"
 _INVALID = "This invitation link is not valid."
+MAX_NOTICES = 50  # directors told of one invitation
 _USED = "This invitation has been used, or replaced by a newer one: ask for a new one."
 
 
@@ -79,8 +80,8 @@ def player_invite(*, actor: Actor, player: Player, accept_url: Any) -> str:
 
 
 def _send(*, actor: Actor, player: Player, email: str, link: str) -> None:
-    """The invitation, then the notices.  A refused invitation rolls the nonce back (the
-    caller's transaction) with a clear error; a failed notice is logged."""
+    """The invitation, then (after commit) the notices.  A refused invitation rolls the
+    nonce back (the caller's transaction) with a clear error; a failed notice is logged."""
     try:
         _send_invitation(player=player, email=email, link=link)
     except (OSError, smtplib.SMTPException) as exc:
@@ -88,10 +89,8 @@ def _send(*, actor: Actor, player: Player, email: str, link: str) -> None:
         raise ValidationError(
             "The invitation could not be sent (the mail server refused it): try again later."
         ) from None
-    try:
-        _send_notices(actor=actor, player=player, email=email)
-    except (OSError, smtplib.SMTPException):
-        log.exception("the notices of the invitation to player %s were not sent", player.pk)
+    # The notices are best effort: sent after commit, not while the player's row is locked.
+    transaction.on_commit(lambda: _send_notices(actor=actor, player=player, email=email))
 
 
 def _send_invitation(*, player: Player, email: str, link: str) -> None:
@@ -124,12 +123,18 @@ def _send_notices(*, actor: Actor, player: Player, email: str) -> None:
         f"the address on file, {email}.  Whoever accepts it acts for this player in your "
         "tournaments too.  If this is wrong, tell a federation official."
     )
-    send_mass_mail(
-        [
-            ("A player of your tournament was invited to an account", body, None, [u.email])
-            for u in others[:50]
-        ]
-    )
+    told = list(others[: MAX_NOTICES + 1])
+    if len(told) > MAX_NOTICES:
+        log.warning("invitation of player %s: only %s directors told", player.pk, MAX_NOTICES)
+    try:
+        send_mass_mail(
+            [
+                ("A player of your tournament was invited to an account", body, None, [u.email])
+                for u in told[:MAX_NOTICES]
+            ]
+        )
+    except (OSError, smtplib.SMTPException):
+        log.exception("the notices of the invitation to player %s were not sent", player.pk)
 
 
 def invitation_read(token: str) -> Invitation:

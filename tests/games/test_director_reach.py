@@ -114,7 +114,11 @@ def test_entering_bs_player_gives_no_right_to_rename_him_or_change_rank_or_pin(
 
 
 def test_bs_own_director_and_a_federation_official_still_edit_and_invite(
-    rival: Any, rival_open: Tournament, b_director: Any, b_players: tuple[Player, Player]
+    rival: Any,
+    rival_open: Tournament,
+    b_director: Any,
+    b_players: tuple[Player, Player],
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     """An invitation goes to the address on file, and A, who entered him too, hears of it."""
     from games import services
@@ -125,7 +129,8 @@ def test_bs_own_director_and_a_federation_official_still_edit_and_invite(
     federation_official_grant(actor=None, user=official)
     services.player_update(actor=official, player=kim, given_name="Jihoon")
     services.player_update(actor=b_director, player=kim, email="kim@example.org")
-    player_invite(actor=b_director, player=kim, accept_url=lambda t: f"http://x/{t}/")
+    with django_capture_on_commit_callbacks(execute=True):
+        player_invite(actor=b_director, player=kim, accept_url=lambda t: f"http://x/{t}/")
     assert mail.outbox[0].to == ["kim@example.org"]
     told = [m for m in mail.outbox[1:] if m.to == ["rival@example.org"]]
     assert told and "kim@example.org" in told[0].body
