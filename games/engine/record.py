@@ -187,22 +187,13 @@ def _tail(rest: str, room: int) -> list[Node] | None:
     """The main line of the rest of the first game tree (from a node's ``;`` or a
     variation's ``(`` to its ``)``), read under an empty node; ``None`` when the
     general reading must decide (an error to place, more games, too many nodes)."""
-    try:
-        trees = sgf.parse_text("(;" + rest)
+    try:  # the parser's own node limit: a hostile tail stops as soon as it is too long
+        trees = sgf.parse_text("(;" + rest, max_nodes=room)
     except SgfError:
         return None
-    if len(trees) != 1 or _count_nodes(trees[0]) > room:
+    if len(trees) != 1:
         return None
     return trees[0].main_line()[1:]
-
-
-def _count_nodes(tree: sgf.GameTree) -> int:
-    count, stack = 0, [tree]
-    while stack:
-        t = stack.pop()
-        count += len(t.nodes)
-        stack.extend(t.children)
-    return count
 
 
 @cache
