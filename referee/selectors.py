@@ -174,11 +174,12 @@ def agreed_marking(dispute: Dispute) -> AgreedMarking | None:
     return AgreedMarking(stones=stones, count=counted)
 
 
-def ruling_choices(dispute: Dispute) -> dict[str, str]:
+def ruling_choices(dispute: Dispute, agreed: AgreedMarking | None) -> dict[str, str]:
     """What each decision does to the game's result at the dispute's level, in words
     that cannot be read the other way (docs/referee.md, "What a ruling does"): a
     decision is always about the original claim; dismissing it puts back the result
-    before the dispute, upholding it keeps or sets the result the claim asks for."""
+    before the dispute, upholding it keeps or sets the result the claim asks for.
+    ``agreed``: the dispute's ``agreed_marking`` (the caller has it already)."""
     rulings = sorted(dispute.rulings.all(), key=lambda r: r.level)
     first = rulings[0] if rulings else None
     before = (first.effect.get("base") or {}).get("result") if first else None
@@ -190,7 +191,6 @@ def ruling_choices(dispute: Dispute) -> dict[str, str]:
     if not dispute.raised_by and dispute.evidence.get("raised_with_code"):
         claimant = dispute.evidence["raised_with_code"]["name"]
     claim = f"the claim ({claimant}'s, {dispute.get_kind_display()})"
-    agreed = agreed_marking(dispute)
     if agreed is not None:
         new = (
             f"the count with the stones both players marked dead, {agreed.count} "

@@ -133,10 +133,11 @@ def _ruling_form(dispute: Dispute) -> RulingForm:
     """An appeal's form starts from the result the ruling under appeal set: left as it
     is, that result stands."""
     standing = services.standing_result(dispute)
+    agreed = selectors.agreed_marking(dispute)  # a replay and a count: once per page
     return RulingForm(
         kind=dispute.kind,
-        outcomes=selectors.ruling_choices(dispute),
-        agreed=selectors.agreed_marking(dispute),
+        outcomes=selectors.ruling_choices(dispute, agreed),
+        agreed=agreed,
         initial={"result": standing} if standing else None,
     )
 
@@ -200,11 +201,12 @@ def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     if not roles.can_rule(request.user, dispute):
         reason = roles.conflict_of_interest(request.user, dispute) or roles.who_rules(dispute)
         return _refused(request, dispute, [reason])
+    agreed = selectors.agreed_marking(dispute)  # a replay and a count: once per request
     form = RulingForm(
         request.POST,
         kind=dispute.kind,
-        outcomes=selectors.ruling_choices(dispute),
-        agreed=selectors.agreed_marking(dispute),
+        outcomes=selectors.ruling_choices(dispute, agreed),
+        agreed=agreed,
     )
     if form.is_valid():
         try:
