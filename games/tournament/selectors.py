@@ -167,15 +167,18 @@ def event_of(tournament: Tournament) -> EventData:
     )
 
 
-def with_entry_ranks(tournament: Tournament, games: list[Game]) -> list[Game]:
+def with_entry_ranks(
+    tournament: Tournament, games: list[Game], entries: dict[int, TournamentEntry] | None = None
+) -> list[Game]:
     """Set ``black_rank``/``white_rank`` on each game to the players' ranks at entry (one
-    query): a rank change during the event never rewrites what a round shows."""
-    ranks = {
-        pid: str(Rank(rank))
-        for pid, rank in TournamentEntry.objects.filter(tournament=tournament).values_list(
-            "player_id", "rank"
-        )
-    }
+    query, none when the caller has the ``entries`` by player already): a rank change
+    during the event never rewrites what a round shows."""
+    pairs = (
+        [(pid, e.rank) for pid, e in entries.items()]
+        if entries is not None
+        else TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", "rank")
+    )
+    ranks = {pid: str(Rank(rank)) for pid, rank in pairs}
     for g in games:
         g.black_rank = ranks.get(g.black_id, "")  # type: ignore[attr-defined]
         g.white_rank = ranks.get(g.white_id, "")  # type: ignore[attr-defined]
@@ -204,11 +207,16 @@ class Standings:
 
 
 def standings_of(
-    tournament: Tournament, *, after_round: int | None = None, criteria: Sequence[str] | None = None
+    tournament: Tournament,
+    *,
+    after_round: int | None = None,
+    criteria: Sequence[str] | None = None,
+    data: EventData | None = None,
 ) -> Standings:
     """The standings after ``after_round`` (default: the last round with a game), by the
-    tournament's criteria unless others are given (``ValueError`` names an unknown one)."""
-    data = event_of(tournament)
+    tournament's criteria unless others are given (``ValueError`` names an unknown one);
+    ``data``: the tournament's ``event_of``, when the caller has it already."""
+    data = event_of(tournament) if data is None else data
     event = data.event
     r = last_round_played(event) if after_round is None else after_round
     names = list(criteria) if criteria else list(event.settings.criteria)

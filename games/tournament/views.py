@@ -67,14 +67,15 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
 
     def body() -> dict[str, Any]:
         rounds = list(tournament.rounds.order_by("number"))
+        data = day_selectors.event_of(tournament)  # the entries, once for both tables
         games = day_selectors.with_entry_ranks(
-            tournament, list(day_selectors.tournament_games(tournament))
+            tournament, list(day_selectors.tournament_games(tournament)), data.entries
         )
         by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
         for g in games:
             by_round.setdefault(g.round_id, []).append(g)
         # The standings replace the old points-then-wins crosstable (docs/tournaments.md).
-        table = day_selectors.standings_of(tournament)
+        table = day_selectors.standings_of(tournament, data=data)
         return {
             "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
             "round_numbers": list(range(1, table.round + 1)),
