@@ -96,3 +96,8 @@ class ContestForm(ClaimForm):
     reason = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3, "cols": 60})
     )
+
+
+def result_suggestions(game: Any) -> list[tuple[str, str]]:
+    """The results a form offers for ``game``: a jigo only where its komi allows one."""
+    return [(v, label) for v, label in RESULT_SUGGESTIONS if v != "0" or game.jigo_possible]

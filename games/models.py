@@ -21,7 +21,7 @@ from django.db.models.lookups import Exact
 
 from games.engine.names import name_key
 from games.engine.result import Reason, Result
-from games.engine.rules import PRESETS
+from games.engine.rules import PRESETS, jigo_possible
 from games.engine.types import Color
 from ratings.ranks import RANK_CHOICES, Rank
 
@@ -460,6 +460,11 @@ class Game(models.Model):
     @property
     def is_locked(self) -> bool:
         return self.state in LOCKED_STATES
+
+    @property
+    def jigo_possible(self) -> bool:
+        """Whether the komi allows a level count (a whole number): where a jigo is offered."""
+        return jigo_possible(Decimal(self.komi))
 
     @property
     def result(self) -> Result | None:

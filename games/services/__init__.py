@@ -16,6 +16,7 @@ from games.services.results import (
     game_result_contest,
     game_result_enter,
     game_result_submit,
+    games_finalise,
     read_evidence,
     round_results_enter,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "game_result_contest",
     "game_result_enter",
     "game_result_submit",
+    "games_finalise",
     "player_create",
     "player_update",
     "players_create_bulk",

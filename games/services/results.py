@@ -543,6 +543,13 @@ def game_finalise(*, actor: Actor, game: Game) -> Game:
     return game
 
 
+def games_finalise(*, actor: Actor, games: list[Game]) -> list[Game]:
+    """``game_finalise`` for several games in one transaction: all of them or none (a
+    round's known results, a result sheet)."""
+    with transaction.atomic():
+        return [game_finalise(actor=actor, game=game) for game in games]
+
+
 def _sheet_place(game: Game, line: int) -> str:
     """Where a sheet's line is: its table first (what the director reads on the slip)."""
     table = f"table {game.table}, " if game.table else ""

@@ -332,8 +332,7 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
                         actor=request.user, round=rnd, results=sheet
                     )
                     if form.cleaned_data.get("finalise"):
-                        for game in entered:
-                            services.game_finalise(actor=request.user, game=game)
+                        services.games_finalise(actor=request.user, games=entered)
             except ValidationError as exc:
                 sheet_errors = exc.messages
                 form.mark(exc)

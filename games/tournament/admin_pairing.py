@@ -17,7 +17,6 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
-from games.engine.rules import jigo_possible
 from games.models import Game, Tournament
 from games.permissions import is_director
 from games.tournament import selectors as day_selectors
@@ -397,8 +396,7 @@ class RoundPairingViews:
             "games": games,
             # A jigo box only where the komi allows a level count.
             "slips": [
-                (g, jigo_possible(Decimal(g.komi)), slip_codes(request, g) if by == "slips" else [])
-                for g in games
+                (g, g.jigo_possible, slip_codes(request, g) if by == "slips" else []) for g in games
             ],
             "by": by if by in ("table", "name", "slips") else "table",
             "lines": lines,

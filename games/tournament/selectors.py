@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from typing import Any
 
-from games.engine.rules import jigo_possible
 from games.models import (
     LOCKED_STATES,
     Game,
@@ -358,8 +356,7 @@ class ResultRow:
 
 
 def result_choices(game: Game) -> tuple[tuple[str, str, str], ...]:
-    jigo = jigo_possible(Decimal(game.komi))
-    return tuple(c for c in RESULT_CHOICES if jigo or c[2] != "0")
+    return tuple(c for c in RESULT_CHOICES if game.jigo_possible or c[2] != "0")
 
 
 def round_results(tournament: Tournament, number: int) -> list[ResultRow]:

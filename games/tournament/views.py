@@ -10,7 +10,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -409,9 +408,7 @@ def _round_results_finalise(
         if r.result and not r.game.is_locked
     ]
     try:
-        with transaction.atomic():
-            for game in open_games:
-                services.game_finalise(actor=request.user, game=game)
+        services.games_finalise(actor=request.user, games=open_games)
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, _errors(e))
     else:

@@ -8,7 +8,6 @@ on the game (docs/games.md, "Pages").
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -23,8 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import selectors, services
 from games.diagram import game_diagram
 from games.engine.coords import parse_point
-from games.engine.rules import jigo_possible
-from games.forms import RESULT_SUGGESTIONS, ContestForm, ResultForm
+from games.forms import ContestForm, ResultForm, result_suggestions
 from games.models import LOCKED_STATES, Game, GameState
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, deadstones, outbound, scoring
@@ -136,11 +134,7 @@ def _result_form_page(
             "form": form,
             "director": director,
             # A jigo is offered only where the komi allows a level count.
-            "suggestions": [
-                (value, label)
-                for value, label in RESULT_SUGGESTIONS
-                if value != "0" or jigo_possible(Decimal(game.komi))
-            ],
+            "suggestions": result_suggestions(game),
         },
         status=status,
     )

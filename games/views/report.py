@@ -9,7 +9,6 @@ game page), through the same services as a signed-in player, acting as a
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -20,8 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games import services
-from games.engine.rules import jigo_possible
-from games.forms import RESULT_SUGGESTIONS, ContestForm
+from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
 from games.services.codes import CodeHolder, code_holder
 from games.services.results import current_claim, locked_message
@@ -114,10 +112,6 @@ def _page(
         "can_answer": by_player and not mine,
         "by_director": submitted and game.result_submitted_by_id is None,
         "claim": current_claim(game),
-        "choices": [
-            (value, label)
-            for value, label in RESULT_SUGGESTIONS
-            if value != "0" or jigo_possible(Decimal(game.komi))
-        ],
+        "choices": result_suggestions(game),
     }
     return render(request, "games/report.html", ctx, status=status)
