@@ -67,10 +67,14 @@ def ensure_directors_group() -> Group:
     return group
 
 
-def sync_groups(**kwargs: Any) -> None:
+def sync_groups(sender: Any = None, **kwargs: Any) -> None:
     """``post_migrate``: bring the groups in step with the apps' declared permissions
     (a permission declared later, or a model added, reaches the group at the next
-    ``migrate``)."""
+    ``migrate``).  Django sends the signal once per app with models, after that app's
+    permissions are made: the groups are built once, after the last app's."""
+    with_models = [c for c in apps.get_app_configs() if c.models_module is not None]
+    if sender is not None and with_models and sender is not with_models[-1]:
+        return
     build_groups(Group, Permission)
 
 
