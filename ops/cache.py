@@ -56,11 +56,12 @@ class ForgivingRedisCache(RedisCache):
         type(self)._down_until = time.monotonic() + DOWN_SECONDS
         log.warning("cache %s failed (Redis unavailable)", what, exc_info=True)
 
-    def _down(self) -> bool:
+    def is_down(self) -> bool:
+        """Whether Redis failed in the last few seconds (reads skip it meanwhile)."""
         return time.monotonic() < type(self)._down_until
 
     def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
-        if self._down():
+        if self.is_down():
             return default
         try:
             return super().get(key, default, version)
@@ -69,7 +70,7 @@ class ForgivingRedisCache(RedisCache):
             return default
 
     def get_many(self, keys: Any, version: Any = None) -> Any:
-        if self._down():
+        if self.is_down():
             return {}
         try:
             return super().get_many(keys, version)
@@ -78,7 +79,7 @@ class ForgivingRedisCache(RedisCache):
             return {}
 
     def has_key(self, key: Any, version: Any = None) -> bool:
-        if self._down():
+        if self.is_down():
             return False
         try:
             return bool(super().has_key(key, version))
@@ -301,8 +302,10 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
         found: T = hit
         return found
     name = full.partition("@")[0]
+    if _shared_cache_down():  # no lock to take, no stale copy to share: build it here
+        return _build(full, name, compute, timeout, share=False)
     lock = f"lock:{full}"
-    if cache.add(lock, 1, timeout=LOCK_SECONDS) or _shared_cache_down():
+    if cache.add(lock, 1, timeout=LOCK_SECONDS):
         try:
             return _build(full, name, compute, timeout)
         finally:
@@ -328,7 +331,9 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
 _building: ContextVar[bool] = ContextVar("goref_cache_building", default=False)
 
 
-def _build(full: str, name: str, compute: Callable[[], T], timeout: int | None) -> T:
+def _build(
+    full: str, name: str, compute: Callable[[], T], timeout: int | None, share: bool = True
+) -> T:
     token = _building.set(True)
     try:
         value = compute()
@@ -341,11 +346,13 @@ def _build(full: str, name: str, compute: Callable[[], T], timeout: int | None) 
     caches["versioned"].set(full, value, entries_timeout)
     # The copy served while the next rebuild runs: in the shared cache only, because
     # unlike a version-keyed entry it changes under the same key.
-    cache.set(f"last:{name}", value, entries_timeout)
+    if share:
+        cache.set(f"last:{name}", value, entries_timeout)
     return value
 
 
 def _shared_cache_down() -> bool:
-    """Whether the shared cache just failed (its ``add`` then says nothing about a lock)."""
-    down = getattr(cache, "_down", None)
-    return bool(down is not None and down())
+    """Whether the shared cache just failed (its ``add`` then says nothing about a lock);
+    a cache that is not ``ForgivingRedisCache`` (local memory in development) never is."""
+    backend = caches["default"]
+    return isinstance(backend, ForgivingRedisCache) and backend.is_down()

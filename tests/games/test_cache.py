@@ -160,3 +160,21 @@ def test_a_page_from_the_cache_carries_the_csp_nonce_of_its_own_request(rf: Any,
 
     served = visitor_cached(second, "page.x", ["x"], again).content.decode()
     assert calls == [] and served == '<style nonce="n0nce-of-the-second">p {}</style>'
+
+
+def test_with_the_cache_down_a_rebuild_takes_no_lock_and_shares_no_copy(
+    redis_down: None, monkeypatch: Any
+) -> None:
+    """Each write to a dead Redis waits on its socket: while it is known down, a miss
+    builds the entry here without the lock's add and delete or the stale copy's set (the
+    entry itself is still written through, as every write tries)."""
+    from ops import cache as versioned
+
+    assert cache.get("probe", "missed") == "missed"  # the failed read marks Redis down
+    tried: list[str] = []
+    for method in ("add", "set", "delete"):
+        monkeypatch.setattr(
+            versioned.ForgivingRedisCache, method, lambda self, *a, m=method, **k: tried.append(m)
+        )
+    assert versioned.single_flight("page.x@1", lambda: "built") == "built"
+    assert tried == ["set"]
