@@ -20,28 +20,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from bench.database import database_urls, recreate_database
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS_TARGET = 5.0
 BYTES_TARGET = 2_000_000
-
-
-def _database_urls() -> tuple[str, str]:
-    url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/goref_bench_pairing_page"
-    )
-    parts = urlsplit(url)
-    return url, urlunsplit(parts._replace(path="/postgres"))
-
-
-def _recreate_database(url: str, admin_url: str) -> None:
-    import psycopg
-
-    name = urlsplit(url).path.lstrip("/")
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _seed(players: int) -> tuple[object, object]:
@@ -120,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, default=760)
     args = parser.parse_args()
-    url, admin_url = _database_urls()
+    url, admin_url = database_urls("postgres://postgres@127.0.0.1:5432/goref_bench_pairing_page")
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -128,7 +112,7 @@ def main() -> None:
         "GOREF_VAR_DIR": os.environ.get("GOREF_VAR_DIR", "/tmp/goref-bench-pairing-page"),
     }
     os.environ.update(env)
-    _recreate_database(url, admin_url)
+    recreate_database(url, admin_url)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
         cwd=ROOT,

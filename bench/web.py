@@ -48,7 +48,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from bench.database import database_urls, recreate_database
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -73,21 +74,6 @@ class Figure:
     rps: float
     p50_ms: float
     p99_ms: float
-
-
-def _database_urls() -> tuple[str, str]:
-    url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/goref_bench_web")
-    parts = urlsplit(url)
-    return url, urlunsplit(parts._replace(path="/postgres"))
-
-
-def _recreate_database(url: str, admin_url: str) -> None:
-    import psycopg
-
-    name = urlsplit(url).path.lstrip("/")
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _seed(players_count: int) -> tuple[dict[str, str], int]:
@@ -341,7 +327,7 @@ def main() -> None:
     args = parser.parse_args()
     levels = [int(c) for c in args.connections.split(",")]
 
-    url, admin_url = _database_urls()
+    url, admin_url = database_urls("postgres://postgres@127.0.0.1:5432/goref_bench_web")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
     work = Path(tempfile.mkdtemp(prefix="goref-bench-web-"))
     env = {
@@ -362,7 +348,7 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     os.environ.update(env)
-    _recreate_database(url, admin_url)
+    recreate_database(url, admin_url)
     manage = [sys.executable, "manage.py"]
     for command in (["collectstatic", "--noinput", "-v0"], ["migrate", "--noinput", "-v0"]):
         subprocess.run([*manage, *command], cwd=ROOT, env=env, check=True, timeout=600)
