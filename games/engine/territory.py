@@ -140,11 +140,17 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
 
     eyes: dict[int, int] = {}
     regions_of: dict[int, list[int]] = {}
+    ko_stones: dict[int, list[int]] = {}  # group -> its stones the opponent can take in a ko
     for rid, chains in enumerate(borders):
         if not owners[rid] or not chains:
             continue
         g = find(next(iter(chains)))
         regions_of.setdefault(g, []).append(rid)
+        stone = _ko_stone(board, points[rid])
+        if stone >= 0:
+            # The opponent can take here and the owner must retake: not an eye.
+            ko_stones.setdefault(g, []).append(stone)
+            continue
         eyes[g] = eyes.get(g, 0) + _eye_value(
             points[rid], chains, owners[rid], cells, size, dead_at
         )
@@ -153,6 +159,18 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     # has not two eyes of its own: its eye space counts for nobody.
     in_seki = {find(head[i]) for i in range(n) if cells[i] and fhead[i] in possessing}
     seki_groups = {g for g in in_seki if eyes.get(g, 0) < 2}
+    # Double-ko seki: two groups short of two eyes, each with a ko the other
+    # would have to win; whoever takes one ko loses the other, so both live
+    # without eyes that count.
+    for g, kos in ko_stones.items():
+        if eyes.get(g, 0) >= 2:
+            continue
+        for s in kos:
+            for q in neigh[s]:
+                if cells[q] == 3 - cells[s]:
+                    h = find(head[q])
+                    if h in ko_stones and eyes.get(h, 0) < 2:
+                        seki_groups.update((g, h))
     seki_lost = [0, 0, 0]
     eye_points: list[int] = []
     for g in seki_groups:
@@ -375,6 +393,25 @@ def _teire(
                 found.append((p, color, list(members) if members else []))
                 b._place(p, color)
     return found
+
+
+def _ko_stone(board: Board, members: list[int]) -> int:
+    """The stone a one-point eye would lose in a ko (-1 if none): the opponent
+    playing in the eye takes exactly one stone, a lone stone with no other
+    liberty, and is left with that point as its only liberty."""
+    if len(members) != 1:
+        return -1
+    p = members[0]
+    head, libs, stones = board._head, board._libs, board._stones
+    me = board._t.bit[p]
+    taken = -1
+    for q in board._t.neigh[p]:
+        if libs[head[q]] == me:
+            chain = stones[head[q]]
+            if taken >= 0 or chain is None or len(chain) != 1:
+                return -1
+            taken = q
+    return taken
 
 
 def _eye_value(

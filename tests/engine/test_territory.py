@@ -247,3 +247,36 @@ def test_a_chain_of_false_eyes_is_charged_for_each_fill_it_needs():
     s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
     assert [t.point for t in s.teire] == ["D9", "F9"]
     assert (s.black_territory, s.white_territory, s.teire_points) == (18, 28, 2)
+
+
+# Double-ko seki (Japanese 1989 rules, Article 8: stones alive without two
+# eyes that count are in seki). Black's inner group has the eye A9 and the ko
+# at A7 (White there takes A6); White's group around it has the eye E6 and
+# the ko at C6 (Black there takes C7). Whoever takes one ko leaves his own
+# group to be taken through the other, so neither does: both live, and their
+# eye points count nothing. No dame is left: a seki without seki points.
+DOUBLE_KO = """
+.xooox...
+xxxxoxx..
+.xoxoox..
+xo.o.ox..
+oooooox..
+xxxxxxx..
+.........
+.........
+.........
+"""
+
+
+def test_a_double_ko_seki_gives_neither_group_territory():
+    board = Board.from_ascii(DOUBLE_KO)
+    territory = japanese_territory(board)
+    assert territory.seki_points == frozenset()
+    assert names(territory.seki_eyes, 9) == ["A7", "A9", "C6", "E6"]
+    assert names(territory.seki_by_colour[1], 9) == sorted(
+        ["B9", "A8", "B8", "C8", "D8", "B7", "D7", "A6"]
+    )
+    assert len(territory.seki_by_colour[2]) == 16
+    s = score_position(board, JAPANESE, komi=Decimal(0))
+    # Black keeps the 40 points of the living outer group, White nothing.
+    assert (s.black_territory, s.white_territory, s.teire_points) == (40, 0, 0)
