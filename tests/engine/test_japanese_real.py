@@ -3,7 +3,6 @@ and the other presets' counts on the project's whole real-game set, unchanged.""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from games.engine.record import parse_record
@@ -39,10 +38,18 @@ def test_every_japanese_kgs_game_counts_to_the_result_the_players_agreed() -> No
     assert checked == 18
 
 
-# A digest of the area, WGA and fill-in counts of every real record, taken
-# before Japanese counting changed (issue 27): those presets must not move.
-OTHER_PRESETS_DIGEST = "4bc5f3e4db11574af0f4ac3a32a46c5438660c7b16960f0d71affd6e6ddd7baa"
-KEYS = (
+# Every real record counted under each preset, one row per (record, preset):
+# checked in, so that a change to counting shows in the diff which record
+# moved and how. The area, WGA and fill-in rows were taken before Japanese
+# counting changed (issue 27) and must not move; the Japanese rows move only
+# with a deliberate rule change. Rewrite the table with
+# ``python -m tests.engine.test_japanese_real`` and read its diff.
+COUNTS = Path(__file__).parent / "fixtures" / "preset_counts.tsv"
+PRESETS = ("chinese", "aga", "nz", "wga", "wmsg", "japanese")
+COLUMNS = (
+    "record",
+    "preset",
+    "result",
     "margin",
     "black_area",
     "white_area",
@@ -50,13 +57,14 @@ KEYS = (
     "white_territory",
     "dame",
     "seki_points",
-    "error",
+    "teire_points",
 )
 
 
-def test_the_other_presets_count_every_real_record_as_before() -> None:
-    digest = hashlib.sha256()
-    for name in ("chinese", "aga", "nz", "wga", "wmsg"):
+def count_rows() -> list[tuple[str, ...]]:
+    """One row of counts per real record and preset (an error's name in ``result``)."""
+    rows = []
+    for name in PRESETS:
         rules = get_rules(name)
         for path in ALL:
             record = parse_record(path.read_bytes())
@@ -65,7 +73,31 @@ def test_the_other_presets_count_every_real_record_as_before() -> None:
             try:
                 counted: dict[str, object] = score(rep, dead=dead, komi=record.komi).to_dict()
             except ValueError as e:
-                counted = {"error": type(e).__name__}
-            row = sorted((k, counted.get(k)) for k in KEYS)
-            digest.update(repr((name, path.name, row)).encode())
-    assert digest.hexdigest() == OTHER_PRESETS_DIGEST
+                counted = {"result": type(e).__name__}
+            counted |= {"record": f"{path.parent.name}/{path.name}", "preset": name}
+            rows.append(tuple("" if counted.get(k) is None else str(counted[k]) for k in COLUMNS))
+    return rows
+
+
+def read_table() -> list[tuple[str, ...]]:
+    lines = COUNTS.read_text().splitlines()
+    assert tuple(lines[0].split("\t")) == COLUMNS
+    return [tuple(line.split("\t")) for line in lines[1:]]
+
+
+def test_every_real_record_counts_as_the_checked_in_table_says() -> None:
+    expected = {row[:2]: row for row in read_table()}
+    moved = []
+    for row in count_rows():
+        if expected.pop(row[:2], None) != row:
+            moved.append(row)
+    assert not moved, "counts moved (rewrite the table and read its diff):\n" + "\n".join(
+        "\t".join(row) for row in moved
+    )
+    assert not expected, f"records no longer counted: {sorted(expected)}"
+
+
+if __name__ == "__main__":
+    table = ["\t".join(COLUMNS), *("\t".join(row) for row in count_rows())]
+    COUNTS.write_text("\n".join(table) + "\n")
+    print(f"{COUNTS}: {len(table) - 1} rows")
