@@ -39,13 +39,15 @@ class IllegalMove(ValueError):
 
 
 class _Tables:
-    """Per-size constants: neighbours, bits, Zobrist keys."""
+    """Per-size constants: neighbours, bits, Zobrist keys.  ``size`` is the number
+    of columns (the row stride), ``height`` the number of rows."""
 
-    __slots__ = ("bit", "neigh", "npoints", "side_key", "size", "zkey")
+    __slots__ = ("bit", "height", "neigh", "npoints", "side_key", "size", "zkey")
 
-    def __init__(self, size: int) -> None:
-        n = size * size
+    def __init__(self, size: int, height: int) -> None:
+        n = size * height
         self.size = size
+        self.height = height
         self.npoints = n
         neigh: list[tuple[int, ...]] = []
         for i in range(n):
@@ -57,14 +59,14 @@ class _Tables:
                 nb.append(i - 1)
             if x < size - 1:
                 nb.append(i + 1)
-            if y < size - 1:
+            if y < height - 1:
                 nb.append(i + size)
             neigh.append(tuple(nb))
         self.neigh: tuple[tuple[int, ...], ...] = tuple(neigh)
         self.bit: tuple[int, ...] = tuple(1 << i for i in range(n))
         # Deterministic 64-bit keys, seeded by size: the same position always
         # has the same hash, across processes.
-        rng = random.Random(0x60EF + size)
+        rng = random.Random(0x60EF + size + (0 if height == size else height << 8))
         black = [rng.getrandbits(64) for _ in range(n)]
         white = [rng.getrandbits(64) for _ in range(n)]
         self.zkey: tuple[tuple[int, ...], ...] = ((), tuple(black), tuple(white))
@@ -73,15 +75,17 @@ class _Tables:
 
 
 @cache
-def tables(size: int) -> _Tables:
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"board size {size} is out of range {MIN_SIZE}..{MAX_SIZE}")
-    return _Tables(size)
+def tables(size: int, height: int | None = None) -> _Tables:
+    """The tables of a ``size`` board, or of ``size`` columns by ``height`` rows."""
+    for n in (size, size if height is None else height):
+        if not MIN_SIZE <= n <= MAX_SIZE:
+            raise ValueError(f"board size {n} is out of range {MIN_SIZE}..{MAX_SIZE}")
+    return _Tables(size, size if height is None else height)
 
 
-def point_label(point: Point, size: int) -> str:
+def point_label(point: Point, size: int, height: int | None = None) -> str:
     """Letters and numbers (``D4``): GTP columns without I, row 1 at the bottom."""
-    return point_to_gtp(point, size)
+    return point_to_gtp(point, size, None if height == size else height)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +97,11 @@ class Played:
 
 
 class Board:
-    """A square Go board of size 2..25 with incremental chains and Zobrist hashing."""
+    """A Go board of 2..25 lines each way with incremental chains and Zobrist hashing.
+
+    ``size`` is the number of columns (the row stride of the flat index) and
+    ``height`` the number of rows: the same but for a rectangular board.
+    """
 
     __slots__ = (
         "_cells",
@@ -105,16 +113,18 @@ class Board:
         "_stones",
         "_t",
         "hash",
+        "height",
         "ko_color",
         "ko_point",
         "last_captured",
         "size",
     )
 
-    def __init__(self, size: int = 19) -> None:
-        t = tables(size)
+    def __init__(self, size: int = 19, height: int | None = None) -> None:
+        t = tables(size, height)
         n = t.npoints
         self.size = size
+        self.height = t.height
         self._t = t
         self._cells: list[int] = [0] * n
         self._head: list[int] = [-1] * n
@@ -152,26 +162,28 @@ class Board:
                     raise ValueError(f"unexpected character {ch!r} in board drawing")
             if cells:
                 rows.append(cells)
-        size = len(rows)
+        size = len(rows[0]) if rows else 0
         if any(len(r) != size for r in rows):
-            raise ValueError(f"board drawing is not square: {[len(r) for r in rows]} x {size}")
-        board = cls(size)
+            raise ValueError(f"board drawing rows differ in length: {[len(r) for r in rows]}")
+        board = cls(size, len(rows))
         black = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 1)
         white = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 2)
         board.place_setup(Setup(black=black, white=white))
         for p in board.stones():
             if board.liberties(p) == 0:
-                raise ValueError(f"chain at {point_label(p, size)} has no liberty in the drawing")
+                raise ValueError(
+                    f"chain at {point_label(p, size, board.height)} has no liberty in the drawing"
+                )
         return board
 
     def place_setup(self, setup: Setup) -> None:
         """Apply AB/AW/AE: the chains are rebuilt; ko and history are not reset."""
-        size = self.size
+        size, height = self.size, self.height
         cells = self._cells
         for group, color in ((setup.black, 1), (setup.white, 2), (setup.empty, 0)):
             for x, y in group:
-                if not (0 <= x < size and 0 <= y < size):
-                    raise ValueError(f"setup point {(x, y)} is off a {size}x{size} board")
+                if not (0 <= x < size and 0 <= y < height):
+                    raise ValueError(f"setup point {(x, y)} is off a {size}x{height} board")
                 cells[y * size + x] = color
         self._rebuild()
         self.ko_point = -1
@@ -218,6 +230,7 @@ class Board:
     def copy(self) -> Board:
         b = Board.__new__(Board)
         b.size = self.size
+        b.height = self.height
         b._t = self._t
         b._cells = self._cells[:]
         b._head = self._head[:]
@@ -237,8 +250,8 @@ class Board:
     def _index(self, point: Point) -> int:
         x, y = point
         size = self.size
-        if not (0 <= x < size and 0 <= y < size):
-            raise ValueError(f"point {point} is off a {size}x{size} board")
+        if not (0 <= x < size and 0 <= y < self.height):
+            raise ValueError(f"point {point} is off a {size}x{self.height} board")
         return y * size + x
 
     def _point(self, i: int) -> Point:
@@ -271,7 +284,7 @@ class Board:
         size = self.size
         cells = self._cells
         return "\n".join(
-            "".join(chars[cells[y * size + x]] for x in range(size)) for y in range(size)
+            "".join(chars[cells[y * size + x]] for x in range(size)) for y in range(self.height)
         )
 
     def __repr__(self) -> str:
@@ -280,7 +293,9 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return self.size == other.size and self._cells == other._cells
+        return (
+            self.size == other.size and self.height == other.height and self._cells == other._cells
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -528,7 +543,8 @@ class Board:
         if code:
             reason = REASONS[code]
             raise IllegalMove(
-                reason, f"{color.name.lower()} {point_label(point, self.size)}: {reason}"
+                reason,
+                f"{color.name.lower()} {point_label(point, self.size, self.height)}: {reason}",
             )
         n = self._place(i, int(color))
         captured = frozenset(self._point(s) for m in self.last_captured for s in m)

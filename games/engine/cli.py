@@ -138,12 +138,13 @@ def _check(files: list[str], rules: Rules, *, as_json: bool) -> int:
         report.update(
             legal=bad is None,
             size=record.size,
+            height=record.rows,
             komi=None if record.komi is None else _num(record.komi),
             handicap=record.handicap,
             first_player=first_player(record).letter,
             charset=record.charset,
             moves=len(record.moves),
-            first_illegal=None if bad is None else violation_dict(bad, record.size),
+            first_illegal=None if bad is None else violation_dict(bad, record.size, record.rows),
             warnings=list(record.warnings),
         )
         reports.append(report)
@@ -161,19 +162,19 @@ def _check(files: list[str], rules: Rules, *, as_json: bool) -> int:
     return status
 
 
-def violation_dict(v: Violation, size: int) -> dict[str, Any]:
+def violation_dict(v: Violation, size: int, height: int | None = None) -> dict[str, Any]:
     return {
         "number": v.number,
         "color": v.color.name.lower(),
-        "point": _point(v.point, size),
+        "point": _point(v.point, size, height),
         "sgf": "" if v.point is None else point_to_sgf(v.point),
         "reason": v.reason,
         "description": v.describe(),
     }
 
 
-def _point(p: Point | None, size: int) -> str:
-    return "pass" if p is None else point_to_gtp(p, size)
+def _point(p: Point | None, size: int, height: int | None = None) -> str:
+    return "pass" if p is None else point_to_gtp(p, size, height)
 
 
 # --------------------------------------------------------------------------- score
@@ -185,7 +186,7 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
     dead_given = None
     if args.dead is not None:
         try:
-            dead_given = parse_points(args.dead, record.size)
+            dead_given = parse_points(args.dead, record.size, record.height)
         except CoordinateError as e:
             raise CliError(f"--dead: {e}", USAGE) from None
     for warning in record.warnings:
@@ -199,6 +200,12 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
     try:
         if dead_given is not None:
             dead: set[Point] | tuple[Point, ...] | frozenset[Point] = dead_given
+        elif args.estimate_dead and record.height is not None:
+            raise CliError(
+                f"{args.file}: --estimate-dead needs a square board, not "
+                f"{record.size}x{record.height}",
+                USAGE,
+            )
         elif args.estimate_dead:
             dead = estimate_dead(rep.board, rules).dead if rules.remove_dead else ()
         elif record.territory_black or record.territory_white:
@@ -230,6 +237,12 @@ def _dead(args: argparse.Namespace, rules: Rules) -> int:
     bad = rep.first_illegal
     if bad is not None:
         raise CliError(f"{args.file}: cannot estimate: illegal {bad.describe()}", ILLEGAL)
+    if record.height is not None:
+        raise CliError(
+            f"{args.file}: the dead-stone estimate needs a square board, not "
+            f"{record.size}x{record.height}",
+            USAGE,
+        )
     estimate = estimate_dead(rep.board, rules)
     size = record.size
 

@@ -509,6 +509,10 @@ def estimate_dead(
     that count every stone (``remove_dead`` false) nothing is dead: dead stones must
     be captured before the game ends.
     """
+    if position.height != position.size:
+        raise ValueError(
+            f"the dead-stone estimate needs a square board, not {position.size}x{position.height}"
+        )
     size = position.size
     t = tables(size)
     neigh, bits = t.neigh, t.bit

@@ -17,6 +17,7 @@ from . import sgf
 from .board import Board
 from .coords import (
     CoordinateError,
+    board_shape,
     expand_sgf_points,
     is_sgf_pass,
     point_to_gtp,
@@ -197,18 +198,18 @@ def _tail(rest: str, room: int) -> list[Node] | None:
 
 
 @cache
-def _move_table(size: int) -> tuple[dict[str, Move], dict[str, Move]]:
+def _move_table(size: int, height: int | None) -> tuple[dict[str, Move], dict[str, Move]]:
     """SGF move values to ``Move`` (shared: moves are immutable) for Black and White.
 
     Holds every point of the board, the pass ``""`` and, up to 19x19, ``"tt"``.
     """
     tables: tuple[dict[str, Move], dict[str, Move]] = ({}, {})
     for table, color in zip(tables, (Color.BLACK, Color.WHITE), strict=True):
-        for y in range(size):
+        for y in range(size if height is None else height):
             for x in range(size):
                 table[point_to_sgf((x, y))] = Move(color, (x, y))
         table[""] = Move(color, None)
-        if is_sgf_pass("tt", size):
+        if is_sgf_pass("tt", size, height):
             table["tt"] = Move(color, None)
     return tables
 
@@ -231,10 +232,10 @@ def _build(
     gm = root.get("GM")
     if gm is not None and gm.strip() != "1":
         raise root.error("GM", f"GM[{gm}] is not a game of Go (GM[1])")
-    size = _read_size(root)
+    size, height = _read_size(root)
     info = {k: root.values(k)[0] for k in INFO_PROPERTIES if k in root}
     komi = _read_komi(root, warnings)
-    handicap = _read_handicap(root, size, warnings)
+    handicap = _read_handicap(root, size, height, warnings)
     first_player = _read_player(root, warnings)
     if handicap == 1:
         handicap = 0
@@ -248,16 +249,16 @@ def _build(
         )
 
     budget = _Budget(MAX_LISTED_POINTS)
-    setup = _read_setup(root, size, budget)
+    setup = _read_setup(root, size, height, budget)
     # Set-up nodes before the first move (Fox, Tygem and some editors put the
     # handicap stones in the second node): checked like the root's.
     opening: list[tuple[Node, Setup]] = [(root, setup)] if setup else []
     actions: list[Move | Setup] = []
-    root_move = _read_move(root, size)
+    root_move = _read_move(root, size, height)
     if root_move is not None:
         actions.append(root_move)
     moved = root_move is not None
-    black_moves, white_moves = _move_table(size)
+    black_moves, white_moves = _move_table(size, height)
     if pairs:  # the fast path: the root, then these (its nodes[1:] is empty)
         tables = {"B": black_moves, "W": white_moves}
         for color, value in pairs:
@@ -280,16 +281,16 @@ def _build(
                     actions.append(plain)
                     moved = True
                     continue
-        node_setup = _read_setup(node, size, budget)
+        node_setup = _read_setup(node, size, height, budget)
         if node_setup:
             if not moved:
                 opening.append((node, node_setup))
             actions.append(node_setup)
-        move = _read_move(node, size)
+        move = _read_move(node, size, height)
         if move is not None:
             actions.append(move)
             moved = True
-    start = _start_position(opening, size)
+    start = _start_position(opening, size, height)
     placed = sum(1 for color in start.values() if color is Color.BLACK)
     if handicap >= 2 and placed and placed != handicap:
         warnings.append(f"HA[{handicap}] but {placed} black stones are set up")
@@ -306,19 +307,22 @@ def _build(
     last = tail[-1] if tail else nodes[-1] if not pairs else Node()
     return GameRecord(
         size=size,
+        height=height,
         komi=komi,
         handicap=handicap,
         setup=setup,
         actions=tuple(actions),
         first_player=first_player,
         info=info,
-        territory_black=frozenset(_read_points(last, "TB", size, budget)),
-        territory_white=frozenset(_read_points(last, "TW", size, budget)),
+        territory_black=frozenset(_read_points(last, "TB", size, height, budget)),
+        territory_white=frozenset(_read_points(last, "TW", size, height, budget)),
         warnings=tuple(warnings),
     )
 
 
-def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point, Color]:
+def _start_position(
+    opening: list[tuple[Node, Setup]], size: int, height: int | None = None
+) -> dict[Point, Color]:
     """The stones set up before the first move; a chain without a liberty is
     refused (as sgfmill does), naming the node that last placed a stone of it.
 
@@ -337,7 +341,7 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
             stones.update(dict.fromkeys(setup.white, Color.WHITE))
             for p in setup.empty:
                 stones.pop(p, None)
-    if _all_chains_breathe(stones, size):  # the common case: no chain to name
+    if _all_chains_breathe(stones, size, height):  # the common case: no chain to name
         return stones
     placed: dict[Point, tuple[Color, Node]] = {}
     for node, setup in opening:
@@ -346,7 +350,7 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
                 placed[p] = (color, node)
         for p in setup.empty:
             placed.pop(p, None)
-    board = Board(size)
+    board = Board(size, height)
     board.place_setup(
         Setup(
             black=frozenset(p for p, c in stones.items() if c is Color.BLACK),
@@ -359,29 +363,29 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
             ident = "AB" if color is Color.BLACK else "AW"
             raise node.error(
                 ident if ident in node else None,
-                f"the set-up {color.name.lower()} chain at {point_to_gtp(point, size)} "
+                f"the set-up {color.name.lower()} chain at {point_to_gtp(point, size, height)} "
                 f"({point_to_sgf(point)}) has no liberty",
             )
     return {p: color for p, (color, _) in placed.items()}
 
 
 @cache
-def _neighbours(size: int) -> dict[Point, tuple[Point, ...]]:
+def _neighbours(size: int, height: int) -> dict[Point, tuple[Point, ...]]:
     return {
         (x, y): tuple(
             (a, b)
             for a, b in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
-            if 0 <= a < size and 0 <= b < size
+            if 0 <= a < size and 0 <= b < height
         )
-        for y in range(size)
+        for y in range(height)
         for x in range(size)
     }
 
 
-def _all_chains_breathe(stones: dict[Point, Color], size: int) -> bool:
+def _all_chains_breathe(stones: dict[Point, Color], size: int, height: int | None) -> bool:
     """Whether every chain of a set-up position has a liberty: the stones next to an
     empty point, and those joined to them, without building a board."""
-    near = _neighbours(size)
+    near = _neighbours(size, size if height is None else height)
     free = []
     for p in stones:
         for n in near[p]:
@@ -415,22 +419,25 @@ def _first_mover(actions: list[Move | Setup]) -> Color | None:
     return None if first is None else first.color
 
 
-def _read_size(root: Node) -> int:
+def _read_size(root: Node) -> tuple[int, int | None]:
+    """Columns and rows: ``SZ[19]``, or ``SZ[19:13]`` for a rectangular board (FF[4]);
+    rows is None when the board is square (``SZ[9:9]`` included)."""
     raw = root.get("SZ")
     if raw is None:
-        return 19
+        return 19, None
     text = raw.strip()
-    if ":" in text:
-        cols, _, rows = text.partition(":")
-        if cols.strip() != rows.strip():
-            raise root.error("SZ", f"rectangular boards (SZ[{text}]) are not supported")
-        text = cols.strip()
-    if not text.isascii() or not text.isdigit():
-        raise root.error("SZ", f"size {raw!r} is not a number")
-    size = int(text)
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise root.error("SZ", f"size {size} is out of range ({MIN_SIZE}-{MAX_SIZE})")
-    return size
+    cols, colon, rows = text.partition(":")
+    sizes = []
+    for part in (cols, rows) if colon else (cols,):
+        part = part.strip()
+        if not part.isascii() or not part.isdigit():
+            raise root.error("SZ", f"size {raw!r} is not a number")
+        n = int(part)
+        if not MIN_SIZE <= n <= MAX_SIZE:
+            raise root.error("SZ", f"size {n} is out of range ({MIN_SIZE}-{MAX_SIZE})")
+        sizes.append(n)
+    size = sizes[0]
+    return size, (sizes[1] if colon and sizes[1] != size else None)
 
 
 def _read_komi(root: Node, warnings: list[str]) -> Decimal | None:
@@ -481,7 +488,7 @@ def _is_half_point_result(text: str) -> bool:
     )
 
 
-def _read_handicap(root: Node, size: int, warnings: list[str]) -> int:
+def _read_handicap(root: Node, size: int, height: int | None, warnings: list[str]) -> int:
     raw = root.get("HA")
     if raw is None or not raw.strip():
         return 0
@@ -490,8 +497,8 @@ def _read_handicap(root: Node, size: int, warnings: list[str]) -> int:
         warnings.append(f"HA[{raw}] is not a number of stones: ignored")
         return 0
     handicap = int(text)
-    if handicap >= size * size:
-        warnings.append(f"HA[{raw}] does not fit on a {size}x{size} board: ignored")
+    if handicap >= size * (size if height is None else height):
+        warnings.append(f"HA[{raw}] does not fit on a {board_shape(size, height)} board: ignored")
         return 0
     return handicap
 
@@ -515,15 +522,18 @@ class _Budget:
 
 
 @cache
-def _point_table(size: int) -> dict[str, Point]:
+def _point_table(size: int, height: int | None) -> dict[str, Point]:
     """SGF point values to points, every point of the board: a set-up position of a few
     hundred stones is read by lookups (a compressed list or an error goes the long way)."""
-    return {point_to_sgf((x, y)): (x, y) for y in range(size) for x in range(size)}
+    rows = size if height is None else height
+    return {point_to_sgf((x, y)): (x, y) for y in range(rows) for x in range(size)}
 
 
-def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Point]:
+def _read_points(
+    node: Node, ident: str, size: int, height: int | None, budget: _Budget
+) -> set[Point]:
     points: set[Point] = set()
-    table = _point_table(size)
+    table = _point_table(size, height)
     for value in node.values(ident):
         single = table.get(value)
         if single is not None and budget.left > 0:
@@ -534,7 +544,7 @@ def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Poin
         if not value:  # TB[] and AE[] are written for "none"
             continue
         try:
-            expanded = expand_sgf_points(value, size)
+            expanded = expand_sgf_points(value, size, height)
         except CoordinateError as e:
             raise node.error(ident, str(e)) from None
         budget.left -= len(expanded)
@@ -547,12 +557,12 @@ def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Poin
     return points
 
 
-def _read_setup(node: Node, size: int, budget: _Budget) -> Setup:
+def _read_setup(node: Node, size: int, height: int | None, budget: _Budget) -> Setup:
     if "AB" not in node and "AW" not in node and "AE" not in node:
         return Setup()
-    black = _read_points(node, "AB", size, budget)
-    white = _read_points(node, "AW", size, budget)
-    empty = _read_points(node, "AE", size, budget)
+    black = _read_points(node, "AB", size, height, budget)
+    white = _read_points(node, "AW", size, height, budget)
+    empty = _read_points(node, "AE", size, height, budget)
     for ident, a, b in (("AW", black, white), ("AE", black, empty), ("AE", white, empty)):
         both = a & b
         if both:
@@ -561,7 +571,7 @@ def _read_setup(node: Node, size: int, budget: _Budget) -> Setup:
     return Setup(black=frozenset(black), white=frozenset(white), empty=frozenset(empty))
 
 
-def _read_move(node: Node, size: int) -> Move | None:
+def _read_move(node: Node, size: int, height: int | None = None) -> Move | None:
     has_b, has_w = "B" in node, "W" in node
     if has_b and has_w:
         raise node.error("W", "a node cannot hold both a black (B) and a white (W) move")
@@ -572,10 +582,10 @@ def _read_move(node: Node, size: int) -> Move | None:
     if len(values) != 1:
         raise node.error(ident, f"a move has one point, not {len(values)}")
     value = values[0].strip()
-    if is_sgf_pass(value, size):
+    if is_sgf_pass(value, size, height):
         return Move(Color.from_letter(ident), None)
     try:
-        point = sgf_to_point(value, size)
+        point = sgf_to_point(value, size, height)
     except CoordinateError as e:
         raise node.error(ident, str(e)) from None
     return Move(Color.from_letter(ident), point)
@@ -608,7 +618,7 @@ def write_record(
     root.set("GM", "1")
     root.set("CA", "UTF-8")
     root.set("AP", application)
-    root.set("SZ", str(record.size))
+    root.set("SZ", str(record.size) if record.height is None else f"{record.size}:{record.height}")
     if record.komi is not None:
         root.set("KM", _fmt(record.komi))
     root.set("HA", str(record.handicap))

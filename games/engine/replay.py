@@ -28,10 +28,11 @@ class Violation:
     point: Point | None
     reason: str
     size: int = 19
+    height: int | None = None  # rows of a rectangular board
 
     def describe(self) -> str:
         """E.g. ``"move 37, White K10: superko"``."""
-        where = "pass" if self.point is None else point_to_gtp(self.point, self.size)
+        where = "pass" if self.point is None else point_to_gtp(self.point, self.size, self.height)
         return f"move {self.number}, {self.color.name.title()} {where}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,7 +40,9 @@ class Violation:
         return {
             "number": self.number,
             "color": self.color.letter,
-            "point": None if self.point is None else point_to_gtp(self.point, self.size),
+            "point": None
+            if self.point is None
+            else point_to_gtp(self.point, self.size, self.height),
             "reason": self.reason,
             "text": self.describe(),
         }
@@ -159,8 +162,8 @@ def replay(
 
     ``stop_after`` stops after that many moves (passes count).
     """
-    size = record.size
-    board = Board(size)
+    size, height = record.size, record.height
+    board = Board(size, height)
     if record.setup:
         board.place_setup(record.setup)
     to_move = int(first_player(record))
@@ -175,7 +178,7 @@ def replay(
     seen_pos = board._seen_pos
     seen_sit = board._seen_sit
     side_key = board._t.side_key
-    index = _index_table(size)
+    index = _index_table(size, record.rows)
     black = Color.BLACK
     # Unbreakable cycles: how often each position occurred with each player to move.
     cycles: dict[int, int] | None = None
@@ -206,7 +209,9 @@ def replay(
         point = action.point
         color = 1 if action.color is black else 2
         if color != to_move:
-            violations.append(Violation(number + 1, action.color, point, "wrong-turn", size))
+            violations.append(
+                Violation(number + 1, action.color, point, "wrong-turn", size, height)
+            )
             if strict:
                 break
         number += 1
@@ -220,10 +225,12 @@ def replay(
         else:
             i = index.get(point, -1)
             if i < 0:
-                raise ValueError(f"move {number}: {point} is off a {size}x{size} board")
+                raise ValueError(f"move {number}: {point} is off a {size}x{record.rows} board")
             code = check(i, color, ko, suicide_legal)
             if code:
-                violations.append(Violation(number, action.color, point, REASONS[code], size))
+                violations.append(
+                    Violation(number, action.color, point, REASONS[code], size, height)
+                )
                 if strict:
                     number -= 1
                     break
@@ -276,6 +283,6 @@ def replay(
 
 
 @cache
-def _index_table(size: int) -> dict[Point, int]:
-    """Board point to flat index, for every point of a ``size`` board."""
-    return {(x, y): y * size + x for y in range(size) for x in range(size)}
+def _index_table(size: int, rows: int) -> dict[Point, int]:
+    """Board point to flat index, for every point of a ``size`` by ``rows`` board."""
+    return {(x, y): y * size + x for y in range(rows) for x in range(size)}

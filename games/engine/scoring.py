@@ -167,27 +167,28 @@ def margin_from_counts(
 
 
 def _validate_dead(board: Board, dead: set[Point]) -> None:
-    size = board.size
+    size, height = board.size, board.height
     for p in sorted(dead, key=lambda q: (q[1], q[0])):
         x, y = p
-        if not (0 <= x < size and 0 <= y < size):
-            raise DeadStoneError(f"dead stone {p} is off a {size}x{size} board")
+        if not (0 <= x < size and 0 <= y < height):
+            raise DeadStoneError(f"dead stone {p} is off a {size}x{height} board")
+        name = point_to_gtp(p, size, height)
         if board.get(p) is None:
-            raise DeadStoneError(f"dead stone at {point_to_gtp(p, size)}: the point is empty")
+            raise DeadStoneError(f"dead stone at {name}: the point is empty")
         missing = board.chain(p) - dead
         if missing:
             first = min(missing, key=lambda q: (q[1], q[0]))
             raise DeadStoneError(
-                f"dead stone at {point_to_gtp(p, size)}: its chain also has "
-                f"{point_to_gtp(first, size)}, which is not marked dead"
+                f"dead stone at {name}: its chain also has "
+                f"{point_to_gtp(first, size, height)}, which is not marked dead"
             )
 
 
 @cache
-def _edge_masks(size: int) -> tuple[int, int]:
+def _edge_masks(size: int, rows: int) -> tuple[int, int]:
     """Bit masks of the points not in the first column and not in the last one."""
-    first = sum(1 << (y * size) for y in range(size))
-    full = (1 << (size * size)) - 1
+    first = sum(1 << (y * size) for y in range(rows))
+    full = (1 << (size * rows)) - 1
     return full ^ first, full ^ (first << (size - 1))
 
 
@@ -196,7 +197,7 @@ _WHITE_BITS = bytes.maketrans(b"\x00\x01\x02", b"001")
 _EMPTY_BITS = bytes.maketrans(b"\x00\x01\x02", b"100")
 
 
-def _area_counts(cells: list[int], size: int) -> list[int]:
+def _area_counts(cells: list[int], size: int, rows: int) -> list[int]:
     """Empty points by owner and stones: ``[neutral, black, white, black stones,
     white stones]``, on bit boards.
 
@@ -206,7 +207,7 @@ def _area_counts(cells: list[int], size: int) -> list[int]:
     """
     raw = bytes(cells)  # bit i of each mask is cell i (the strings are reversed)
     empty = int(raw.translate(_EMPTY_BITS)[::-1], 2)
-    not_first, not_last = _edge_masks(size)
+    not_first, not_last = _edge_masks(size, rows)
     reached = []
     stones = []
     for table in (_BLACK_BITS, _WHITE_BITS):
@@ -279,7 +280,7 @@ def score_position(
     dead_set = set(dead)
     size = board.size
     if dead_set and not rules.remove_dead:
-        names = ", ".join(point_to_gtp(p, size) for p in sorted(dead_set))
+        names = ", ".join(point_to_gtp(p, size, board.height) for p in sorted(dead_set))
         raise DeadStoneError(
             f"{rules.name} counts every stone on the board; dead stones must be captured "
             f"before the two passes (got {names})"
@@ -305,7 +306,7 @@ def score_position(
         _, counts = _regions(cells, board._t.neigh)
         black_stones, white_stones = cells.count(1), cells.count(2)
     else:
-        counts = _area_counts(cells, size)
+        counts = _area_counts(cells, size, board.height)
         black_stones, white_stones = counts[3], counts[4]
     bt, wt = counts[1], counts[2]
     dame = counts[0]
@@ -317,7 +318,7 @@ def score_position(
         teire = len(counted.teire[1]) + len(counted.teire[2])
         bt -= counted.lost(Color.BLACK)
         wt -= counted.lost(Color.WHITE)
-        notes = _japanese_notes(counted, size)
+        notes = _japanese_notes(counted, size, board.height)
     black_area = Decimal(black_stones + counts[1])
     white_area = Decimal(white_stones + counts[2])
     fill: FillIn | None = None
@@ -328,7 +329,7 @@ def score_position(
         black_area += half
         white_area += half
         seki = dame
-        fill = fill_in(size * size, black_area, white_area, komi, white_passed_first)
+        fill = fill_in(size * board.height, black_area, white_area, komi, white_passed_first)
     comp = rules.compensation_for(handicap)
     margin: Decimal | None
     if scoring is Scoring.FIRST_CAPTURE:
@@ -377,20 +378,20 @@ def score_position(
     )
 
 
-def _names(points: Iterable[Point], size: int) -> tuple[str, ...]:
+def _names(points: Iterable[Point], size: int, rows: int) -> tuple[str, ...]:
     """GTP names, in reading order (top row first, left to right)."""
-    return tuple(point_to_gtp(p, size) for p in sorted(points, key=lambda q: (q[1], q[0])))
+    return tuple(point_to_gtp(p, size, rows) for p in sorted(points, key=lambda q: (q[1], q[0])))
 
 
-def _japanese_notes(counted: Territory, size: int) -> dict[str, Any]:
+def _japanese_notes(counted: Territory, size: int, rows: int) -> dict[str, Any]:
     """The seki and teire of a Japanese count, named for the referee."""
     return {
-        "seki_stones_black": _names(counted.seki_by_colour[Color.BLACK], size),
-        "seki_stones_white": _names(counted.seki_by_colour[Color.WHITE], size),
-        "seki_eyes": _names(counted.seki_eyes, size),
-        "seki_point_names": _names(counted.seki_points, size),
+        "seki_stones_black": _names(counted.seki_by_colour[Color.BLACK], size, rows),
+        "seki_stones_white": _names(counted.seki_by_colour[Color.WHITE], size, rows),
+        "seki_eyes": _names(counted.seki_eyes, size, rows),
+        "seki_point_names": _names(counted.seki_points, size, rows),
         "teire": tuple(
-            TeireNote(point_to_gtp(t.point, size), t.color, _names(t.chain, size))
+            TeireNote(point_to_gtp(t.point, size, rows), t.color, _names(t.chain, size, rows))
             for t in sorted(counted.teire_chains, key=lambda t: (t.point[1], t.point[0]))
         ),
     }

@@ -152,7 +152,7 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
             ko_stones.setdefault(g, []).append(stone)
             continue
         eyes[g] = eyes.get(g, 0) + _eye_value(
-            points[rid], chains, owners[rid], cells, size, dead_at
+            points[rid], chains, owners[rid], cells, size, board.height, dead_at
         )
 
     # A group is in seki when one of its chains possesses a seki point and it
@@ -420,6 +420,7 @@ def _eye_value(
     color: int,
     cells: list[int],
     size: int,
+    rows: int,
     dead: set[int],
 ) -> int:
     """Eyes a one-colour region gives its group: 2 when it has room for two, 0 for
@@ -441,7 +442,7 @@ def _eye_value(
         (x + dx) + (y + dy) * size
         for dx in (-1, 1)
         for dy in (-1, 1)
-        if 0 <= x + dx < size and 0 <= y + dy < size
+        if 0 <= x + dx < size and 0 <= y + dy < rows
     ]
     held = sum(1 for d in diagonals if cells[d] == 3 - color)
     return 0 if held >= (2 if len(diagonals) == 4 else 1) else 1

@@ -81,6 +81,8 @@ class GameRecord:
     """
 
     size: int = 19
+    # Rows of a rectangular board (SGF SZ[columns:rows]); None when square.
+    height: int | None = None
     komi: Decimal | None = None
     handicap: int = 0
     setup: Setup = field(default_factory=Setup)
@@ -93,6 +95,10 @@ class GameRecord:
     # with a half-point RE, ...): shown to the referee, never fatal.
     warnings: tuple[str, ...] = ()
     charset: str | None = None  # how the file's bytes were read ("UTF-8", "GB18030", ...)
+
+    @property
+    def rows(self) -> int:
+        return self.size if self.height is None else self.height
 
     @property
     def moves(self) -> tuple[Move, ...]:

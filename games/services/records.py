@@ -86,6 +86,15 @@ def read_record(
         text, record = read_text_and_record(data, max_bytes=max_bytes)
     except SgfError as e:
         raise ValidationError({"sgf": f"The SGF record cannot be read: {e}."}) from None
+    if record.height is not None:
+        # The engine counts SZ[w:h] boards, but a tournament is played on one
+        # square size (Tournament.board_size): a rectangular record has no game.
+        raise ValidationError(
+            {
+                "sgf": f"The record is for a rectangular {record.size}x{record.height} board; "
+                f"this tournament plays on {board_size}x{board_size}."
+            }
+        )
     if record.size != board_size:
         raise ValidationError(
             {

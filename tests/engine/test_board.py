@@ -25,9 +25,10 @@ def test_a_drawing_may_separate_points_with_spaces():
     assert Board.from_ascii("x . o\n. . .\n. . .") == Board.from_ascii("x.o\n...\n...")
 
 
-def test_a_drawing_that_is_not_square_is_refused():
-    with pytest.raises(ValueError, match="square"):
-        Board.from_ascii("x..\n...")
+def test_a_drawing_with_rows_of_different_lengths_is_refused():
+    with pytest.raises(ValueError, match="rows differ in length"):
+        Board.from_ascii("x..\n..")
+    assert (Board.from_ascii("x..\n...").size, Board.from_ascii("x..\n...").height) == (3, 2)
 
 
 def test_a_drawing_with_a_captured_chain_is_refused():

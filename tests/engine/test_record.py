@@ -220,7 +220,7 @@ def test_a_missing_komi_is_none_and_a_missing_size_is_19() -> None:
     ("text", "line", "column", "prop", "words"),
     [
         ("(;GM[2])", 1, 3, "GM", "not a game of Go"),
-        ("(;SZ[19:13])", 1, 3, "SZ", "rectangular"),
+        ("(;SZ[19:30])", 1, 3, "SZ", "size 30 is out of range"),
         ("(;FF[4]\n  SZ[40])", 2, 3, "SZ", "size 40 is out of range \\(2-25\\)"),
         ("(;SZ[x])", 1, 3, "SZ", "not a number"),
         ("(;SZ[9];B[jj])", 1, 9, "B", "'jj' is not on a 9x9 board"),

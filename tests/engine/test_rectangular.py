@@ -1,0 +1,123 @@
+"""Rectangular boards (SGF ``SZ[columns:rows]``): read, replayed, counted, named and
+written back; the dead-stone estimate refuses them by name."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from games.engine.board import Board, tables
+from games.engine.coords import CoordinateError, gtp_to_point, point_to_gtp
+from games.engine.deadstones import estimate_dead
+from games.engine.record import parse_record, write_record
+from games.engine.replay import replay
+from games.engine.rules import get_rules
+from games.engine.scoring import score, score_position
+from games.engine.sgf import SgfError
+
+ROOT = Path(__file__).resolve().parents[2]
+SEKI_9X5 = Path(__file__).parent / "fixtures" / "rectangular_9x5_seki.sgf"
+
+
+def engine(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_sz_with_a_colon_gives_columns_and_rows() -> None:
+    record = parse_record(SEKI_9X5.read_bytes())
+    assert (record.size, record.height, record.rows) == (9, 5, 5)
+    square = parse_record(b"(;GM[1]SZ[9:9];B[ee])")
+    assert (square.size, square.height, square.rows) == (9, None, 9)
+
+
+@pytest.mark.parametrize(
+    ("sz", "words"),
+    [("9:30", "size 30 is out of range"), ("9:x", "is not a number"), ("1:9", "out of range")],
+)
+def test_a_bad_rectangle_is_refused_by_name(sz: str, words: str) -> None:
+    with pytest.raises(SgfError, match=words):
+        parse_record(f"(;GM[1]SZ[{sz}])".encode())
+
+
+def test_a_move_below_the_last_row_is_off_the_board() -> None:
+    with pytest.raises(SgfError, match="not on a 9x5 board"):
+        parse_record(b"(;GM[1]SZ[9:5];B[af])")
+    assert parse_record(b"(;GM[1]SZ[9:5];B[ae])").moves[0].point == (0, 4)
+
+
+def test_rows_are_numbered_from_the_bottom_of_the_rectangle() -> None:
+    assert point_to_gtp((3, 0), 9, 5) == "D5"
+    assert gtp_to_point("J1", 9, 5) == (8, 4)
+    with pytest.raises(CoordinateError, match="not on a 9x5 board"):
+        gtp_to_point("A6", 9, 5)
+
+
+def test_a_drawn_rectangle_has_edges_on_all_four_sides() -> None:
+    board = Board.from_ascii("xo.\n...")
+    assert (board.size, board.height) == (3, 2)
+    assert board.liberties((0, 0)) == 1 and board.liberties((1, 0)) == 2
+    assert board.to_ascii() == "xo.\n..."
+
+
+def test_the_seki_on_a_9x5_board_counts_as_on_a_square_one() -> None:
+    record = parse_record(SEKI_9X5.read_bytes())
+    japanese = score(replay(record, get_rules("japanese"), strict=True), komi=record.komi)
+    # Black: 12 points below row 3 and J4 J5; White: A1 A2. The seki eyes A5
+    # and F5 and the seki point D5 count for nobody.
+    assert (japanese.black_territory, japanese.white_territory) == (14, 2)
+    assert japanese.seki_point_names == ("D5",) and japanese.seki_eyes == ("A5", "F5")
+    assert japanese.seki_stones_black == ("B5", "A4", "B4")
+    assert japanese.result.to_sgf() == record.info["RE"] == "B+11.5"
+    chinese = score(replay(record, get_rules("chinese"), strict=True), komi=record.komi)
+    assert (chinese.black_area, chinese.white_area, chinese.dame) == (29, 14, 2)
+    assert chinese.result.to_sgf() == "B+14.5"
+    wmsg = score(replay(record, get_rules("wmsg"), strict=True), komi=record.komi)
+    assert wmsg.fill_in is not None and wmsg.fill_in.to_dict()["stones_per_side"] == 22
+
+
+def test_a_rectangular_record_is_written_back_with_its_shape() -> None:
+    record = parse_record(SEKI_9X5.read_bytes())
+    text = write_record(record)
+    assert "SZ[9:5]" in text
+    again = parse_record(text.encode())
+    assert (again.size, again.height, again.setup) == (9, 5, record.setup)
+
+
+def test_the_square_tables_are_unchanged_by_the_rectangular_ones() -> None:
+    # Zobrist keys are seeded by the shape; a square board keeps its old seed,
+    # so stored position hashes stay valid.
+    assert tables(9).zkey == tables(9, 9).zkey
+    assert tables(9).zkey[1][0] == random.Random(0x60EF + 9).getrandbits(64)
+    assert tables(9, 5).zkey[1][:45] != tables(9).zkey[1][:45]
+    assert tables(9, 5).npoints == 45 and tables(5, 9).neigh[44] == (39, 43)
+
+
+def test_the_dead_stone_estimate_refuses_a_rectangle_by_name() -> None:
+    board = Board.from_ascii("x.o\n...")
+    with pytest.raises(ValueError, match="square board, not 3x2"):
+        estimate_dead(board)
+    # Counting with the players' own dead stones works.
+    counted = score_position(board, get_rules("japanese"), dead=[(2, 0)], komi=Decimal(0))
+    assert (counted.black_territory, counted.black_prisoners) == (5, 1)
+
+
+def test_the_command_line_scores_a_rectangular_record() -> None:
+    done = engine("score", str(SEKI_9X5), "--rules", "japanese", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["result"] == "B+11.5" and data["seki"]["points"] == ["D5"]
+    checked = engine("check", str(SEKI_9X5), "--rules", "japanese", "--json")
+    report = json.loads(checked.stdout)[0]
+    assert (report["size"], report["height"], report["legal"]) == (9, 5, True)
