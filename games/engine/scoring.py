@@ -19,7 +19,7 @@ from .coords import point_to_gtp
 from .fillin import FillIn, _num, fill_in
 from .result import Reason, Result
 from .rules import Rules, Scoring
-from .territory import Territory, japanese_territory
+from .territory import TeireNote, Territory, japanese_territory
 from .types import Color, Point
 
 if TYPE_CHECKING:
@@ -39,18 +39,6 @@ __all__ = [
 
 class DeadStoneError(ValueError):
     """A dead-stone list that cannot be applied (empty point, part of a chain, ...)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TeireNote:
-    """A teire as the count reports it: the point, who fills it, the chain it saves."""
-
-    point: str
-    color: Color
-    chain: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"point": self.point, "color": self.color.letter, "chain": list(self.chain)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +66,38 @@ class Score:
     compensation: int = 0
     handicap: int = 0
     no_result_at: int | None = None  # the move that made an unbreakable cycle (Void)
-    teire_points: int = 0  # japanese: points still to be filled inside territory
-    # japanese: what the referee needs to see why points count nothing (GTP names).
-    seki_stones_black: tuple[str, ...] = ()
-    seki_stones_white: tuple[str, ...] = ()
-    seki_eyes: tuple[str, ...] = ()
-    seki_point_names: tuple[str, ...] = ()
-    teire: tuple[TeireNote, ...] = ()
+    # japanese: the seki and teire that took points away (its one home); the
+    # properties below name them for the referee.
+    territory: Territory | None = None
+
+    @property
+    def teire_points(self) -> int:
+        """Points still to be filled inside territory (japanese)."""
+        return len(self.territory.teire_chains) if self.territory else 0
+
+    @property
+    def seki_stones_black(self) -> tuple[str, ...]:
+        t = self.territory
+        return t.names(t.seki_by_colour[Color.BLACK]) if t else ()
+
+    @property
+    def seki_stones_white(self) -> tuple[str, ...]:
+        t = self.territory
+        return t.names(t.seki_by_colour[Color.WHITE]) if t else ()
+
+    @property
+    def seki_eyes(self) -> tuple[str, ...]:
+        t = self.territory
+        return t.names(t.seki_eyes) if t else ()
+
+    @property
+    def seki_point_names(self) -> tuple[str, ...]:
+        t = self.territory
+        return t.names(t.seki_points) if t else ()
+
+    @property
+    def teire(self) -> tuple[TeireNote, ...]:
+        return self.territory.teire_notes() if self.territory else ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: numbers are ints, or floats for half points; colours "B"/"W"."""
@@ -310,15 +323,13 @@ def score_position(
         black_stones, white_stones = counts[3], counts[4]
     bt, wt = counts[1], counts[2]
     dame = counts[0]
-    seki = teire = 0
-    notes: dict[str, Any] = {}
+    seki = 0
+    counted: Territory | None = None
     if seki_rule:
         counted = japanese_territory(board, dead_set)
         seki = len(counted.seki_points)
-        teire = len(counted.teire[1]) + len(counted.teire[2])
         bt -= counted.lost(Color.BLACK)
         wt -= counted.lost(Color.WHITE)
-        notes = _japanese_notes(counted, size, board.height)
     black_area = Decimal(black_stones + counts[1])
     white_area = Decimal(white_stones + counts[2])
     fill: FillIn | None = None
@@ -368,33 +379,13 @@ def score_position(
         white_stones=white_stones,
         dame=dame,
         seki_points=seki,
-        teire_points=teire,
         white_passed_first=white_passed_first,
         first_pass_of_final_sequence=first_pass_of_final_sequence,
         fill_in=fill,
         compensation=comp,
         handicap=handicap,
-        **notes,
+        territory=counted,
     )
-
-
-def _names(points: Iterable[Point], size: int, rows: int) -> tuple[str, ...]:
-    """GTP names, in reading order (top row first, left to right)."""
-    return tuple(point_to_gtp(p, size, rows) for p in sorted(points, key=lambda q: (q[1], q[0])))
-
-
-def _japanese_notes(counted: Territory, size: int, rows: int) -> dict[str, Any]:
-    """The seki and teire of a Japanese count, named for the referee."""
-    return {
-        "seki_stones_black": _names(counted.seki_by_colour[Color.BLACK], size, rows),
-        "seki_stones_white": _names(counted.seki_by_colour[Color.WHITE], size, rows),
-        "seki_eyes": _names(counted.seki_eyes, size, rows),
-        "seki_point_names": _names(counted.seki_points, size, rows),
-        "teire": tuple(
-            TeireNote(point_to_gtp(t.point, size, rows), t.color, _names(t.chain, size, rows))
-            for t in sorted(counted.teire_chains, key=lambda t: (t.point[1], t.point[0]))
-        ),
-    }
 
 
 def score(replay: Replay, *, dead: Iterable[Point] = (), komi: Decimal | None = None) -> Score:

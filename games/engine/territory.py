@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from .board import Board
+from .coords import point_to_gtp
 from .types import Color, Point
 
 # A one-colour region with this many empty points can hold two eyes by itself.
@@ -32,30 +34,86 @@ class Teire:
 
 
 @dataclass(frozen=True, slots=True)
+class TeireNote:
+    """A teire as the count reports it: the point, who fills it, the chain it saves."""
+
+    point: str
+    color: Color
+    chain: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"point": self.point, "color": self.color.letter, "chain": list(self.chain)}
+
+
+_NONE: tuple[frozenset[Point], frozenset[Point], frozenset[Point]] = (
+    frozenset(),
+    frozenset(),
+    frozenset(),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Territory:
-    """Corrections to the one-colour regions of a position, by colour.
+    """What the seki rule and the teire take from the one-colour regions of a
+    position: the one home of these facts (the count's ``Score`` holds this
+    value and names its points from it).
 
     ``seki_points`` are the dame left once every dame that can be filled has
-    been filled; ``seki_stones`` the stones of the groups alive in seki (index
-    1 Black, 2 White in ``seki_by_colour``), ``seki_eyes`` their eye points,
-    which count for nobody (``seki_lost`` by colour), and ``teire`` the points
-    where a player must still play inside their own territory.
+    been filled; ``seki_by_colour`` the stones of the groups alive in seki and
+    ``seki_eyes_by_colour`` their eye points, which count for nobody (index 1
+    Black, 2 White); ``teire_chains`` the points where a player must still
+    play inside their own territory, each with the chain it protects.
+    ``size`` and ``height`` are the board's columns and rows, for the names.
     """
 
-    seki_points: frozenset[Point]
-    seki_stones: frozenset[Point]
-    seki_lost: tuple[int, int, int]
-    teire: tuple[frozenset[Point], frozenset[Point], frozenset[Point]]
-    seki_by_colour: tuple[frozenset[Point], frozenset[Point], frozenset[Point]] = (
-        frozenset(),
-        frozenset(),
-        frozenset(),
-    )
-    seki_eyes: frozenset[Point] = frozenset()
+    size: int
+    height: int
+    seki_points: frozenset[Point] = frozenset()
+    seki_by_colour: tuple[frozenset[Point], frozenset[Point], frozenset[Point]] = _NONE
+    seki_eyes_by_colour: tuple[frozenset[Point], frozenset[Point], frozenset[Point]] = _NONE
     teire_chains: tuple[Teire, ...] = ()
 
+    @property
+    def seki_stones(self) -> frozenset[Point]:
+        return self.seki_by_colour[1] | self.seki_by_colour[2]
+
+    @property
+    def seki_eyes(self) -> frozenset[Point]:
+        return self.seki_eyes_by_colour[1] | self.seki_eyes_by_colour[2]
+
+    @property
+    def seki_lost(self) -> tuple[int, int, int]:
+        eyes = self.seki_eyes_by_colour
+        return (0, len(eyes[1]), len(eyes[2]))
+
+    @property
+    def teire(self) -> tuple[frozenset[Point], frozenset[Point], frozenset[Point]]:
+        """The teire points by colour."""
+        return (
+            frozenset(),
+            frozenset(t.point for t in self.teire_chains if t.color is Color.BLACK),
+            frozenset(t.point for t in self.teire_chains if t.color is Color.WHITE),
+        )
+
     def lost(self, color: Color) -> int:
-        return self.seki_lost[color] + len(self.teire[color])
+        """Points of ``color``'s one-colour regions that count nothing."""
+        return len(self.seki_eyes_by_colour[color]) + sum(
+            1 for t in self.teire_chains if t.color is color
+        )
+
+    def names(self, points: Iterable[Point]) -> tuple[str, ...]:
+        """Letters and numbers, in reading order (top row first, left to right)."""
+        return tuple(
+            point_to_gtp(p, self.size, self.height)
+            for p in sorted(points, key=lambda q: (q[1], q[0]))
+        )
+
+    def teire_notes(self) -> tuple[TeireNote, ...]:
+        """Each teire named, in reading order of its point."""
+        return tuple(
+            TeireNote(self.names([t.point])[0], t.color, self.names(t.chain))
+            for t in sorted(self.teire_chains, key=lambda t: (t.point[1], t.point[0]))
+        )
 
 
 def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
@@ -171,12 +229,10 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
                     h = find(head[q])
                     if h in ko_stones and eyes.get(h, 0) < 2:
                         seki_groups.update((g, h))
-    seki_lost = [0, 0, 0]
-    eye_points: list[int] = []
+    eye_points: tuple[list[int], list[int], list[int]] = ([], [], [])
     for g in seki_groups:
         for rid in regions_of.get(g, ()):
-            seki_lost[owners[rid]] += len(points[rid])
-            eye_points.extend(points[rid])
+            eye_points[owners[rid]].extend(points[rid])
     stones: tuple[list[int], list[int], list[int]] = ([], [], [])
     for i in range(n):
         if cells[i] and find(head[i]) in seki_groups:
@@ -193,19 +249,15 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     def pts(indices: Iterable[int]) -> frozenset[Point]:
         return frozenset((i % size, i // size) for i in indices)
 
-    teire: tuple[list[int], list[int], list[int]] = ([], [], [])
-    chains_out: list[Teire] = []
-    for p, color, chain in found:
-        teire[color].append(p)
-        chains_out.append(Teire((p % size, p // size), Color(color), pts(chain)))
     return Territory(
+        size=size,
+        height=board.height,
         seki_points=pts(seki),
-        seki_stones=pts(stones[1] + stones[2]),
-        seki_lost=(0, seki_lost[1], seki_lost[2]),
-        teire=(frozenset(), pts(teire[1]), pts(teire[2])),
         seki_by_colour=(frozenset(), pts(stones[1]), pts(stones[2])),
-        seki_eyes=pts(eye_points),
-        teire_chains=tuple(chains_out),
+        seki_eyes_by_colour=(frozenset(), pts(eye_points[1]), pts(eye_points[2])),
+        teire_chains=tuple(
+            Teire((p % size, p // size), Color(color), pts(chain)) for p, color, chain in found
+        ),
     )
 
 
