@@ -41,8 +41,10 @@ def board_svg(
     unsure: Iterable[Point] = (),
     clickable: bool = False,
     coordinates: bool = True,
+    height: int | None = None,
 ) -> str:
-    """Draw a ``size`` x ``size`` board with ``stones`` on it.
+    """Draw a ``size`` x ``size`` board with ``stones`` on it (``size`` columns by
+    ``height`` rows for a rectangular board, which has no star points).
 
     ``last_move`` gets a ring on its stone (class ``last-move``); each point
     of ``dead`` gets a cross (class ``dead-mark``), each point of ``unsure`` a
@@ -51,38 +53,44 @@ def board_svg(
     acts on a click.  Points off the board raise ``ValueError``: a caller with a
     bad position should not get a silently wrong picture.
     """
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"board size {size} is out of range ({MIN_SIZE}-{MAX_SIZE})")
+    rows = size if height is None else height
+    for n in (size, rows):
+        if not MIN_SIZE <= n <= MAX_SIZE:
+            raise ValueError(f"board size {n} is out of range ({MIN_SIZE}-{MAX_SIZE})")
 
     def check(p: Point, what: str) -> None:
         x, y = p
-        if not (0 <= x < size and 0 <= y < size):
-            raise ValueError(f"{what} {p!r} is not on a {size}x{size} board")
+        if not (0 <= x < size and 0 <= y < rows):
+            raise ValueError(f"{what} {p!r} is not on a {size}x{rows} board")
 
     margin = CELL * (1.25 if coordinates else 0.75)
     span = CELL * (size - 1)
+    span_y = CELL * (rows - 1)
     total = span + 2 * margin
+    total_y = span_y + 2 * margin
 
     def cx(x: int) -> float:
         return margin + x * CELL
 
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(total)} {_num(total)}" '
-        f'width="{_num(total)}" height="{_num(total)}" role="img" '
-        f"aria-label={quoteattr(f'{size}x{size} Go board, {len(stones)} stones')} "
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(total)} {_num(total_y)}" '
+        f'width="{_num(total)}" height="{_num(total_y)}" role="img" '
+        f"aria-label={quoteattr(f'{size}x{rows} Go board, {len(stones)} stones')} "
         'class="goban">',
-        f'<rect class="wood" x="0" y="0" width="{_num(total)}" height="{_num(total)}" '
+        f'<rect class="wood" x="0" y="0" width="{_num(total)}" height="{_num(total_y)}" '
         'fill="#dcb35c"/>',
         '<g class="grid" stroke="#000" stroke-width="1">',
     ]
     for i in range(size):
         c = _num(cx(i))
-        out.append(f'<line x1="{c}" y1="{_num(margin)}" x2="{c}" y2="{_num(margin + span)}"/>')
+        out.append(f'<line x1="{c}" y1="{_num(margin)}" x2="{c}" y2="{_num(margin + span_y)}"/>')
+    for i in range(rows):
+        c = _num(cx(i))
         out.append(f'<line x1="{_num(margin)}" y1="{c}" x2="{_num(margin + span)}" y2="{c}"/>')
     out.append("</g>")
 
     out.append('<g class="hoshi" fill="#000">')
-    for x, y in star_points(size):
+    for x, y in star_points(size) if rows == size else ():
         out.append(f'<circle cx="{_num(cx(x))}" cy="{_num(cx(y))}" r="{_num(HOSHI_R)}"/>')
     out.append("</g>")
 
@@ -93,12 +101,14 @@ def board_svg(
         )
         for i in range(size):
             letter = escape(GTP_COLUMNS[i])
-            number = escape(str(size - i))  # row 1 at the bottom
+            c = _num(cx(i))
+            for edge in (margin * 0.4, total_y - margin * 0.4):
+                out.append(f'<text class="col" x="{c}" y="{_num(edge)}">{letter}</text>')
+        for i in range(rows):
+            number = escape(str(rows - i))  # row 1 at the bottom
             c = _num(cx(i))
             for edge in (margin * 0.4, total - margin * 0.4):
-                e = _num(edge)
-                out.append(f'<text class="col" x="{c}" y="{e}">{letter}</text>')
-                out.append(f'<text class="row" x="{e}" y="{c}">{number}</text>')
+                out.append(f'<text class="row" x="{_num(edge)}" y="{c}">{number}</text>')
         out.append("</g>")
 
     out.append('<g class="stones">')
@@ -109,7 +119,7 @@ def board_svg(
         data = ""
         if clickable:
             classes += " clickable"
-            data = f" data-point={quoteattr(point_to_gtp(p, size))}"
+            data = f" data-point={quoteattr(point_to_gtp(p, size, rows))}"
         out.append(
             f'<circle class="{classes}" cx="{_num(cx(p[0]))}" cy="{_num(cx(p[1]))}" '
             f'r="{_num(STONE_R)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{data}/>'

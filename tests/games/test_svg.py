@@ -145,3 +145,15 @@ def test_the_marks_over_a_stone_let_a_click_through_to_it() -> None:
 def test_an_unsure_point_off_the_board_is_an_error() -> None:
     with pytest.raises(ValueError, match="unsure stone"):
         board_svg(9, {}, unsure=[(0, 9)])
+
+
+def test_a_rectangular_board_is_drawn_with_its_own_columns_and_rows() -> None:
+    root = _parse(board_svg(9, {(0, 0): Color.BLACK}, height=5, clickable=True))
+    assert root.get("aria-label") == "9x5 Go board, 1 stones"
+    assert float(root.get("width") or 0) > float(root.get("height") or 0)
+    assert len(root.findall(f".//{NS}g[@class='grid']/{NS}line")) == 9 + 5
+    assert [e.text for e in _by_class(root, "row")][::2] == ["5", "4", "3", "2", "1"]
+    assert _by_class(root, "stone")[0].get("data-point") == "A5"
+    assert root.findall(f".//{NS}g[@class='hoshi']/{NS}circle") == []
+    with pytest.raises(ValueError, match="not on a 9x5 board"):
+        board_svg(9, {(0, 5): Color.WHITE}, height=5)
