@@ -280,3 +280,53 @@ def test_a_double_ko_seki_gives_neither_group_territory():
     s = score_position(board, JAPANESE, komi=Decimal(0))
     # Black keeps the 40 points of the living outer group, White nothing.
     assert (s.black_territory, s.white_territory, s.teire_points) == (40, 0, 0)
+
+
+def test_two_one_eyed_groups_each_inside_the_others_wall_are_in_seki_on_a_rectangle():
+    # 9x7. White's inner group (eye C7) sits inside Black's living wall, Black's
+    # inner group (eye G7) inside White's. They share E7 and E6; Black's wall
+    # can fill E6 safely (a dame), but whoever then fills E7 puts his own
+    # inner group in atari and loses it: E7 is the seki point. Japanese 1989
+    # rules, Article 8: the eye points of groups in seki are no territory, so
+    # C7 and G7 count nothing; area counting gives each eye to its owner.
+    drawing = """
+    xo.o.x.xo
+    xooo.xxxo
+    xxxxxoooo
+    ....xo...
+    ....xo...
+    ....xo...
+    ....xo...
+    """
+    board = Board.from_ascii(drawing)
+    s = score_position(board, JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory, s.dame) == (16, 12, 2)
+    assert s.seki_point_names == ("E6",) and s.seki_eyes == ("C7", "G7")
+    assert s.seki_stones_black == ("F7", "H7", "F6", "G6", "H6")
+    assert s.seki_stones_white == ("B7", "D7", "B6", "C6", "D6")
+    assert s.result.to_sgf() == "B+4"
+    area = score_position(board, get_rules("chinese"), komi=Decimal(0))
+    assert (area.black_territory, area.white_territory, area.result.to_sgf()) == (17, 13, "B+5")
+
+
+def test_two_eyeless_groups_with_liberties_on_either_side_of_a_bamboo_joint_are_in_seki():
+    # Black's C9-C7 and D8 and White's E9-E7 share D9 and D7, which lie apart,
+    # one each side of D8. Filling either leaves both groups one liberty, and
+    # the opponent takes first: both points stay empty (two seki points). No
+    # eye is lost, so the count is unchanged; the seki stones are named.
+    drawing = """
+    .ox.ox...
+    .oxxox...
+    .ox.ox...
+    .oooxx...
+    ...ox....
+    ...ox....
+    ...ox....
+    ...ox....
+    ...ox....
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert s.seki_point_names == ("D9", "D7") and s.seki_eyes == ()
+    assert s.seki_stones_black == ("C9", "C8", "D8", "C7")
+    assert s.seki_stones_white == ("E9", "E8", "E7")
+    assert (s.black_territory, s.white_territory, s.teire_points) == (32, 19, 0)
