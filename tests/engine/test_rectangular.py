@@ -121,3 +121,10 @@ def test_the_command_line_scores_a_rectangular_record() -> None:
     checked = engine("check", str(SEKI_9X5), "--rules", "japanese", "--json")
     report = json.loads(checked.stdout)[0]
     assert (report["size"], report["height"], report["legal"]) == (9, 5, True)
+
+
+def test_the_command_line_refuses_to_estimate_dead_stones_on_a_rectangle() -> None:
+    for args in (("dead",), ("score", "--estimate-dead")):
+        done = engine(args[0], str(SEKI_9X5), *args[1:], "--rules", "japanese")
+        assert done.returncode == 2, done.stderr
+        assert "needs a square board, not 9x5" in done.stderr
