@@ -330,3 +330,32 @@ def test_two_eyeless_groups_with_liberties_on_either_side_of_a_bamboo_joint_are_
     assert s.seki_stones_black == ("C9", "C8", "D8", "C7")
     assert s.seki_stones_white == ("E9", "E8", "E7")
     assert (s.black_territory, s.white_territory, s.teire_points) == (32, 19, 0)
+
+
+# Black's corner has the eye A9 and the liberty C9; White's group beside it
+# has no eye, only C9 and D9. Whoever starts, Black wins the race (the eye
+# wins), so White's group is dead: one eye against no eye is no seki.
+EYE_AGAINST_NO_EYE = """
+.x..oooxx
+xxooooox.
+ooxxxxxxx
+.ox......
+.ox......
+.ox......
+.ox......
+.ox......
+.ox......
+"""
+
+
+def test_one_eye_against_no_eye_is_no_seki_once_the_eyeless_group_is_marked_dead():
+    board = Board.from_ascii(EYE_AGAINST_NO_EYE)
+    dead = [(2, 1), (3, 1), (4, 0), (4, 1), (5, 0), (5, 1), (6, 0), (6, 1)]
+    s = score_position(board, JAPANESE, komi=Decimal(0), dead=dead)
+    # A9, C9, D9, the eight points of the dead stones, I8 and the 36 below.
+    assert (s.black_territory, s.black_prisoners, s.white_territory) == (48, 8, 6)
+    assert s.seki_point_names == () and s.seki_eyes == ()
+    # Left on the board, the players would be saying White lives: the engine
+    # can only take it as a seki (docs/rules.md, what goref cannot judge).
+    unmarked = score_position(board, JAPANESE, komi=Decimal(0))
+    assert unmarked.seki_point_names == ("C9", "D9") and unmarked.seki_eyes == ("A9",)
