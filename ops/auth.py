@@ -5,6 +5,14 @@ the expired ones.  goref deletes a user's expired tokens when he logs in
 (``ops.accounts.token_create``), so a request needs only its own token, read with its
 user in one join.
 
+knox (5.0.2, as its main branch) builds that queryset inside ``authenticate_credentials``
+with no hook to override, so that one method is goref's: the same loop over the
+candidates, reading them through ``token_candidates``; hashing, the constant-time
+comparison, ``renew_token`` and ``validate_user`` are knox's.  A proxy token model would
+not do: knox's model is swappable, and naming another in ``KNOX_TOKEN_MODEL`` swaps its
+table out.  tests/ops/test_token_parity.py runs knox's class and this one on the same
+cases (expiry, refresh, inactive user, wrong secret) and pins the methods overridden.
+
 gunicorn serves requests from several threads of one process (docs/operations.md,
 "Threads"): nothing here touches an object another request can see.  The queryset is
 built per call by ``token_candidates``; knox's model, manager and settings are only read.
