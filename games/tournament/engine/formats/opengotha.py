@@ -441,11 +441,11 @@ def write(event: Event) -> bytes:
             "export it as EGF results (.h9), CSV, FFG or AGA results instead"
         )
     root = ET.Element("Tournament", {"dataVersion": "201"})
-    names = _distinct_names(event.entrants)
-    keys = {eid: player_key(*names[eid]) for eid in names}
+    written = _distinct_names(event.entrants)
+    keys = {eid: player_key(*written[eid]) for eid in written}
     players = ET.SubElement(root, "Players")
     for e in event.entrants:
-        name, first = names[e.id]
+        name, first = written[e.id]
         rounds = MAX_ROUNDS
         participating = "".join(
             "0" if e.presence_in(r) is Presence.ABSENT else "1" for r in range(1, rounds + 1)
