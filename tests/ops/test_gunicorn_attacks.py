@@ -68,7 +68,7 @@ class Server:
             start_new_session=True,
         )
 
-    def wait_ready(self, timeout: float = 40.0) -> None:
+    def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -76,7 +76,7 @@ class Server:
             try:
                 if requests.get(f"{self.url}/healthz", timeout=2).status_code == 200:
                     return
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or a worker still booting
                 pass
             time.sleep(0.3)
         raise RuntimeError(f"gunicorn not ready after {timeout}s:\n{self.log.read_text()[-3000:]}")
@@ -86,8 +86,8 @@ class Server:
             # SIGINT: gunicorn's quick shutdown (SIGTERM waits for kept-alive connections).
             os.killpg(self.proc.pid, signal.SIGINT)
             try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # a worker stuck on a kept-alive socket
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=20)
         self._fh.close()
