@@ -1,58 +1,42 @@
 """Token authentication for the API: django-rest-knox's, in one query per request.
 
 knox reads the token, then the user, then every other token of that user to delete
-the expired ones.  goref deletes a user's expired tokens when he logs in
-(``ops.accounts.token_create``), so a request needs only its own token, read with its
-user in one join.
+the expired ones.  Here knox's own ``authenticate_credentials`` runs unchanged; it reads
+tokens through ``REST_KNOX["TOKEN_MODEL"]``, which names ``ops.models.ApiToken``, a proxy
+of knox's token whose manager joins the user.  Only the sweep of the user's other tokens
+is left out (``_cleanup_token``): goref deletes a user's expired tokens when he logs in
+(``ops.accounts.token_create``).  So a request reads its own token with its user, once.
 
 gunicorn serves requests from several threads of one process (docs/operations.md,
-"Threads"): nothing here touches an object another request can see.  The queryset is
-built per call by ``token_candidates``; knox's model, manager and settings are only read.
+"Threads"): nothing here touches an object another request can see; knox's model,
+manager and settings are only read.
 """
 
 from __future__ import annotations
 
-from hmac import compare_digest
 from typing import Any
 
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
-from knox.crypto import hash_token
-from knox.models import get_token_model
-from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from rest_framework import exceptions
 
 
 class TokenAuthentication(KnoxTokenAuthentication):
-    def token_candidates(self, token_key: str) -> QuerySet[Any]:
-        """The tokens whose public key prefix is ``token_key``, each with its user: one query."""
-        tokens: QuerySet[Any] = get_token_model().objects.filter(token_key=token_key)
-        return tokens.select_related("user")
-
     def authenticate_credentials(self, token: bytes) -> Any:
-        """knox's own check (``knox.auth.TokenAuthentication.authenticate_credentials``),
-        reading the candidates through ``token_candidates``."""
-        invalid = _("Invalid token.")
+        """knox's check; a header that is not UTF-8 is a bad token (401), where knox's
+        ``token.decode`` would raise (500)."""
         try:
-            key = token.decode("utf-8")
+            token.decode("utf-8")
         except UnicodeDecodeError:
-            # A header of bytes that are not UTF-8 is a bad token, not a server error.
-            raise exceptions.AuthenticationFailed(invalid) from None
-        for auth_token in self.token_candidates(key[: CONSTANTS.TOKEN_KEY_LENGTH]):
-            if self._cleanup_token(auth_token):
-                continue
-            if compare_digest(hash_token(key), auth_token.digest):
-                if knox_settings.AUTO_REFRESH and auth_token.expiry:
-                    self.renew_token(auth_token)
-                return self.validate_user(auth_token)
-        raise exceptions.AuthenticationFailed(invalid)
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
+        return super().authenticate_credentials(token)
 
     def _cleanup_token(self, auth_token: Any) -> bool:
-        """This token only: expired → deleted (the user's others go at his next login)."""
+        """knox's, for this token only: expired → deleted, signalled, skipped (the user's
+        other tokens go at his next login)."""
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
             username = auth_token.user.get_username()
             auth_token.delete()

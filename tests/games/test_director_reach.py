@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -20,7 +20,7 @@ from games.groups import director_grant_admin, federation_official_grant
 from games.models import Game, GameState, Player, Tournament
 from games.services.invitations import player_invite
 from games.tournament import services as tournament_services
-from ops.models import Job
+from ops.models import AuditAction, AuditEntry, Job
 from ratings import services as ratings_services
 from ratings.models import RatingHistory
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, enter
@@ -388,3 +388,80 @@ def test_an_event_rated_with_a_future_date_does_not_lock_everyone_else_out(
     today = str(timezone.localdate())
     body = {"name": "Today", "start_date": today, "end_date": today, "rules": "japanese"}
     assert api_as(rival).post("/api/v1/tournaments/", body, format="json").status_code == 201
+
+
+def _finished(t: Tournament, black: Player, white: Player) -> None:
+    game = tournament_services.game_create(
+        actor=None, tournament=t, round_number=1, black=black, white=white, table=1
+    )
+    Game.objects.filter(pk=game.pk).update(
+        state=GameState.FINAL, locked_at=timezone.now(), result_winner="B", result_reason="score"
+    )
+
+
+def test_an_open_tournament_dated_back_before_the_rule_is_closed_by_an_official_only(
+    rival: Any, api_as: Any
+) -> None:
+    """W7: a rated tournament dated 1900 (made before the date rule, or by an official)
+    and still open: its director's close is refused naming who may close it."""
+    old = TournamentFactory(
+        name="Old", start_date=dt.date(1900, 1, 1), end_date=dt.date(1900, 1, 2), rated=True
+    )
+    old.directors.add(rival)
+    kim, lee = PlayerFactory(user=None), PlayerFactory(user=None)
+    enter(old, kim, lee)
+    _finished(old, kim, lee)
+    response = api_as(rival).post(f"/api/v1/tournaments/{old.pk}/close/")
+    assert response.status_code == 403
+    assert "Only a federation official can close it" in response.json()["message"]
+    page = _as(rival).post(reverse("games:close", args=[old.pk]), follow=True)
+    assert b"Only a federation official can close it" in page.content
+    old.refresh_from_db()
+    assert old.closed_at is None and not Job.objects.exists()
+
+    official = UserFactory(username="official")
+    federation_official_grant(actor=None, user=official)
+    response = api_as(official).post(f"/api/v1/tournaments/{old.pk}/close/")
+    assert response.status_code == 200, response.content
+    old.refresh_from_db()
+    assert old.closed_at is not None
+    closed = AuditEntry.objects.get(action=AuditAction.TOURNAMENT_CLOSED, object_id=str(old.pk))
+    assert closed.actor == official and closed.new_value["backdated"] is True
+
+
+def test_an_open_tournament_dated_before_the_last_rated_event_needs_an_official(
+    rival: Any, b_players: tuple[Player, Player]
+) -> None:
+    kim, lee = b_players
+    today = timezone.localdate()
+    RatingHistory.objects.create(
+        player=kim,
+        tournament=TournamentFactory(name="Rated", start_date=today, end_date=today),
+        event_date=today,
+        rating_before=1000,
+        rating_after=1010,
+        change=10,
+        games=1,
+        wins=1,
+        total_games=1,
+        algorithm="egf2021",
+        version="1",
+    )
+    yesterday = today - dt.timedelta(days=1)
+    t = TournamentFactory(name="Late", start_date=yesterday, end_date=yesterday, rated=True)
+    t.directors.add(rival)
+    enter(t, kim, lee)
+    _finished(t, kim, lee)
+    with pytest.raises(PermissionDenied, match=f"before {today}.*federation official"):
+        tournament_services.tournament_close(actor=rival, tournament=t)
+
+
+def test_a_recent_or_unrated_tournament_is_closed_by_its_director(rival: Any) -> None:
+    today = timezone.localdate()
+    recent = TournamentFactory(name="Recent", start_date=today, end_date=today, rated=True)
+    unrated = TournamentFactory(
+        name="History", start_date=dt.date(1990, 1, 1), end_date=dt.date(1990, 1, 1), rated=False
+    )
+    for t in (recent, unrated):
+        t.directors.add(rival)
+        assert tournament_services.tournament_close(actor=rival, tournament=t).closed_at

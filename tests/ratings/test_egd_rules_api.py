@@ -25,6 +25,12 @@ pytestmark = pytest.mark.django_db
 URL = "/api/v1/tournaments/"
 
 
+@pytest.fixture(autouse=True)
+def _dates_fixed_not_recent(settings: Any) -> None:
+    """The events here are dated 2025; closing one is not back-dating it."""
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000
+
+
 def _event(api: Any, director: Any, day: dt.date, **settings: Any) -> Any:
     t = TournamentFactory(start_date=day, end_date=day, rated=True)
     t.directors.add(director)

@@ -163,9 +163,11 @@ def test_the_close_of_a_rated_tournament_queues_the_update_on_commit(
     tournament: Any,
     monkeypatch: Any,
     django_capture_on_commit_callbacks: Any,
+    settings: Any,
 ) -> None:
     import ratings.tasks
 
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     monkeypatch.setattr(
         ratings.tasks.ratings_recompute, "delay", lambda job_id: ratings_job_run(job_id=job_id)
     )

@@ -39,6 +39,7 @@ from games.tournament.api.serializers import (
     TournamentSerializer,
     TournamentWriteSerializer,
 )
+from games.tournament.engine.formats.opengotha import ExportRefused
 from games.tournament.services.files import tournament_import
 from games.tournament.services.tournaments import TOURNAMENT_FIELDS
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
@@ -190,7 +191,8 @@ class TournamentViewSet(
         ],
         responses={(200, "application/octet-stream"): OpenApiTypes.BINARY, 400: ERRORS[400]},
         description="The tournament as a file for OpenGotha, the EGD, the FFG, the AGA or a "
-        "spreadsheet.",
+        "spreadsheet. OpenGotha holds at most 20 rounds: a longer tournament's OpenGotha "
+        "file is a 400 naming the formats that hold it.",
     )
     @action(
         detail=True,
@@ -202,7 +204,10 @@ class TournamentViewSet(
         tournament = self.get_object()
         query = valid(ExportQuerySerializer, request.query_params.dict())
         fmt = query["format"]
-        body = day_selectors.export(tournament, fmt, after_round=query.get("round"))
+        try:
+            body = day_selectors.export(tournament, fmt, after_round=query.get("round"))
+        except ExportRefused as refusal:
+            raise exceptions.ValidationError({"format": [str(refusal)]}) from None
         response = HttpResponse(body, content_type=day_selectors.EXPORTS[fmt][0])
         response["Content-Disposition"] = (
             f'attachment; filename="{day_selectors.filename(tournament, fmt)}"'

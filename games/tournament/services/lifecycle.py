@@ -3,6 +3,8 @@ ratings).  docs/tournaments.md, "Lifecycle"."""
 
 from __future__ import annotations
 
+from django.conf import settings as django_settings
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -10,6 +12,7 @@ from django.utils import timezone
 from games import permissions
 from games.models import LOCKED_STATES, Game, Tournament
 from games.services import outbound
+from games.tournament.services.tournaments import rated_dates_limit
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, require
@@ -95,10 +98,16 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
 @transaction.atomic
 def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
     """The director closes the tournament once every game has a final result: its games
-    then reach the ratings (queued on commit) and promotions are evaluated after them."""
-    if actor is not None:
+    then reach the ratings (queued on commit) and promotions are evaluated after them.
+
+    A rated tournament that ends before ``rated_dates_limit()`` (the last rated event, or
+    ``GOREF_RATED_BACKDATE_DAYS`` ago) would re-rate events already rated: only a
+    federation official closes it (docs/games.md, "A director's reach")."""
+    official = actor is None or permissions.is_federation_official(actor)
+    if not official:
         require(
-            permissions.is_director(actor, tournament), "Only its directors can close a tournament."
+            permissions.is_director(actor, tournament),
+            "Only its directors or a federation official can close a tournament.",
         )
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.is_closed:
@@ -108,6 +117,14 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
         what="this tournament",
         then="Confirm or finalise them before closing it.",
     )
+    limit = rated_dates_limit() if tournament.rated else None
+    backdated = limit is not None and tournament.end_date < limit
+    if backdated and not official:
+        raise PermissionDenied(
+            f"This rated tournament ends on {tournament.end_date}, before {limit} (the last "
+            f"rated event, or {django_settings.GOREF_RATED_BACKDATE_DAYS} days ago): closing "
+            "it would re-rate events already rated. Only a federation official can close it."
+        )
     now = timezone.now()
     tournament.closed_at = now
     fields = ["closed_at"]
@@ -120,7 +137,7 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
         action=AuditAction.TOURNAMENT_CLOSED,
         obj=tournament,
         old={"closed_at": None},
-        new={"closed_at": now.isoformat()},
+        new={"closed_at": now.isoformat(), **({"backdated": True} if backdated else {})},
     )
     outbound.tournament_closed(tournament)
     return tournament

@@ -193,7 +193,10 @@ def test_close_waits_for_every_result(director, game):
         tournament_services.tournament_close(actor=director, tournament=game.tournament)
 
 
-def test_a_closed_tournament_takes_no_more_entries_or_games(director, tournament, alice, bob):
+def test_a_closed_tournament_takes_no_more_entries_or_games(
+    director, tournament, alice, bob, settings
+):
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     enter(tournament, alice, bob)
     tournament_services.tournament_close(actor=director, tournament=tournament)
     with pytest.raises(StateConflict):
@@ -207,8 +210,9 @@ def test_a_closed_tournament_takes_no_more_entries_or_games(director, tournament
 
 
 def test_closing_a_rated_tournament_queues_its_rating_update(
-    director, tournament, django_capture_on_commit_callbacks, monkeypatch
+    director, tournament, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     from ratings import services as ratings_services
 
     published: list[int] = []
@@ -286,7 +290,8 @@ def test_settings_on_the_tournament(api_as, director, tournament):
     assert_error(api_as(director).patch(url, {"points": {"mms_bye": 0.3}}, format="json"), 400)
 
 
-def test_close_over_the_api(api_as, director, outsider, game):
+def test_close_over_the_api(api_as, director, outsider, game, settings):
+    settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the dates here are fixed, not recent
     url = f"{URL}{game.tournament_id}/close/"
     assert_error(api_as(outsider).post(url), 403)
     assert_error(api_as(director).post(url), 409)

@@ -95,6 +95,10 @@ PAIRING_IMPORT_DEFAULTS = {
 }
 
 
+class ExportRefused(ValueError):
+    """An event OpenGotha cannot hold (more than ``MAX_ROUNDS`` rounds): nothing is written."""
+
+
 class FileFormatError(ValueError):
     """A tournament file that cannot be read; ``element`` names the element at fault."""
 
@@ -428,20 +432,21 @@ def _read_parameters(root: ET.Element) -> Event:
 def write(event: Event) -> bytes:
     """The event as an OpenGotha tournament file (data version 201, as OpenGotha 3.5x)."""
     s = event.settings
-    if s.rounds > MAX_ROUNDS:
-        raise ValueError(f"OpenGotha holds at most {MAX_ROUNDS} rounds, not {s.rounds}")
+    last = max(
+        [s.rounds, *(g.round for g in event.games), *(len(e.presence) for e in event.entrants)]
+    )
+    if last > MAX_ROUNDS:
+        raise ExportRefused(
+            f"OpenGotha holds at most {MAX_ROUNDS} rounds and this tournament has {last}: "
+            "export it as EGF results (.h9), CSV, FFG or AGA results instead"
+        )
     root = ET.Element("Tournament", {"dataVersion": "201"})
-    keys: dict[int, str] = {}
-    seen: set[str] = set()
+    written = _distinct_names(event.entrants)
+    keys = {eid: player_key(*written[eid]) for eid in written}
     players = ET.SubElement(root, "Players")
     for e in event.entrants:
-        name, first = clean(e.family_name), clean(e.given_name)
-        key = player_key(name, first)
-        if key in seen:
-            raise ValueError(f"two entrants share OpenGotha's key {key!r}; rename one")
-        seen.add(key)
-        keys[e.id] = key
-        rounds = max(MAX_ROUNDS, s.rounds)
+        name, first = written[e.id]
+        rounds = MAX_ROUNDS
         participating = "".join(
             "0" if e.presence_in(r) is Presence.ABSENT else "1" for r in range(1, rounds + 1)
         )
@@ -538,6 +543,37 @@ def write(event: Event) -> bytes:
     body = ET.tostring(root, encoding="unicode")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
     return (head + body + "\n").encode("utf-8")
+
+
+# Appended to a later homonym's first name: punctuation, so that goref's name key
+# (games.engine.names.name_key) still finds the same person when the file comes back.
+HOMONYM_MARK = "*"
+
+
+def _distinct_names(entrants: tuple[Entrant, ...]) -> dict[int, tuple[str, str]]:
+    """Each entrant's (name, first name) as written, their keys all different.
+
+    OpenGotha refuses a second player whose key another already has (its
+    ``Tournament.addPlayer``: "A player named ... already exists"; its import skips him and
+    every game naming the key goes to the first), and "Li" "Na" and "Lina" "" share LINA.
+    The first keeps his name; each later one gets " *", " **", ... on his first name, the
+    shortest mark whose key is nobody's."""
+    cleaned = {e.id: (clean(e.family_name), clean(e.given_name)) for e in entrants}
+    originals = {player_key(*n) for n in cleaned.values()}
+    taken: set[str] = set()
+    out: dict[int, tuple[str, str]] = {}
+    for e in entrants:
+        name, first = cleaned[e.id]
+        key = player_key(name, first)
+        marks = 0
+        while key in taken or (marks and key in originals):
+            marks += 1
+            key = player_key(name, f"{first} {HOMONYM_MARK * marks}".lstrip())
+        if marks:
+            first = f"{first} {HOMONYM_MARK * marks}".lstrip()
+        taken.add(key)
+        out[e.id] = (name, first)
+    return out
 
 
 def _tables(games: tuple[GameRec, ...]) -> list[tuple[GameRec, int]]:
