@@ -10,6 +10,17 @@
     return;
   }
   const known = document.getElementById("known");
+  // The finalise button is on the page from the start, hidden while nothing waits for it:
+  // the results entered here since the page loaded count too.
+  const finalise = document.getElementById("finalise");
+  const toFinalise = document.getElementById("to-finalise");
+  function count(body) {
+    known.textContent = body.known;
+    if (finalise && toFinalise) {
+      toFinalise.textContent = body.to_finalise;
+      finalise.hidden = body.to_finalise === 0;
+    }
+  }
   const rows = () => Array.from(table.querySelectorAll("tbody tr[data-game]"));
 
   function show(row, game) {
@@ -44,7 +55,7 @@
       if (body.game) {
         show(row, body.game);
       }
-      known.textContent = body.known;
+      count(body);
     } catch (error) {
       note.textContent = "Not saved: the server could not be reached. Try again.";
     }
@@ -107,7 +118,7 @@
       });
       if (response.ok) {
         const body = await response.json();
-        known.textContent = body.known;
+        count(body);
         const byId = new Map(body.games.map((g) => [String(g.id), g]));
         rows().forEach((row) => {
           const game = byId.get(row.dataset.game);
