@@ -332,7 +332,13 @@ def _wants_json(request: HttpRequest) -> bool:
 
 
 def _counts(rows: list[day_selectors.ResultRow]) -> dict[str, int]:
-    return {"known": sum(1 for r in rows if r.result), "total": len(rows)}
+    return {
+        "known": sum(1 for r in rows if r.result),
+        "total": len(rows),
+        # The page's "Finalise" button counts these as results arrive by click or key.
+        "to_finalise": sum(1 for r in rows if r.result and not r.game.is_locked),
+        "open": sum(1 for r in rows if not r.game.is_locked),
+    }
 
 
 def _row_json(row: day_selectors.ResultRow) -> dict[str, Any]:
@@ -390,7 +396,6 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "unknown_only": unknown_only,
             "error": error,
             "round_pk": rows[0].game.round_id if rows else None,
-            "to_finalise": sum(1 for r in rows if r.result and not r.game.is_locked),
             **_counts(rows),
         },
         status=status,

@@ -10,6 +10,17 @@
     return;
   }
   const known = document.getElementById("known");
+  // The finalise button is on the page from the start, hidden while nothing waits for it:
+  // the results entered here since the page loaded count too.
+  const finalise = document.getElementById("finalise");
+  const toFinalise = document.getElementById("to-finalise");
+  function count(body) {
+    known.textContent = body.known;
+    if (finalise && toFinalise) {
+      toFinalise.textContent = body.to_finalise;
+      finalise.hidden = body.to_finalise === 0;
+    }
+  }
   const rows = () => Array.from(table.querySelectorAll("tbody tr[data-game]"));
 
   function show(row, game) {
@@ -26,12 +37,20 @@
     });
   }
 
+  // A fast typist has several saves in flight at once. Each answer counts the results
+  // as its own save left them, and answers may arrive out of order: after such a burst
+  // the counts are read afresh once the last answer is back.
+  let inFlight = 0;
+  let overlapped = false;
+
   async function send(form, value) {
     const row = form.closest("tr");
     const data = new FormData(form);
     data.set("result", value);
     const note = row.querySelector(".row-error");
     note.textContent = "saving…";
+    inFlight += 1;
+    overlapped = overlapped || inFlight > 1;
     try {
       const response = await fetch(window.location.pathname, {
         method: "POST",
@@ -44,9 +63,17 @@
       if (body.game) {
         show(row, body.game);
       }
-      known.textContent = body.known;
+      if (!overlapped) {
+        count(body);
+      }
     } catch (error) {
       note.textContent = "Not saved: the server could not be reached. Try again.";
+    } finally {
+      inFlight -= 1;
+      if (inFlight === 0 && overlapped) {
+        overlapped = false;
+        refresh().catch(() => {});
+      }
     }
   }
 
@@ -99,23 +126,27 @@
   }
 
   // Live updates: rows another operator or a player changed.
+  async function refresh() {
+    const response = await fetch(`${window.location.pathname}?format=json`, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    if (response.ok) {
+      const body = await response.json();
+      count(body);
+      const byId = new Map(body.games.map((g) => [String(g.id), g]));
+      rows().forEach((row) => {
+        const game = byId.get(row.dataset.game);
+        if (game && game.result !== row.dataset.seen) {
+          show(row, game);
+        }
+      });
+    }
+  }
+
   async function poll() {
     try {
-      const response = await fetch(`${window.location.pathname}?format=json`, {
-        headers: { Accept: "application/json" },
-        credentials: "same-origin",
-      });
-      if (response.ok) {
-        const body = await response.json();
-        known.textContent = body.known;
-        const byId = new Map(body.games.map((g) => [String(g.id), g]));
-        rows().forEach((row) => {
-          const game = byId.get(row.dataset.game);
-          if (game && game.result !== row.dataset.seen) {
-            show(row, game);
-          }
-        });
-      }
+      await refresh();
     } finally {
       window.setTimeout(poll, 10000);
     }

@@ -3,7 +3,8 @@
 The browser is Debian's ``chromium`` (``.ci/run`` and ``make test`` install it when it
 is missing); Playwright never downloads one.  Outside CI a missing browser or missing
 ``playwright`` skips these tests with the reason; under ``CI=true`` they fail.  Every
-journey saves screenshots under ``test-artifacts/`` (``shot``).
+journey saves screenshots under ``$GOREF_ARTIFACTS`` (default ``var/artifacts/``,
+ignored by git; ``shot``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from tests.games.rescore_helpers import Broker
 from tests.referee.conftest import chief, members, nz, nz_game  # noqa: F401  (shared personas)
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
+ARTIFACTS = Path(os.environ.get("GOREF_ARTIFACTS") or ROOT / "var" / "artifacts")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -83,7 +84,7 @@ def scoring_inline(monkeypatch: pytest.MonkeyPatch) -> Broker:
 
 @pytest.fixture
 def shot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
-    """``shot(page, "name")``: a full-page screenshot, test-artifacts/<journey>/<n>-<name>.png
+    """``shot(page, "name")``: a full-page screenshot, <artifacts>/<journey>/<n>-<name>.png
     (the journey is the test's name)."""
     folder = ARTIFACTS / request.node.name.removeprefix("test_")
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """The real journeys, in Chromium against a live server: a director sets up a tournament,
 players submit and confirm, a contest and an illegal move reach the referee desk, an
 appeal goes up to the committee, and anyone finds the player and rating pages from the
-header.  Screenshots: test-artifacts/ (see the browser conftest)."""
+header.  Screenshots: var/artifacts/ (see the browser conftest)."""
 
 from __future__ import annotations
 

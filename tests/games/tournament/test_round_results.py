@@ -175,3 +175,20 @@ def test_the_known_results_are_finalised_in_one_click(as_director, director, tou
     states = dict(Game.objects.values_list("pk", "state"))
     assert states[games[0].pk] == states[games[1].pk] == "final"
     assert states[games[2].pk] == "scheduled"
+
+
+def test_the_finalise_button_waits_hidden_for_the_results_entered_on_the_page(
+    as_director, tournament, games
+):
+    """Found by the 100-player journey: with no result known when the page loaded, the
+    button never appeared after the clicks, and the round could not be finalised
+    without reloading the page."""
+    page = as_director.get(url(tournament)).content.decode()
+    assert '<form method="post" id="finalise" hidden>' in page
+    assert '<span id="to-finalise">0</span>' in page
+    body = as_director.post(
+        url(tournament),
+        {"game": games[0].pk, "result": "B+", "seen": ""},
+        HTTP_ACCEPT="application/json",
+    ).json()
+    assert body["to_finalise"] == 1 and body["open"] == 3
