@@ -65,7 +65,7 @@ class RoundInline(RoundColumns, admin.TabularInline[Round, Tournament]):
         return super().get_queryset(request).annotate(n_games=Count("games"))
 
 
-class GameInline(admin.TabularInline[Game, Tournament]):
+class GameInline(admin.TabularInline[Game, Round]):
     model = Game
     extra = 0
     can_delete = False
@@ -94,7 +94,10 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
         ("Tournament day", {"fields": ("day_links", "started_at", "closed_at")}),
     )
     readonly_fields = ("day_links", "started_at", "closed_at")
-    inlines = [RoundInline, GameInline]
+    # The games are listed per round (RoundAdmin), not here: a congress's every game
+    # inline made this page grow with the event (565 kB at 250 games, megabytes at
+    # 5,000), and the pairing page returns here after each confirm.
+    inlines = [RoundInline]
     actions = ["rescore", "close"]
 
     @admin.display(description="pages")
@@ -284,6 +287,7 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
     list_select_related = ("tournament",)
     readonly_fields = ("tournament", "number", "date", "sheet")
     fields = ("tournament", "number", "date", "sheet")
+    inlines = [GameInline]
     actions = ["enter_results"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:

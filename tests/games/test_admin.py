@@ -67,11 +67,17 @@ def test_a_superuser_sees_every_tournament(
     assert "Wellington Open" in body and "Somebody Else" in body
 
 
-def test_the_tournament_page_has_rounds_and_games_inline(as_director: Client, game: Game) -> None:
+def test_the_tournament_page_has_its_rounds_and_each_round_its_games(
+    as_director: Client, game: Game
+) -> None:
     body = as_director.get(
         reverse("admin:games_tournament_change", args=[game.tournament_id])
     ).content.decode()
-    assert "Liddell Alice" in body and "enter results" in body
+    # The games are one click away, per round: the page does not grow with the event.
+    assert "enter results" in body and "Liddell Alice" not in body
+    assert reverse("admin:games_round_change", args=[game.round_id]) in body
+    round_page = as_director.get(reverse("admin:games_round_change", args=[game.round_id]))
+    assert round_page.status_code == 200 and "Liddell Alice" in round_page.content.decode()
 
 
 def test_a_tournament_change_goes_through_the_service(as_director: Client, tournament: Any) -> None:
