@@ -5,6 +5,7 @@ grid and the close.  Each write is one POST through a service
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib import messages
@@ -27,7 +28,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
 from games.tournament.services.lifecycle import UnfinishedGames
-from games.views.public import lazy_context, visitor_cached
+from games.views.public import MAX_QUERY, lazy_context, matches, visitor_cached, where_rows
 from ops import cache
 from ops.commands import error_text
 from ops.services import StateConflict
@@ -109,6 +110,44 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         request,
         "games/round_detail.html",
         {"round": rnd, "tournament": rnd.tournament, "games": games},
+    )
+
+
+@require_GET
+def round_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Where do I play: a round's tables for the players' phones, searchable by name
+    (``?q=``, no script needed).  Cached like the tournament page; a search is filtered
+    from the same rows, not cached (docs/tournaments.md, "Where do I play")."""
+    query = " ".join(request.GET.get("q", "").split())[:MAX_QUERY]
+    names = [page_cache.tournament(pk)]
+    key = f"where.{pk}.{number}"
+    page = functools.partial(_round_where_page, request, pk, number, key, names, query)
+    return page() if query else visitor_cached(request, f"page.{key}", names, page)
+
+
+def _round_where_page(
+    request: HttpRequest, pk: int, number: int, key: str, names: list[str], query: str
+) -> HttpResponse:
+    rnd = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+
+    def body() -> str:
+        games = rnd.games.select_related("black", "white").order_by("table", "id")
+        rows = where_rows(day_selectors.with_entry_ranks(rnd.tournament, list(games)))
+        shown = [r for r in rows if matches(r, query)]
+        return render_to_string(
+            "games/_round_where_body.html",
+            {"tournament": rnd.tournament, "round": rnd, "rows": shown, "total": len(rows)},
+        )
+
+    fragment = (
+        body() if query else cache.single_flight(f"fragment.{key}@{cache.versions(names)}", body)
+    )
+    return render(
+        request,
+        "games/round_where.html",
+        {"tournament": rnd.tournament, "round": rnd, "body": mark_safe(fragment), "q": query},
     )
 
 

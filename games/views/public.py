@@ -4,7 +4,10 @@ cached fragment for everyone else (docs/operations.md, "Caching")."""
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -65,3 +68,56 @@ def csp_nonce(request: HttpRequest) -> str:
     # django-csp's nonce is lazy and reads as false until first turned into text.
     nonce = getattr(request, "csp_nonce", None)
     return "" if nonce is None else str(nonce)
+
+
+# "Where do I play" (games.tournament.views.round_where): its rows and its search, the
+# same on the server (``?q=``) and in static/games/round_where.js.
+MAX_QUERY = 80
+
+
+@dataclass(frozen=True, slots=True)
+class WhereRow:
+    """One table of a round as a player looks for it."""
+
+    table: int | None
+    black: str
+    black_rank: str
+    white: str
+    white_rank: str
+    handicap: int
+    komi: Decimal
+    names: str  # both names folded for the search, "|" between them
+
+
+# Letters that Unicode does not decompose into a base letter and an accent.
+_PLAIN = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "þ": "th", "ı": "i"})
+
+
+def fold(text: str) -> str:
+    """``text`` for a search: accents dropped, case folded, Ø read as O and ß as ss (as
+    typed on a phone without them)."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in plain if not unicodedata.combining(c)).translate(_PLAIN)
+
+
+def where_rows(games: Iterable[Any]) -> list[WhereRow]:
+    """The rows of ``games`` (with ``black_rank``/``white_rank`` set, the ranks at entry)."""
+    return [
+        WhereRow(
+            table=g.table,
+            black=g.black.full_name,
+            black_rank=getattr(g, "black_rank", "") or str(g.black.rank),
+            white=g.white.full_name,
+            white_rank=getattr(g, "white_rank", "") or str(g.white.rank),
+            handicap=g.handicap,
+            komi=g.komi,
+            names=f"{fold(g.black.full_name)}|{fold(g.white.full_name)}",
+        )
+        for g in games
+    ]
+
+
+def matches(row: WhereRow, query: str) -> bool:
+    """Whether one of the row's players has every word of ``query`` in his name."""
+    words = fold(query).split()
+    return not words or any(all(w in name for w in words) for name in row.names.split("|"))
