@@ -23,7 +23,7 @@ from games import cache as page_cache
 from games import selectors, services
 from games.models import Game, Player, Presence, Round, Tournament, TournamentEntry
 from games.permissions import is_director
-from games.services import outbound
+from games.services import invitations, outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
@@ -283,6 +283,15 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         messages.success(request, f"{entry.player}'s entry is saved.")
     elif what == "csv":
         messages.success(request, _import_csv(request, tournament))
+    elif what == "invite":
+        done = invitations.entry_list_invite(
+            actor=request.user,
+            tournament=tournament,
+            accept_url=lambda token: request.build_absolute_uri(
+                reverse("invitation-accept", args=[token])
+            ),
+        )
+        messages.success(request, str(done))
     elif what == "remove":
         entry = get_object_or_404(
             TournamentEntry,
