@@ -28,7 +28,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
 from games.tournament.services.lifecycle import UnfinishedGames
-from games.views.public import MAX_QUERY, lazy_context, matches, visitor_cached, where_rows
+from games.views.public import MAX_QUERY, lazy_context, visitor_cached, where_tables
 from ops import cache
 from ops.commands import error_text
 from ops.services import StateConflict
@@ -133,12 +133,9 @@ def _round_where_page(
     )
 
     def body() -> str:
-        games = rnd.games.select_related("black", "white").order_by("table", "id")
-        rows = where_rows(day_selectors.with_entry_ranks(rnd.tournament, list(games)))
-        shown = [r for r in rows if matches(r, query)]
         return render_to_string(
             "games/_round_where_body.html",
-            {"tournament": rnd.tournament, "round": rnd, "rows": shown, "total": len(rows)},
+            {"tournament": rnd.tournament, "round": rnd, **where_tables(rnd, query)},
         )
 
     fragment = (

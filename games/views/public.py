@@ -15,8 +15,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 
+from games.models import Presence, Round, TournamentEntry
 from ops import cache
 from ops.compress import MIN_BYTES, Page, accepts_gzip
+from ratings.ranks import Rank
 
 
 def lazy_context(compute: Callable[[], dict[str, Any]], keys: Iterable[str]) -> dict[str, Any]:
@@ -100,24 +102,63 @@ def fold(text: str) -> str:
     return "".join(c for c in plain if not unicodedata.combining(c)).translate(_PLAIN)
 
 
-def where_rows(games: Iterable[Any]) -> list[WhereRow]:
-    """The rows of ``games`` (with ``black_rank``/``white_rank`` set, the ranks at entry)."""
-    return [
+@dataclass(frozen=True, slots=True)
+class RestRow:
+    """An entrant without a game in the round: a bye, absent, or not paired."""
+
+    name: str
+    rank: str
+    why: str
+    names: str
+
+
+def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
+    """The round's tables and, once it is paired, who does not play in it, each kept
+    when ``query`` matches (three queries: the entries, the games, none per row)."""
+    entries = {
+        e.player_id: e
+        for e in TournamentEntry.objects.filter(tournament_id=rnd.tournament_id).select_related(
+            "player"
+        )
+    }
+    ranks = {pid: str(Rank(e.rank)) for pid, e in entries.items()}
+    games = list(rnd.games.select_related("black", "white").order_by("table", "id"))
+    rows = [
         WhereRow(
             table=g.table,
             black=g.black.full_name,
-            black_rank=getattr(g, "black_rank", "") or str(g.black.rank),
+            black_rank=ranks.get(g.black_id) or str(g.black.rank),
             white=g.white.full_name,
-            white_rank=getattr(g, "white_rank", "") or str(g.white.rank),
+            white_rank=ranks.get(g.white_id) or str(g.white.rank),
             handicap=g.handicap,
             komi=g.komi,
             names=f"{fold(g.black.full_name)}|{fold(g.white.full_name)}",
         )
         for g in games
     ]
+    paired = {g.black_id for g in games} | {g.white_id for g in games}
+    resting = [
+        RestRow(
+            name=e.player.full_name,
+            rank=ranks[pid],
+            why=_NOT_PLAYING.get(e.presence(rnd.number), "not paired"),
+            names=fold(e.player.full_name),
+        )
+        for pid, e in entries.items()
+        if games and pid not in paired
+    ]
+    resting.sort(key=lambda r: r.names)
+    return {
+        "rows": [r for r in rows if matches(r, query)],
+        "resting": [r for r in resting if matches(r, query)],
+        "total": len(rows),
+    }
 
 
-def matches(row: WhereRow, query: str) -> bool:
+_NOT_PLAYING = {Presence.BYE: "bye", Presence.ABSENT: "absent"}
+
+
+def matches(row: WhereRow | RestRow, query: str) -> bool:
     """Whether one of the row's players has every word of ``query`` in his name."""
     words = fold(query).split()
     return not words or any(all(w in name for w in words) for name in row.names.split("|"))

@@ -7,18 +7,20 @@
   const count = document.getElementById("where-count");
   if (!box || !table) return;
   const rows = Array.from(table.querySelectorAll("tbody tr[data-names]"));
+  const resting = Array.from(document.querySelectorAll("#resting tr[data-names]"));
   const plain = { "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "þ": "th", "ı": "i", "ß": "ss" };
   const fold = (text) =>
     text.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").replace(/[øæœłđþıß]/g, (c) => plain[c]);
   const filter = () => {
     const words = fold(box.value).split(/\s+/).filter(Boolean);
-    let shown = 0;
-    for (const row of rows) {
+    const keep = (row) => {
       const names = row.dataset.names.split("|");
       const hit = !words.length || names.some((n) => words.every((w) => n.includes(w)));
       row.hidden = !hit;
-      if (hit) shown += 1;
-    }
+      return hit;
+    };
+    const shown = rows.filter(keep).length;
+    resting.forEach(keep);
     const total = Number(count.dataset.total);
     count.textContent = shown === total ? `${total} tables` : `${shown} of ${total} tables`;
   };

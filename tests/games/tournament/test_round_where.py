@@ -4,6 +4,7 @@ result or a pairing changes, small enough for a phone at congress size."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -116,12 +117,33 @@ def test_a_visitor_gets_the_cached_page_until_a_result_or_a_pairing_changes(
 
 
 def test_a_signed_in_player_gets_the_cached_tables_under_his_own_header(
-    game: Game, bob: Player
+    game: Game, bob: Player, django_assert_num_queries: Any
 ) -> None:
     signed_in = Client()
     signed_in.force_login(bob.user)
-    page = signed_in.get(where_url(game.tournament)).content.decode()
+    signed_in.get(where_url(game.tournament))
+    # his session and user, the round, the header (his player, whether he is an official,
+    # his games waiting): the tables themselves are a cached fragment
+    with django_assert_num_queries(6):
+        page = signed_in.get(where_url(game.tournament)).content.decode()
     assert "Log out" in page and "Liddell Alice" in page
+
+
+def test_who_does_not_play_the_round_is_listed_and_found_by_name(
+    client: Client, game: Game
+) -> None:
+    carol = PlayerFactory(family_name="Carroll", given_name="Lewis")
+    dave = PlayerFactory(family_name="Dodgson", given_name="Charles")
+    resting, _ = enter(game.tournament, carol, dave)
+    resting.participation = "b"
+    resting.save()
+    page = client.get(where_url(game.tournament)).content.decode()
+    assert "Not playing in round 1" in page
+    assert re.search(r"Carroll Lewis <span class=\"rank\">[^<]+</span></td><td[^>]*>bye<", page)
+    assert re.search(r"Dodgson Charles <span[^>]*>[^<]+</span></td><td[^>]*>not paired<", page)
+    found = client.get(where_url(game.tournament, q="carroll")).content.decode()
+    assert "0 of 1 tables" in found and "Carroll Lewis" in found and "Dodgson" not in found
+    assert "Nobody of that name" not in found
 
 
 def test_the_tournament_and_round_pages_lead_to_it(client: Client, game: Game) -> None:
