@@ -155,7 +155,7 @@ def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
     }
 
 
-_NOT_PLAYING = {Presence.BYE: "bye", Presence.ABSENT: "absent"}
+_NOT_PLAYING: dict[str, str] = {Presence.BYE: "bye", Presence.ABSENT: "absent"}
 
 
 def matches(row: WhereRow | RestRow, query: str) -> bool:
