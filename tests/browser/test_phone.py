@@ -83,10 +83,11 @@ def test_the_standings_fit_a_phone_with_place_name_and_score_in_view(
         for column in ("th.name", "td.name >> nth=0", "td.score >> nth=0"):
             box = page.locator(f"table.standings {column}").bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, column
+        shot(page, "standings-on-a-phone")
         # the rest scrolls inside its container, and the name stays in view meanwhile
         scroller = page.locator("table.standings")
         assert scroller.evaluate("t => t.scrollWidth > t.clientWidth")
         scroller.evaluate("t => t.scrollLeft = t.scrollWidth")
         name = page.locator("table.standings td.name >> nth=0").bounding_box()
         assert name is not None and 0 <= name["x"] < 375
-        shot(page, "standings-on-a-phone")
+        shot(page, "standings-scrolled")
