@@ -32,14 +32,25 @@ demo: migrate
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py ensure_admin
 
-# The web server in the foreground and a real Celery worker beside it; Ctrl-C stops both.
+# The web server and a real Celery worker beside it; Ctrl-C, or SIGTERM to make, to
+# the shell or to the process group, stops both.  The worker runs in its own session
+# (setsid) so that a group signal never reaches its pool processes behind its back
+# (a worker whose children died under it could hang); the shell waits on the server
+# (a trap runs during `wait`, not while a foreground command runs), then stops the
+# worker with one SIGTERM (a warm shutdown) and kills its group if it is still there
+# after RUN_GRACE seconds.
+RUN_GRACE ?= 10
 run: demo
 	@mkdir -p var
 	@echo "Starting a Celery worker (log: var/worker.log) and the web server on http://$(HOST):$(PORT)/"
-	@$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO --concurrency=2 \
-	  -n "$(NODE)" > var/worker.log 2>&1 & \
-	  worker=$$!; trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT INT TERM; \
-	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@setsid $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO --concurrency=2 \
+	  -n "$(NODE)" > var/worker.log 2>&1 & worker=$$!; \
+	  $(BIN)/python manage.py runserver $(HOST):$(PORT) & web=$$!; \
+	  stop() { trap '' INT TERM; trap - EXIT; kill -TERM $$web $$worker 2>/dev/null; \
+	    for _ in $$(seq $$(( $(RUN_GRACE) * 10 ))); do kill -0 $$worker 2>/dev/null || break; sleep 0.1; done; \
+	    kill -KILL -- -$$worker 2>/dev/null; wait; }; \
+	  trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap stop EXIT; \
+	  wait $$web
 
 worker: venv
 	@mkdir -p var

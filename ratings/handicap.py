@@ -2,7 +2,10 @@
 
 The rules, their sources (New Zealand Rules of Go, EGF results format), the
 caps, komi by preset and goref's decisions: docs/ratings.md §8.
-Pure module: standard library plus ``games.engine`` (itself stdlib-only).
+The komi of a handicap game comes from the same convention the pairing uses
+(``games.tournament.engine.komi``), so the calculator and a round agree.
+Pure module: standard library plus ``games.engine`` and ``games.tournament.engine``
+(both stdlib-only).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from games.engine import handicap as engine_handicap
 from games.engine.rules import Placement as RulesPlacement
 from games.engine.rules import Rules
 from games.engine.types import Point
+from games.tournament.engine.komi import game_komi, handicap_komi_default
 from ratings.ranks import Rank
 
 NOISE = 1e-9
@@ -36,6 +40,9 @@ class HandicapPolicy:
 
     Boards of ``small_board_size`` and smaller use ``small_board_cap``;
     ``reduction`` is egf only; ``white_passes_when_free=None``: as the policy says.
+    Komi, as a tournament pairs it: ``even_komi`` (None: the rules'), ``handicap_komi``
+    (None: the convention of ``komi_convention``, else of ``kind``; "mcmahon" is paired
+    as ``egf`` but named for its komi).
     """
 
     kind: PolicyKind = PolicyKind.NZ
@@ -43,7 +50,9 @@ class HandicapPolicy:
     small_board_cap: int = 5
     small_board_size: int = 9
     reduction: int = 0
-    one_stone_komi: Decimal = Decimal(0)
+    even_komi: Decimal | None = None
+    handicap_komi: Decimal | None = None
+    komi_convention: str = ""
     white_passes_when_free: bool | None = None
     epsilon: float = NOISE
 
@@ -56,6 +65,16 @@ class HandicapPolicy:
     def cap_for(self, size: int) -> int:
         """The largest handicap this policy allows on a ``size`` board."""
         return self.small_board_cap if size <= self.small_board_size else self.cap
+
+    def komi_for(self, rules: Rules, handicap: int) -> Decimal:
+        """The komi of a game with ``handicap`` stones under ``rules``: the pairing's
+        rule (``games.tournament.engine.komi``), so both give the same komi."""
+        even = rules.komi if self.even_komi is None else self.even_komi
+        with_handicap = self.handicap_komi
+        if with_handicap is None:
+            convention = self.komi_convention or self.kind.value
+            with_handicap = handicap_komi_default(convention, rules.handicap_komi, max(handicap, 1))
+        return game_komi(handicap, even=even, with_handicap=with_handicap)
 
 
 NZ_POLICY = HandicapPolicy()
@@ -194,9 +213,10 @@ def advise(
         notes.append(f"a {size}x{size} board holds at most {h} stones")
 
     if h == 0:
+        komi = policy.komi_for(rules, 0)
         return HandicapAdvice(
             handicap=0,
-            komi=rules.komi,
+            komi=komi,
             compensation=0,
             even_game_allowed=True,
             black=None,
@@ -204,17 +224,16 @@ def advise(
             placement=(),
             white_passes=0,
             difference_stones=d,
-            explanation="; ".join([*notes, f"even game, nigiri, komi {rules.komi}"]),
+            explanation="; ".join([*notes, f"even game, nigiri, komi {komi}"]),
         )
 
     black, white = (a, b) if sa < sb else (b, a)
+    komi = policy.komi_for(rules, h)
     if h == 1:
-        komi = policy.one_stone_komi
         placement: tuple[Point, ...] | Literal["free"] = ()
         passes = 0
         notes.append(f"weaker player {black!r} takes Black and moves first, komi {komi}")
     else:
-        komi = rules.handicap_komi
         placement, passes = _placement(rules, size, h, policy)
         notes.append(f"weaker player {black!r} takes Black with {h} stones, komi {komi}")
         if passes:

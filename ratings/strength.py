@@ -7,6 +7,7 @@ middle of his declared rank (docs/ratings.md §6).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 
@@ -70,7 +71,8 @@ def current_strength(player: Player) -> Strength:
 
 
 def policy_for(tournament: Tournament | None) -> HandicapPolicy:
-    """The tournament's handicap rule as a value (no tournament: the NZ rule, cap 9/5)."""
+    """The tournament's handicap rule as a value, with the komi its rounds are paired with
+    (no tournament: the NZ rule, cap 9/5, the rules' komi)."""
     if tournament is None:
         return NZ_POLICY
     cap = tournament.handicap_cap
@@ -78,17 +80,18 @@ def policy_for(tournament: Tournament | None) -> HandicapPolicy:
         # OpenGotha's rank rule is the grade difference less a correction: the EGF rule
         # with the correction as its reduction (the games app pairs it exactly, with
         # its no-handicap threshold).
-        return HandicapPolicy(
-            kind=PolicyKind.EGF,
-            cap=9 if cap is None else cap,
-            small_board_cap=5 if cap is None else cap,
-            reduction=max(tournament.handicap_correction, 0),
-        )
+        kind, reduction = PolicyKind.EGF, max(tournament.handicap_correction, 0)
+    else:
+        kind, reduction = PolicyKind(tournament.handicap_policy), tournament.handicap_reduction
+    handicap_komi = tournament.handicap_komi
     return HandicapPolicy(
-        kind=PolicyKind(tournament.handicap_policy),
+        kind=kind,
         cap=9 if cap is None else cap,
         small_board_cap=5 if cap is None else cap,
-        reduction=tournament.handicap_reduction,
+        reduction=reduction,
+        even_komi=Decimal(tournament.komi),
+        handicap_komi=None if handicap_komi is None else Decimal(handicap_komi),
+        komi_convention=tournament.handicap_policy,
     )
 
 

@@ -8,7 +8,8 @@ it either creates an account with a password of his choosing, or, logged in, lin
 account he has.  The player keeps the nonce of his one live link: a new invitation
 replaces it, accepting it clears it, and a changed address on file voids it, so a link
 works once, even after the account it made is deleted.  The directors of the player's
-other tournaments are told of every invitation.
+other tournaments are told of every invitation.  ``entry_list_invite`` invites a whole
+entry list at once under the same rules, its mails sent after commit.
 """
 
 from __future__ import annotations
@@ -16,18 +17,19 @@ from __future__ import annotations
 import logging
 import secrets
 import smtplib
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail, send_mass_mail
+from django.core.mail import EmailMessage, get_connection, send_mail, send_mass_mail
 from django.db import IntegrityError, transaction
 
 from games import permissions
-from games.models import Player
+from games.models import Player, Tournament
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
@@ -93,22 +95,24 @@ def _send(*, actor: Actor, player: Player, email: str, link: str) -> None:
     transaction.on_commit(lambda: _send_notices(actor=actor, player=player, email=email))
 
 
-def _send_invitation(*, player: Player, email: str, link: str) -> None:
-    send_mail(
-        "Your goref account",
-        "\n".join(
-            [
-                f"A tournament director has invited you to goref as {player.full_name}.",
-                "",
-                f"Choose a password for your account here (the link works once, for {INVITATION_DAYS} days):",
-                link,
-                "",
-                "If you did not expect this, ignore this message: nothing happens unless you open it.",
-            ]
-        ),
-        settings.DEFAULT_FROM_EMAIL,
-        [email],
+_SUBJECT = "Your goref account"
+
+
+def _invitation_body(player: Player, link: str) -> str:
+    return "\n".join(
+        [
+            f"A tournament director has invited you to goref as {player.full_name}.",
+            "",
+            f"Choose a password for your account here (the link works once, for {INVITATION_DAYS} days):",
+            link,
+            "",
+            "If you did not expect this, ignore this message: nothing happens unless you open it.",
+        ]
     )
+
+
+def _send_invitation(*, player: Player, email: str, link: str) -> None:
+    send_mail(_SUBJECT, _invitation_body(player, link), settings.DEFAULT_FROM_EMAIL, [email])
 
 
 def _send_notices(*, actor: Actor, player: Player, email: str) -> None:
@@ -135,6 +139,117 @@ def _send_notices(*, actor: Actor, player: Player, email: str) -> None:
         )
     except (OSError, smtplib.SMTPException):
         log.exception("the notices of the invitation to player %s were not sent", player.pk)
+
+
+@dataclass
+class ListInvited:
+    """What ``entry_list_invite`` did: the players invited and those skipped, by reason."""
+
+    invited: list[Player] = field(default_factory=list)
+    no_address: list[Player] = field(default_factory=list)
+    has_account: list[Player] = field(default_factory=list)
+    not_yours: list[Player] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        return len(self.no_address) + len(self.has_account) + len(self.not_yours)
+
+    def __str__(self) -> str:
+        return (
+            f"{len(self.invited)} invited, {self.skipped} skipped ("
+            f"{len(self.no_address)} no address / {len(self.has_account)} already "
+            f"{'has' if len(self.has_account) == 1 else 'have'} an account / "
+            f"{len(self.not_yours)} not yours)."
+        )
+
+
+def entry_list_invite(*, actor: Actor, tournament: Tournament, accept_url: Any) -> ListInvited:
+    """Invite every entrant of ``tournament`` whose player has an address on file and no
+    account, as ``player_invite`` would each (only the players the actor may invite, to
+    the address on file, one live link each); the invitations and the notices to the
+    players' other directors are mailed after commit, one mail per director."""
+    require(
+        permissions.is_director(actor, tournament) or permissions.is_federation_official(actor),
+        "Only the tournament's directors or a federation official invite its entry list.",
+    )
+    done = ListInvited()
+    mails: list[tuple[Player, str, str]] = []
+    with transaction.atomic():
+        # Locked in id order, as player_invite locks one: a concurrent invitation or
+        # acceptance waits, and two lists never lock in opposite orders.
+        players = list(
+            Player.objects.select_for_update(of=("self",))
+            .filter(entries__tournament=tournament)
+            .order_by("pk")
+        )
+        for player in players:
+            if not player.email:
+                done.no_address.append(player)
+            elif player.user_id is not None:
+                done.has_account.append(player)
+            elif not permissions.can_invite_player(actor, player):
+                done.not_yours.append(player)
+            else:
+                player.invitation_nonce = nonce = secrets.token_hex(16)
+                validate_and_save(player, update_fields=["invitation_nonce"])
+                payload = {"player": player.pk, "email": player.email, "nonce": nonce}
+                token = signing.dumps(payload, salt=_SALT)
+                audit_record(
+                    actor=actor,
+                    action=AuditAction.PLAYER_INVITED,
+                    obj=player,
+                    new={"email": player.email, "player": player.pk, "via": "entry list"},
+                )
+                mails.append((player, player.email, accept_url(token)))
+                done.invited.append(player)
+        if mails:
+            transaction.on_commit(lambda: _send_list(actor=actor, mails=mails))
+    return done
+
+
+def _send_list(*, actor: Actor, mails: list[tuple[Player, str, str]]) -> None:
+    """The invitations over one connection, then one notice per director of the players'
+    other tournaments; a refused mail is logged (the director can invite that one again)."""
+    connection = get_connection(fail_silently=False)
+    sent = 0
+    for player, email, link in mails:
+        message = EmailMessage(
+            _SUBJECT, _invitation_body(player, link), None, [email], connection=connection
+        )
+        try:
+            sent += message.send()
+        except (OSError, smtplib.SMTPException) as exc:
+            log.warning("invitation to player %s not sent: %s", player.pk, exc)
+    if sent < len(mails):
+        log.warning("entry list invitations: %s of %s sent", sent, len(mails))
+    sender = as_user(actor)
+    told: dict[Any, list[str]] = defaultdict(list)
+    for player, email, _link in mails:
+        others = permissions.player_directors(player).exclude(email="")
+        if sender is not None:
+            others = others.exclude(pk=sender.pk)
+        for user in others[:MAX_NOTICES]:
+            told[user].append(f"{player.full_name} (player {player.pk}) at {email}")
+    who = getattr(sender, "username", "the operator")
+    try:
+        send_mass_mail(
+            [
+                (
+                    "Players of your tournament were invited to accounts",
+                    f"{who} has invited these players to goref accounts at the addresses "
+                    "on file:\n\n"
+                    + "\n".join(names)
+                    + "\n\nWhoever accepts acts for that player in your tournaments too.  If "
+                    "this is wrong, tell a federation official.",
+                    None,
+                    [user.email],
+                )
+                for user, names in told.items()
+            ],
+            connection=connection,
+        )
+    except (OSError, smtplib.SMTPException):
+        log.exception("the notices of the entry list invitations were not sent")
 
 
 def invitation_read(token: str) -> Invitation:

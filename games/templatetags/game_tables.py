@@ -93,10 +93,26 @@ def number(value: float) -> str:
 _TENTH = Decimal("0.1")
 
 
+# The criteria that are a score (wins, McMahon score, points): on a phone the place, the
+# name and these come first, and the rest scrolls (docs/tournaments.md, "Standings").
+SCORES = ("MMS", "NBW", "STS", "CPS")
+
+
+@register.filter
+def scores_first(criteria: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``criteria`` split into the scores and the rest, each in its order."""
+    names = list(criteria)
+    return [c for c in names if c in SCORES], [c for c in names if c not in SCORES]
+
+
 @register.simple_tag
-def standings_rows(rows: Iterable[tuple[Any, list[str]]], printable: bool = False) -> SafeString:
+def standings_rows(
+    rows: Iterable[tuple[Any, list[str]]], printable: bool = False, criteria: Iterable[str] = ()
+) -> SafeString:
     """The rows of the standings table (``_standings_table.html``): 760 players were some
-    190 ms of template nodes, a ``{% url %}`` and four ``floatformat`` a row."""
+    190 ms of template nodes, a ``{% url %}`` and four ``floatformat`` a row.  Columns:
+    place, name, the scores, line number, rank, club, the rounds, the other criteria."""
+    scores, rest = scores_first(criteria)
     ranks: dict[int, str] = {}
     out = []
     for n, (row, cells) in enumerate(rows, start=1):
@@ -111,12 +127,14 @@ def standings_rows(rows: Iterable[tuple[Any, list[str]]], printable: bool = Fals
             " page-break" if printable and n % 40 == 0 else ""
         )
         place = "" if row.place is None else row.place
+        values = row.values
         out.append(
             f'    <tr id="player-{int(player.pk)}" class="{css}">'
-            f'<td class="num">{place}</td><td class="num">{n}</td>'
-            f"<td>{name}</td><td>{rank}</td><td>{escape(entry.club)}</td>"
+            f'<td class="num">{place}</td><td class="name">{name}</td>'
+            + "".join(f'<td class="num score">{number(values[c])}</td>' for c in scores)
+            + f'<td class="num">{n}</td><td>{rank}</td><td>{escape(entry.club)}</td>'
             + "".join(f'<td class="cell">{escape(c)}</td>' for c in cells)
-            + "".join(f'<td class="num">{number(v)}</td>' for v in row.values.values())
+            + "".join(f'<td class="num">{number(values[c])}</td>' for c in rest)
             + "</tr>\n"
         )
     return mark_safe("".join(out))  # every value above is escaped or a number

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("tournaments/<int:pk>/rounds/<int:number>/where/", views.round_where, name="round-where"),
     path(
         "tournaments/<int:pk>/rounds/<int:number>/results/",
         views.round_results,

@@ -5,6 +5,7 @@ grid and the close.  Each write is one POST through a service
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib import messages
@@ -22,12 +23,12 @@ from games import cache as page_cache
 from games import selectors, services
 from games.models import Game, Player, Presence, Round, Tournament, TournamentEntry
 from games.permissions import is_director
-from games.services import outbound
+from games.services import invitations, outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
 from games.tournament.services.lifecycle import UnfinishedGames
-from games.views.public import lazy_context, visitor_cached
+from games.views.public import MAX_QUERY, lazy_context, visitor_cached, where_tables
 from ops import cache
 from ops.commands import error_text
 from ops.services import StateConflict
@@ -109,6 +110,41 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         request,
         "games/round_detail.html",
         {"round": rnd, "tournament": rnd.tournament, "games": games},
+    )
+
+
+@require_GET
+def round_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Where do I play: a round's tables for the players' phones, searchable by name
+    (``?q=``, no script needed).  Cached like the tournament page; a search is filtered
+    from the same rows, not cached (docs/tournaments.md, "Where do I play")."""
+    query = " ".join(request.GET.get("q", "").split())[:MAX_QUERY]
+    names = [page_cache.tournament(pk)]
+    key = f"where.{pk}.{number}"
+    page = functools.partial(_round_where_page, request, pk, number, key, names, query)
+    return page() if query else visitor_cached(request, f"page.{key}", names, page)
+
+
+def _round_where_page(
+    request: HttpRequest, pk: int, number: int, key: str, names: list[str], query: str
+) -> HttpResponse:
+    rnd = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+
+    def body() -> str:
+        return render_to_string(
+            "games/_round_where_body.html",
+            {"tournament": rnd.tournament, "round": rnd, **where_tables(rnd, query)},
+        )
+
+    fragment = (
+        body() if query else cache.single_flight(f"fragment.{key}@{cache.versions(names)}", body)
+    )
+    return render(
+        request,
+        "games/round_where.html",
+        {"tournament": rnd.tournament, "round": rnd, "body": mark_safe(fragment), "q": query},
     )
 
 
@@ -244,6 +280,15 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         messages.success(request, f"{entry.player}'s entry is saved.")
     elif what == "csv":
         messages.success(request, _import_csv(request, tournament))
+    elif what == "invite":
+        done = invitations.entry_list_invite(
+            actor=request.user,
+            tournament=tournament,
+            accept_url=lambda token: request.build_absolute_uri(
+                reverse("invitation-accept", args=[token])
+            ),
+        )
+        messages.success(request, str(done))
     elif what == "remove":
         entry = get_object_or_404(
             TournamentEntry,

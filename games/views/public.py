@@ -4,7 +4,10 @@ cached fragment for everyone else (docs/operations.md, "Caching")."""
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -12,8 +15,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 
+from games.models import Presence, Round, TournamentEntry
 from ops import cache
 from ops.compress import MIN_BYTES, Page, accepts_gzip
+from ratings.ranks import Rank
 
 
 def lazy_context(compute: Callable[[], dict[str, Any]], keys: Iterable[str]) -> dict[str, Any]:
@@ -65,3 +70,113 @@ def csp_nonce(request: HttpRequest) -> str:
     # django-csp's nonce is lazy and reads as false until first turned into text.
     nonce = getattr(request, "csp_nonce", None)
     return "" if nonce is None else str(nonce)
+
+
+# "Where do I play" (games.tournament.views.round_where): its rows and its search, the
+# same on the server (``?q=``) and in static/games/round_where.js.
+MAX_QUERY = 80
+
+
+@dataclass(frozen=True, slots=True)
+class WhereRow:
+    """One table of a round as a player looks for it."""
+
+    table: int | None
+    black: str
+    black_rank: str
+    white: str
+    white_rank: str
+    handicap: int
+    komi: Decimal
+    names: str  # both names folded for the search, "|" between them
+
+
+# Letters that Unicode does not decompose into a base letter and an accent.
+_PLAIN = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "þ": "th", "ı": "i"})
+
+
+def fold(text: str) -> str:
+    """``text`` for a search: accents dropped, case folded, Ø read as O and ß as ss (as
+    typed on a phone without them)."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in plain if not unicodedata.combining(c)).translate(_PLAIN)
+
+
+@dataclass(frozen=True, slots=True)
+class RestRow:
+    """An entrant without a game in the round: a bye, absent, or not paired."""
+
+    name: str
+    rank: str
+    why: str
+    names: str
+
+
+def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
+    """The round's tables and, once it is paired, who does not play in it, each kept
+    when ``query`` matches (two queries, the entries and the games, none per row)."""
+    # Only the columns shown: a 760-player round spent half its time loading the rest.
+    names = ("family_name", "given_name", "declared_rank")
+    entries = {
+        e.player_id: e
+        for e in TournamentEntry.objects.filter(tournament_id=rnd.tournament_id)
+        .select_related("player")
+        .only("player_id", "rank", "participation", *(f"player__{n}" for n in names))
+    }
+    shown: dict[int, str] = {}
+    ranks = {
+        pid: shown.get(e.rank) or shown.setdefault(e.rank, str(Rank(e.rank)))
+        for pid, e in entries.items()
+    }
+    games = list(
+        rnd.games.select_related("black", "white")
+        .only(
+            "table",
+            "handicap",
+            "komi",
+            "black_id",
+            "white_id",
+            "round_id",
+            *(f"{c}__{n}" for c in ("black", "white") for n in names),
+        )
+        .order_by("table", "id")
+    )
+    rows = [
+        WhereRow(
+            table=g.table,
+            black=g.black.full_name,
+            black_rank=ranks.get(g.black_id) or str(g.black.rank),
+            white=g.white.full_name,
+            white_rank=ranks.get(g.white_id) or str(g.white.rank),
+            handicap=g.handicap,
+            komi=g.komi,
+            names=f"{fold(g.black.full_name)}|{fold(g.white.full_name)}",
+        )
+        for g in games
+    ]
+    paired = {g.black_id for g in games} | {g.white_id for g in games}
+    resting = [
+        RestRow(
+            name=e.player.full_name,
+            rank=ranks[pid],
+            why=_NOT_PLAYING.get(e.presence(rnd.number), "not paired"),
+            names=fold(e.player.full_name),
+        )
+        for pid, e in entries.items()
+        if games and pid not in paired
+    ]
+    resting.sort(key=lambda r: r.names)
+    return {
+        "rows": [r for r in rows if matches(r, query)],
+        "resting": [r for r in resting if matches(r, query)],
+        "total": len(rows),
+    }
+
+
+_NOT_PLAYING: dict[str, str] = {Presence.BYE: "bye", Presence.ABSENT: "absent"}
+
+
+def matches(row: WhereRow | RestRow, query: str) -> bool:
+    """Whether one of the row's players has every word of ``query`` in his name."""
+    words = fold(query).split()
+    return not words or any(all(w in name for w in words) for name in row.names.split("|"))

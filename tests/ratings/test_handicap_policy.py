@@ -239,7 +239,8 @@ def test_egf_policy_is_grade_difference_less_reduction_clamped() -> None:
     assert (got.handicap, got.black, got.komi) == (3, "b", Decimal("0.5"))
     reduced = HandicapPolicy(kind=PolicyKind.EGF, reduction=2)
     got = advise("a", two_k, "b", five_k, rules=JAPANESE, policy=reduced)
-    assert (got.handicap, got.komi, got.black) == (1, Decimal(0), "b")  # h = 1: no komi
+    # h = 1 under the EGF policy: "no komi" keeps the half point, as the pairing has it
+    assert (got.handicap, got.komi, got.black) == (1, Decimal("0.5"), "b")
     assert (
         advise(
             "a",
