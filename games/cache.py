@@ -41,9 +41,15 @@ def register() -> None:
     def player_names(p: Player) -> list[str]:
         # His events' pages show his name (the entry keeps its own rank and club): one
         # query (entries and games: rows older than the entry rule), on a player's save only.
-        entered = TournamentEntry.objects.filter(player_id=p.pk).values_list("tournament_id")
-        played = Game.objects.filter(Q(black_id=p.pk) | Q(white_id=p.pk)).values_list(
-            "tournament_id"
+        # order_by() drops the models' default ordering: SQLite refuses ORDER BY
+        # inside a compound statement (this broke seed_demo, so `make run`, there).
+        entered = (
+            TournamentEntry.objects.filter(player_id=p.pk).order_by().values_list("tournament_id")
+        )
+        played = (
+            Game.objects.filter(Q(black_id=p.pk) | Q(white_id=p.pk))
+            .order_by()
+            .values_list("tournament_id")
         )
         events = {t for (t,) in entered.union(played) if t is not None}
         return [player(p.pk), PLAYERS, *(tournament(t) for t in events)]

@@ -137,3 +137,13 @@ def test_an_unreachable_database_exits_with_status_1(
 )
 def test_the_printed_url_hides_the_password(url: str, shown: str) -> None:
     assert startup.redacted(url) == shown
+
+
+def test_make_runs_embedded_default_migrates_and_seeds_the_demo(tmp_path: Path) -> None:
+    """`make run` with no DATABASE_URL: SQLite in GOREF_VAR_DIR, migrate, seed_demo,
+    ensure_admin. The suite itself runs on PostgreSQL, so only this shows that SQLite
+    still takes every query the demo makes (a UNION with a default ORDER BY did not)."""
+    for command in ("migrate", "seed_demo", "ensure_admin"):
+        done = run_manage(command, env_extra={"DEBUG": "1"}, tmp_path=tmp_path)
+        assert done.returncode == 0, f"{command}: {(done.stderr or done.stdout)[-3000:]}"
+    assert (tmp_path / "goref.sqlite3").exists()
