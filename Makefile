@@ -61,7 +61,8 @@ worker: venv
 # var/secret-key if none is given), static files collected (the start-up
 # check refuses to run without them), migrations, then a Celery worker with
 # beat in the background and gunicorn (config/gunicorn.py) in the foreground
-# on $(HOST):$(PORT).  Ctrl-C stops both (a supervisor stops the process group).
+# on $(HOST):$(PORT).  Ctrl-C or a SIGTERM to make stops both, as under `make run`
+# (a supervisor may also stop the process group).
 serve: venv
 	@mkdir -p var
 	@test -n "$$SECRET_KEY" -o -s var/secret-key || \
@@ -72,10 +73,14 @@ serve: venv
 	  $(BIN)/python manage.py migrate --noinput && \
 	  $(BIN)/python manage.py check --deploy --fail-level ERROR && \
 	  { echo "Starting a Celery worker with beat (log: var/worker.log) and gunicorn on http://$(HOST):$(PORT)/"; \
-	    $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO \
-	      -n "$(NODE)" > var/worker.log 2>&1 & \
-	    worker=$$!; trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT INT TERM; \
-	    $(BIN)/gunicorn -c config/gunicorn.py config.wsgi; }
+	    setsid $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO \
+	      -n "$(NODE)" > var/worker.log 2>&1 & worker=$$!; \
+	    $(BIN)/gunicorn -c config/gunicorn.py config.wsgi & web=$$!; \
+	    stop() { trap '' INT TERM; trap - EXIT; kill -TERM $$web $$worker 2>/dev/null; \
+	      for _ in $$(seq $$(( $(RUN_GRACE) * 10 ))); do kill -0 $$worker 2>/dev/null || break; sleep 0.1; done; \
+	      kill -KILL -- -$$worker 2>/dev/null; wait; }; \
+	    trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap stop EXIT; \
+	    wait $$web; }
 
 # The formatter owns layout; lint-imports checks the import contracts in pyproject.toml.
 lint: venv
