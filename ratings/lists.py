@@ -17,7 +17,7 @@ from games.engine.names import name_key
 from games.models import Player, Tournament, TournamentEntry
 from games.tournament import services as tournament_services
 from games.tournament.engine.model import Entrant
-from games.tournament.services.identity import Matcher, player_of
+from games.tournament.services.identity import EntrantError, players_identify
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict
@@ -190,8 +190,11 @@ def _enter(*, actor: Actor, tournament: Tournament, list_entry: RatingListEntry)
         ffg_licence=fid if source == rating_lists.FFG else "",
         aga_id=fid if source == rating_lists.AGA else "",
     )
-    decision = Matcher([entrant]).decide(entrant)
-    player, review = player_of(entrant, decision, tournament)
+    try:
+        who = players_identify(actor=actor, entrants=[entrant], tournament=tournament)
+    except EntrantError as exc:
+        raise ValidationError({"player": exc.text}) from None
+    (player,) = who.players
     entry = tournament_services.entry_add(
         actor=actor,
         tournament=tournament,
@@ -201,4 +204,4 @@ def _enter(*, actor: Actor, tournament: Tournament, list_entry: RatingListEntry)
         club=list_entry.club,
         country=list_entry.country if len(list_entry.country) == 2 else "",
     )
-    return ListEntry(entry, decision.player is not None, review)
+    return ListEntry(entry, who.linked[0], who.review)

@@ -22,30 +22,47 @@ from games.models import (
 )
 from games.services import outbound
 from games.services.players import player_audit_value
-from ops.audit import audit_record
+from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, require
 
 
-def duplicate_flag(
-    *, player: Player, other: Player, reason: str, tournament: Tournament | None
-) -> PossibleDuplicate | None:
-    """Put the pair on the review list (None: already there, or already kept apart).
-    Called inside the import's transaction: the flag lives or dies with the import."""
-    if PossibleDuplicate.objects.filter(
-        player__in=(player, other), other__in=(player, other)
-    ).exists():
-        return None
-    dup = PossibleDuplicate.objects.create(
-        player=player, other=other, reason=reason[:300], tournament=tournament
-    )
-    audit_record(
+def duplicates_flag_many(
+    *, pairs: list[tuple[Player, Player, str]], tournament: Tournament | None
+) -> int:
+    """Put pairs on the review list, in three queries: the pairs already listed
+    (in any state: one kept apart is never asked again) are skipped, the rest written and
+    audited in bulk.  How many were queued.  Called inside the import's transaction: the
+    flags live or die with the import."""
+    if not pairs:
+        return 0
+    pks = {p.pk for a, b, _ in pairs for p in (a, b)}
+    seen = {
+        frozenset(pair)
+        for pair in PossibleDuplicate.objects.filter(player__in=pks, other__in=pks).values_list(
+            "player", "other"
+        )
+    }
+    new = []
+    for player, other, reason in pairs:
+        key = frozenset((player.pk, other.pk))
+        if key in seen or len(key) < 2:
+            continue
+        seen.add(key)
+        new.append(
+            PossibleDuplicate(
+                player=player, other=other, reason=reason[:300], tournament=tournament
+            )
+        )
+    PossibleDuplicate.objects.bulk_create(new)
+    audit_record_many(
         actor=None,
         action=AuditAction.PLAYER_DUPLICATE_FLAGGED,
-        obj=dup,
-        new={"player": player.pk, "other": other.pk, "reason": dup.reason},
+        rows=[
+            (d, None, {"player": d.player_id, "other": d.other_id, "reason": d.reason}) for d in new
+        ],
     )
-    return dup
+    return len(new)
 
 
 def _locked(duplicate: PossibleDuplicate) -> PossibleDuplicate:

@@ -369,7 +369,7 @@ def test_a_race_on_a_players_id_is_a_conflict_and_imports_nothing(db, monkeypatc
     def taken(**kwargs):
         raise IntegrityError("duplicate key value violates unique constraint")
 
-    monkeypatch.setattr(identity, "player_create", taken)
+    monkeypatch.setattr(identity, "players_create_bulk", taken)
     with pytest.raises(StateConflict, match="import the file again"):
         tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
     assert not Tournament.objects.exists()
@@ -378,3 +378,52 @@ def test_a_race_on_a_players_id_is_a_conflict_and_imports_nothing(db, monkeypatc
 def test_an_h9_import_invents_no_rating(db):
     t = tournament_import(actor=None, data=(DATA / "juvisy-2019.h9").read_bytes()).tournament
     assert t.entries.exists() and not t.entries.exclude(rating=None).exists()
+
+
+# --------------------------------------------------------------------------- in bulk
+
+
+def _import_queries(path: Path) -> tuple[int, int]:
+    """Queries to import ``path`` into an empty database, and its players (rolled back)."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as queries:
+            result = tournament_import(actor=None, data=path.read_bytes())
+        transaction.set_rollback(True)
+    return len(queries), result.players
+
+
+def test_an_imports_queries_do_not_grow_with_its_players(db):
+    small = _import_queries(SIMPLE_MM)
+    big = _import_queries(DATA / "congreso-2020.xml")
+    assert (small[1], big[1]) == (16, 167)
+    # Ten times the players, not one query more (the small file has an id column more
+    # to check for uniqueness: one query).
+    assert big[0] <= small[0] <= 40, (small, big)
+
+
+def test_a_pair_kept_apart_is_not_asked_again_nor_linked(db):
+    from games.services.duplicates import duplicate_keep_apart
+
+    def file_with(name: str) -> bytes:
+        text = SIMPLE_MM.read_text()
+        text = text.replace('name="Robin"', f'name="{name}"')
+        return text.replace('"ROBINCLÉ"', f'"{name.upper()}CLÉ"').encode()
+
+    # "Robin" holds the EGD PIN the file gives "Robinson": the import cannot tell.
+    robin = PlayerFactory(family_name="Robin", given_name="Clé", egd_pin="12345678")
+    data = file_with("Robinson").replace(b'egfPin=""', b'egfPin="12345678"', 1)
+    assert b'egfPin="12345678"' in data
+    first = tournament_import(actor=None, data=data)
+    dup = PossibleDuplicate.objects.get()
+    assert dup.other == robin and first.review == 1
+    robinson = dup.player
+    duplicate_keep_apart(actor=None, duplicate=dup)
+    # The next file says the same: Robinson is linked, Robin is not, nobody is asked.
+    second = tournament_import(actor=None, data=data)
+    assert second.review == 0 and PossibleDuplicate.objects.count() == 1
+    players = set(second.tournament.entries.values_list("player", flat=True))
+    assert robinson.pk in players and robin.pk not in players
+    assert Player.objects.get(pk=robinson.pk).egd_pin is None
