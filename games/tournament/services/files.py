@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
@@ -40,6 +41,11 @@ class ImportResult:
     new_players: int  # created
     linked: int = 0  # matched to a player goref already had
     review: int = 0  # pairs put on the review list ("possible duplicate")
+
+    @property
+    def review_url(self) -> str:
+        """The review page of this tournament's possible duplicates."""
+        return reverse("games:duplicates") + f"?tournament={self.tournament.pk}"
 
 
 def read_event(data: bytes) -> tuple[str, Event]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from games.engine.names import folded, name_key
 from games.management.commands.seed_demo import DEMO_TOURNAMENT
@@ -138,10 +139,14 @@ def test_name_order_and_spelling_are_ignored():
 def test_two_players_of_one_name_import_and_are_queued_for_review(db):
     a = PlayerFactory(family_name="Robin", given_name="Clé")
     b = PlayerFactory(family_name="ROBIN", given_name="Cle")
-    result = tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
-    assert result.linked == 0 and result.new_players == 16 and result.review == 2
+    out = StringIO()
+    call_command("import_tournament", str(SIMPLE_MM), stdout=out)
+    result = json.loads(out.getvalue().splitlines()[-1])
+    assert (result["linked"], result["created"], result["review"]) == (0, 16, 2)
+    link = reverse("games:duplicates") + f"?tournament={result['tournament']}"
+    assert f"2 queued for review ({link})." in out.getvalue()
     new = TournamentEntry.objects.get(
-        tournament=result.tournament, player__name_key=a.name_key
+        tournament=result["tournament"], player__name_key=a.name_key
     ).player
     assert new.pk not in (a.pk, b.pk)
     pairs = set(PossibleDuplicate.objects.values_list("player", "other"))
@@ -240,6 +245,7 @@ def test_the_api_imports_for_a_director(api_as, director, outsider, settings):
         "review": 0,
     }
     t = Tournament.objects.get(pk=response.json()["tournament"])
+    assert response.json()["review_url"] == reverse("games:duplicates") + f"?tournament={t.pk}"
     shown = api_as(director).get(f"{URL}{t.pk}/").json()
     assert shown["short_name"] == "simplemm_3511" and shown["director_name"] == "Theo"
     assert shown["handicap_policy"]["kind"] == "mcmahon" and shown["rules"] == "chinese"
