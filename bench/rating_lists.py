@@ -78,7 +78,8 @@ def _import(label: str, data: bytes) -> None:
 
 
 def _search(queries: int) -> None:
-    from ratings.lists import search_lists, search_players
+    from games.tournament.services.identity import search_players
+    from ratings.lists import search_lists
     from ratings.models import RatingListEntry
 
     rng = random.Random(11)

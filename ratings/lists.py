@@ -10,14 +10,19 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 
 from games import permissions
 from games.engine.names import name_key
-from games.models import Player, Tournament, TournamentEntry
+from games.models import Tournament, TournamentEntry
 from games.tournament import services as tournament_services
 from games.tournament.engine.model import Entrant
-from games.tournament.services.identity import EntrantError, players_identify
+from games.tournament.services.identity import (
+    MAX_QUERY,
+    EntrantError,
+    players_identify,
+    search_words,
+)
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict
@@ -26,7 +31,6 @@ from ratings.models import RatingList, RatingListEntry
 from ratings.ranks import MIN_INDEX
 
 BATCH = 5000
-MAX_QUERY = 100  # characters of a search
 MAX_RESULTS = 20
 
 
@@ -116,28 +120,9 @@ def _list_import(*, actor: Actor, data: bytes, published: date | None = None) ->
     return ListImport(current, parsed.unreadable)
 
 
-def _words(q: str) -> list[str]:
-    return name_key(q[:MAX_QUERY], "").split()[:5]
-
-
-def search_players(q: str) -> QuerySet[Player]:
-    """goref's players whose name has every word typed (as a prefix of a name word's
-    start, accents and order ignored), or whose federation id is the text typed."""
-    text = q.strip()[:MAX_QUERY]
-    ids = Q(egd_pin=text) | Q(ffg_licence=text) | Q(aga_id=text)
-    words = _words(text)
-    by_name = Q()
-    for w in words:
-        by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
-    cond = ids | by_name if words else ids
-    return (
-        Player.objects.filter(cond).select_related("club").order_by("name_key", "pk")[:MAX_RESULTS]
-    )
-
-
 def search_lists(q: str) -> list[RatingListEntry]:
     text = q.strip()[:MAX_QUERY]
-    words = _words(text)
+    words = search_words(text)
     by_name = Q()
     for w in words:
         by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")

@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import permissions
+from games.engine.federation_ids import PLAYER_ID_FIELDS
 from games.models import (
     DuplicateState,
     Game,
@@ -127,7 +128,7 @@ def duplicate_keep_apart(*, actor: Actor, duplicate: PossibleDuplicate) -> Possi
     return dup
 
 
-_IDS = ("egd_pin", "ffg_licence", "aga_id", "nzgs_id")
+_IDS = PLAYER_ID_FIELDS
 
 
 @transaction.atomic

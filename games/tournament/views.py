@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
-from games import selectors, services
+from games import services
 from games.models import (
     DuplicateState,
     Game,
@@ -37,6 +37,7 @@ from games.services import outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
+from games.tournament.services.identity import search_players
 from games.tournament.services.lifecycle import UnfinishedGames
 from games.views.public import lazy_context, visitor_cached
 from ops import cache
@@ -332,7 +333,7 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
     if len(query) < 2:
         return JsonResponse({"players": [], "listed": []})
     entered = set(tournament.entries.values_list("player_id", flat=True))
-    found = selectors.player_list(search=query)[:SEARCH_LIMIT]
+    found = search_players(query, limit=SEARCH_LIMIT)
     return JsonResponse(
         {
             "players": [

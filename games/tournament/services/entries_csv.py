@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from games.engine.federation_ids import ID_FIELDS
 from games.models import Tournament
 from games.tournament.engine.model import Entrant
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
@@ -26,9 +27,7 @@ COLUMNS = (
     "club",
     "country",
     "rating",
-    "egd_pin",
-    "ffg_licence",
-    "aga_id",
+    *ID_FIELDS,
 )
 MAX_BYTES = 1_000_000
 MAX_ROWS = 2000
@@ -69,9 +68,7 @@ def _row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
         rating=rating or 0,
         club=cell("club"),
         country=cell("country").upper(),
-        egd_pin=cell("egd_pin"),
-        ffg_licence=cell("ffg_licence"),
-        aga_id=cell("aga_id"),
+        **{f: cell(f) for f in ID_FIELDS},
     )
     return entrant, rating
 

@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
+from games.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
 from games.engine.names import folded, name_key
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
 from games.services.duplicates import duplicates_flag_many
@@ -21,12 +22,6 @@ from games.tournament.engine.model import Entrant
 from ops.services import Actor
 from ratings.ranks import Rank
 
-# (the entrant's attribute, the player's field, its name in messages, its shape)
-FEDERATION_IDS = (
-    ("egd_pin", "egd_pin", "EGD PIN", re.compile(r"\d{8}")),
-    ("ffg_licence", "ffg_licence", "FFG licence", re.compile(r"\d{7}")),
-    ("aga_id", "aga_id", "AGA id", re.compile(r"\d{1,10}")),
-)
 # Placeholders some files carry for "no id".
 _NO_ID = {"0" * n for n in range(1, 11)}
 
@@ -34,10 +29,10 @@ _NO_ID = {"0" * n for n in range(1, 11)}
 def federation_ids(e: Entrant) -> dict[str, str]:
     """The entrant's usable ids by player field (placeholders and malformed ones left out)."""
     out: dict[str, str] = {}
-    for attr, fld, _label, shape in FEDERATION_IDS:
-        value = getattr(e, attr).strip()
-        if value and value not in _NO_ID and shape.fullmatch(value):
-            out[fld] = value
+    for fid in FEDERATION_IDS:
+        value = getattr(e, fid.field).strip()
+        if value and value not in _NO_ID and fid.shape.fullmatch(value):
+            out[fid.field] = value
     return out
 
 
@@ -54,7 +49,7 @@ class Decision:
 
 
 def _label(fld: str) -> str:
-    return next(label for _a, f, label, _s in FEDERATION_IDS if f == fld)
+    return LABELS[fld]
 
 
 def _same_person_name(e: Entrant, p: Player) -> bool:
@@ -87,16 +82,13 @@ class Matcher:
         self.ids = {e.id: federation_ids(e) for e in entrants}
         self.keys = {e.id: name_key(e.family_name, e.given_name) for e in entrants}
         cond = Q(name_key__in=set(self.keys.values()))
-        for _a, fld, _l, _s in FEDERATION_IDS:
+        for fld in ID_FIELDS:
             values = {ids[fld] for ids in self.ids.values() if fld in ids}
             if values:
                 cond |= Q(**{f"{fld}__in": values})
         rows = list(Player.objects.filter(cond).select_related("club"))
         self.by_id = {
-            (fld, getattr(p, fld)): p
-            for p in rows
-            for _a, fld, _l, _s in FEDERATION_IDS
-            if getattr(p, fld)
+            (fld, getattr(p, fld)): p for p in rows for fld in ID_FIELDS if getattr(p, fld)
         }
         self.by_key: dict[str, list[Player]] = {}
         for p in rows:
@@ -255,3 +247,33 @@ def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
         "country": country if re.fullmatch(r"[A-Z]{2}", country) else "",
         **ids,
     }
+
+
+# --------------------------------------------------------------------------- search
+
+MAX_QUERY = 100  # characters of a search
+MAX_RESULTS = 20
+
+
+def search_words(q: str) -> list[str]:
+    """The words of a search as name keys hold them (folded, no accents), at most five."""
+    return name_key(q[:MAX_QUERY], "").split()[:5]
+
+
+def search_players(q: str, limit: int = MAX_RESULTS) -> QuerySet[Player]:
+    """The one player search (the entries page, the rating-list search API): goref's
+    players whose name has every word typed as the start of one of its words, accents,
+    case and order ignored, or whose federation id is the text typed."""
+    text = q.strip()[:MAX_QUERY]
+    cond = Q()
+    for fld in ID_FIELDS:
+        cond |= Q(**{fld: text})
+    words = search_words(text)
+    if words:
+        by_name = Q()
+        for w in words:
+            by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
+        cond |= by_name
+    if not text:
+        return Player.objects.none()
+    return Player.objects.filter(cond).select_related("club").order_by("name_key", "pk")[:limit]

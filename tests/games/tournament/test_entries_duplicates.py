@@ -147,3 +147,19 @@ def test_the_csv_import_links_the_pairs_it_queued(client, director, tournament, 
     assert "2 queued for review" in page
     assert f'<a href="{URL}?tournament={tournament.pk}">the review list</a>' in page
     assert client.get(URL).content.decode().count("<section") == 2
+
+
+# --------------------------------------------------------------------------- one search
+
+
+@pytest.mark.parametrize("typed", ["jorg mull", "MÜLLER", "Müller Jörg", "12345670"])
+def test_the_entries_page_and_the_api_find_a_player_alike(
+    client, api_as, director, tournament, typed
+):
+    jorg = PlayerFactory(family_name="Müller", given_name="Jörg", egd_pin="12345670")
+    PlayerFactory(family_name="Mueller", given_name="Hans")
+    client.force_login(director)
+    page = client.get(reverse("games:entry-search", args=[tournament.pk]), {"q": typed}).json()
+    api = api_as(director).get("/api/v1/rating-lists/search/", {"q": typed}).json()
+    assert [p["id"] for p in page["players"]] == [jorg.pk]
+    assert [p["id"] for p in api["players"]] == [jorg.pk]
