@@ -154,22 +154,23 @@ def search_lists(q: str) -> list[RatingListEntry]:
     case and order ignored), or whose federation id is the text typed."""
     text = q.strip()[:MAX_QUERY]
     found: dict[int, RatingListEntry] = {}
-    if text:
+    if any(c.isdigit() for c in text):  # every federation id has digits; names rarely do
         by_id = RatingListEntry.objects.filter(federation_id=text).order_by()
         found |= {e.pk: e for e in by_id.select_related("rating_list")[:MAX_RESULTS]}
     words = sorted(set(search_words(text)), key=len, reverse=True)
     if words:
-        # The words table first, the entries last.  The longest word (the rarest, as a
-        # rule) walks its index range; each other word is one probe of the entry's own
-        # words.  A word that matches almost nothing ends the search at once; common ones
-        # stop at the first 20 entries.  (Twice as many ids: an entry may hold two words
-        # that start alike.)
+        # The words table first, the entries last, in one statement.  The longest word
+        # (the rarest, as a rule) walks its index range; each other word is one probe of
+        # the entry's own words.  A word that matches almost nothing ends the search at
+        # once; common ones stop at the first 20 entries.  (Twice as many ids: an entry
+        # may hold two words that start alike.)
         first, *more = words
         ids = _words_from(first)
         for w in more:
             ids = ids.filter(Exists(_words_from(w).filter(entry=OuterRef("entry"))))
-        pks = set(ids.values_list("entry", flat=True)[: 2 * MAX_RESULTS])
-        entries = RatingListEntry.objects.filter(pk__in=pks).select_related("rating_list")
+        entries = RatingListEntry.objects.filter(
+            pk__in=ids.values("entry")[: 2 * MAX_RESULTS]
+        ).select_related("rating_list")
         for e in entries.order_by()[:MAX_RESULTS]:
             found.setdefault(e.pk, e)
     return sorted(found.values(), key=lambda e: (e.name_key, e.pk))[:MAX_RESULTS]
