@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -47,11 +48,24 @@ def _grade(rank: int) -> str:
     return f"{-rank}K" if rank < 0 else f"{rank + 1}D"
 
 
+@dataclass
+class _Person:
+    name: str
+    first_name: str
+    key: str  # OpenGotha's: name and first name, upper case, without spaces
+    rank: int
+    rating: int
+    pin: str
+    country: str
+    club: str
+    played: list[bool]
+
+
 def generate(players: int, rounds: int, seed: int = 2011) -> bytes:
     """An OpenGotha file of ``players`` players and ``rounds`` rounds, the last unpaired
     (the settings, handicap and placement sections are a real file's, made even)."""
     rng = random.Random(seed)
-    people = []
+    people: list[_Person] = []
     seen: set[str] = set()
     while len(people) < players:
         family = rng.choice(FAMILY) + "".join(rng.choice(SYLLABLES) for _ in range(2))
@@ -62,45 +76,45 @@ def generate(players: int, rounds: int, seed: int = 2011) -> bytes:
         seen.add(key)
         rank = max(-30, min(6, round(rng.gauss(-5, 6))))
         people.append(
-            {
-                "name": family,
-                "firstName": given,
-                "key": key,
-                "rank": rank,
-                "rating": 2100 + 100 * rank + rng.randint(-49, 49),
-                "egfPin": str(10_000_000 + len(people) * 7919 % 90_000_000),
-                "country": rng.choice(COUNTRIES),
-                "club": rng.choice(["Berl", "Prah", "Kobe", "Pari", "Amst"]),
-                "played": [r == rounds or rng.random() < 0.79 for r in range(1, rounds + 1)],
-            }
+            _Person(
+                name=family,
+                first_name=given,
+                key=key,
+                rank=rank,
+                rating=2100 + 100 * rank + rng.randint(-49, 49),
+                pin=str(10_000_000 + len(people) * 7919 % 90_000_000),
+                country=rng.choice(COUNTRIES),
+                club=rng.choice(["Berl", "Prah", "Kobe", "Pari", "Amst"]),
+                played=[r == rounds or rng.random() < 0.79 for r in range(1, rounds + 1)],
+            )
         )
     games = []
-    score = {p["key"]: 0.0 for p in people}
+    score = {p.key: 0.0 for p in people}
     for r in range(1, rounds):
-        here = [p for p in people if p["played"][r - 1]]
+        here = [p for p in people if p.played[r - 1]]
         if len(here) % 2:
-            here[-1]["played"][r - 1] = False
+            here[-1].played[r - 1] = False
             here.pop()
         # Roughly McMahon: by score then rank, neighbours meet.
-        here.sort(key=lambda p: score[p["key"]] + p["rank"] + rng.random() * 2, reverse=True)
+        here.sort(key=lambda p: score[p.key] + p.rank + rng.random() * 2, reverse=True)
         for table, (a, b) in enumerate(zip(here[::2], here[1::2], strict=True), start=1):
             black, white = (a, b) if rng.random() < 0.5 else (b, a)
-            odds = 1 / (1 + 10 ** ((black["rating"] - white["rating"]) / 400))
+            odds = 1 / (1 + 10 ** ((black.rating - white.rating) / 400))
             winner = white if rng.random() < odds else black
-            score[winner["key"]] += 1
+            score[winner.key] += 1
             result = "RESULT_WHITEWINS" if winner is white else "RESULT_BLACKWINS"
             games.append(
-                f'        <Game blackPlayer={quoteattr(black["key"])} handicap="0" '
+                f'        <Game blackPlayer={quoteattr(black.key)} handicap="0" '
                 f'knownColor="true" result="{result}" roundNumber="{r}" '
-                f'tableNumber="{table}" whitePlayer={quoteattr(white["key"])}/>'
+                f'tableNumber="{table}" whitePlayer={quoteattr(white.key)}/>'
             )
     lines = [
-        f'        <Player agaExpirationDate="" agaId="" club="{p["club"]}" '
-        f'country="{p["country"]}" egfPin="{p["egfPin"]}" ffgLicence="" '
-        f'ffgLicenceStatus="" firstName={quoteattr(p["firstName"])} '
-        f'grade="{_grade(p["rank"])}" name={quoteattr(p["name"])} '
-        f'participating="{"".join("1" if x else "0" for x in p["played"]).ljust(20, "1")}" '
-        f'rank="{_grade(p["rank"])}" rating="{p["rating"]}" ratingOrigin="EGF" '
+        f'        <Player agaExpirationDate="" agaId="" club="{p.club}" '
+        f'country="{p.country}" egfPin="{p.pin}" ffgLicence="" '
+        f'ffgLicenceStatus="" firstName={quoteattr(p.first_name)} '
+        f'grade="{_grade(p.rank)}" name={quoteattr(p.name)} '
+        f'participating="{"".join("1" if x else "0" for x in p.played).ljust(20, "1")}" '
+        f'rank="{_grade(p.rank)}" rating="{p.rating}" ratingOrigin="EGF" '
         f'registeringStatus="FIN" smmsCorrection="0"/>'
         for p in people
     ]

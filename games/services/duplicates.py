@@ -88,7 +88,7 @@ def duplicates_visible(actor: Actor) -> QuerySet[PossibleDuplicate]:
         return pairs
     if not is_authenticated(actor):
         return pairs.none()
-    directed = Tournament.objects.filter(directors=actor)
+    directed = Tournament.objects.filter(permissions.directed_by(actor))
     entered = TournamentEntry.objects.filter(tournament__in=directed).values("player")
     return pairs.filter(Q(tournament__in=directed) | Q(player__in=entered) | Q(other__in=entered))
 

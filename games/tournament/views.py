@@ -503,12 +503,12 @@ def duplicates(request: HttpRequest) -> HttpResponse:
     )
     ids = {p for d in shown for p in (d.player_id, d.other_id)}
     events: dict[int, list[TournamentEntry]] = {}
-    for e in (
+    for entry in (
         TournamentEntry.objects.filter(player__in=ids)
         .select_related("tournament")
         .order_by("tournament__start_date", "tournament_id")
     ):
-        events.setdefault(e.player_id, []).append(e)
+        events.setdefault(entry.player_id, []).append(entry)
     rows = [(d, events.get(d.player_id, []), events.get(d.other_id, [])) for d in shown]
     return render(
         request,

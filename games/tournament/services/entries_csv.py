@@ -68,7 +68,9 @@ def _row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
         rating=rating or 0,
         club=cell("club"),
         country=cell("country").upper(),
-        **{f: cell(f) for f in ID_FIELDS},
+        egd_pin=cell("egd_pin"),
+        ffg_licence=cell("ffg_licence"),
+        aga_id=cell("aga_id"),
     )
     return entrant, rating
 
