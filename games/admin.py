@@ -21,6 +21,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import services
+from games.engine.federation_ids import PLAYER_ID_FIELDS
 from games.imports import COLUMNS, players_import_upload
 from games.models import Club, Game, Player, ResultSubmission, Tournament
 from games.permissions import (
@@ -211,17 +212,7 @@ class GameAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Game]):
 # --------------------------------------------------------------------------- players
 
 
-PLAYER_FIELDS = (
-    "family_name",
-    "given_name",
-    "club",
-    "country",
-    "egd_pin",
-    "aga_id",
-    "nzgs_id",
-    "email",
-    "user",
-)
+PLAYER_FIELDS = ("family_name", "given_name", "club", "country", *PLAYER_ID_FIELDS, "email", "user")
 
 
 class PlayerForm(forms.ModelForm[Player]):
