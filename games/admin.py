@@ -8,7 +8,7 @@ tournaments, rounds, pairing and result sheets are ``games.tournament.admin``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin
@@ -244,7 +244,7 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
     raw_id_fields = ("user",)
 
     def get_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
-        fields: tuple[str, ...] = self.fields
+        fields = cast(tuple[str, ...], self.fields)
         # The address on file is shown to (and written by) a federation official or the
         # player's own directors only: invitations go there.
         may_see_email = (
