@@ -10,14 +10,14 @@ import io
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from games.engine.federation_ids import ID_FIELDS
 from games.models import Tournament
 from games.tournament.engine.model import Entrant
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
 from games.tournament.services.identity import EntrantError, players_identify
-from ops.services import Actor
+from ops.services import Actor, StateConflict
 from ratings.ranks import MAX_INDEX, Rank, RankError
 
 COLUMNS = (
@@ -75,8 +75,20 @@ def _row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
     return entrant, rating
 
 
-@transaction.atomic
 def entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) -> CsvEntries:
+    """``_import_csv`` in its own transaction; another write taking one of the file's new
+    ids (or entering one of its players) at the same moment is a 409, never a 500."""
+    try:
+        return _import_csv(actor=actor, tournament=tournament, data=data)
+    except IntegrityError:
+        raise StateConflict(
+            "Another write took one of these players' ids at the same moment; nothing was "
+            "entered: import the file again."
+        ) from None
+
+
+@transaction.atomic
+def _import_csv(*, actor: Actor, tournament: Tournament, data: bytes) -> CsvEntries:
     if len(data) > MAX_BYTES:
         raise ValidationError({"file": f"Choose a CSV file of at most {MAX_BYTES // 1000} kB."})
     text = data.decode("utf-8-sig", errors="replace")

@@ -163,3 +163,25 @@ def test_the_entries_page_and_the_api_find_a_player_alike(
     api = api_as(director).get("/api/v1/rating-lists/search/", {"q": typed}).json()
     assert [p["id"] for p in page["players"]] == [jorg.pk]
     assert [p["id"] for p in api["players"]] == [jorg.pk]
+
+
+def test_a_race_on_a_csv_players_id_is_a_message_and_enters_nothing(
+    client, director, tournament, monkeypatch
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.db import IntegrityError
+
+    from games.tournament.services import identity
+
+    def taken(**kwargs):  # type: ignore[no-untyped-def]
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    monkeypatch.setattr(identity, "players_create_bulk", taken)
+    client.force_login(director)
+    upload = SimpleUploadedFile("e.csv", b"family_name,given_name,rank\nNew,Person,3k\n")
+    answer = client.post(
+        reverse("games:entries", args=[tournament.pk]), {"action": "csv", "file": upload}
+    )
+    assert answer.status_code == 302
+    page = client.get(answer["Location"]).content.decode()
+    assert "import the file again" in page and not tournament.entries.exists()
