@@ -19,27 +19,26 @@ import resource
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/goref_bench_lists"
 IMPORT_BUDGET = 30.0
 SEARCH_BUDGET_MS = 50.0
 
 
 def _setup(url: str) -> None:
+    from bench.database import recreate_database
+
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    sys.path.insert(0, str(ROOT))
+    recreate_database(url, urlunsplit(urlsplit(url)._replace(path="/postgres")))
     import django
-    import psycopg
-    from psycopg import sql
 
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     django.setup()
     from django.core.management import call_command
 
@@ -77,27 +76,86 @@ def _import(label: str, data: bytes) -> None:
     )
 
 
-def _search(queries: int) -> None:
-    from ratings.lists import search_lists, search_players
+def _settle() -> None:
+    """What autovacuum does within a minute of a bulk load (the import runs ANALYZE
+    itself, but VACUUM cannot run in its transaction): the visibility map that lets the
+    words' index answer without reading the table.  The search is measured as it runs
+    the rest of the month, not in the minute after an import."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for table in ("ratings_ratinglisttoken", "ratings_ratinglistentry"):
+            cursor.execute(f"VACUUM ANALYZE {table}")
+
+
+def _old_search(q: str) -> list[Any]:
+    """The peer: the search before the words table (a LIKE on the whole name key, which
+    reads the whole list for a word that matches almost nothing)."""
+    from django.db.models import Q
+
+    from games.tournament.services.identity import search_words
+    from ratings.models import RatingListEntry
+
+    by_name = Q()
+    for w in search_words(q):
+        by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
+    found = RatingListEntry.objects.filter(Q(federation_id=q) | by_name).order_by()
+    return list(found.select_related("rating_list")[:20])
+
+
+def _queries(count: int) -> list[str]:
+    """What people type: 2 to 4 letters of a listed word, two such words, and words that
+    match nothing (a typo, a name not on any list), a third each."""
     from ratings.models import RatingListEntry
 
     rng = random.Random(11)
-    keys = list(RatingListEntry.objects.values_list("name_key", flat=True)[:20000])
-    times = []
-    for _ in range(queries):
-        word = rng.choice(keys).split()[0] if keys else "ab"
-        q = word[: rng.randint(2, 4)]
-        start = time.perf_counter()
-        list(search_lists(q))
-        list(search_players(q))
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    p99 = times[int(0.99 * (len(times) - 1))]
-    ok = "within" if p99 <= SEARCH_BUDGET_MS else "OVER"
+    keys = list(RatingListEntry.objects.values_list("name_key", flat=True)[:20000]) or ["ab"]
+    out = []
+    for n in range(count):
+        words = rng.choice(keys).split()
+        first = words[0][: rng.randint(2, 4)]
+        if n % 3 == 0:
+            out.append(first)
+        elif n % 3 == 1:
+            out.append(f"{first} {words[-1][: rng.randint(2, 4)]}")
+        else:
+            out.append(first + rng.choice("qxj") + "z")
+    return out
+
+
+def _timed(
+    searches: list[Callable[[str], object]], queries: list[str]
+) -> list[tuple[float, float]]:
+    """Median and p99 in ms of each search over the queries, taken in turn query by query
+    so that a busy moment of the machine falls on all of them alike."""
+    times: list[list[float]] = [[] for _ in searches]
+    for q in queries:
+        for search, spent in zip(searches, times, strict=True):
+            start = time.perf_counter()
+            search(q)
+            spent.append((time.perf_counter() - start) * 1000)
+    out = []
+    for spent in times:
+        spent.sort()
+        out.append((statistics.median(spent), spent[int(0.99 * (len(spent) - 1))]))
+    return out
+
+
+def _search(count: int) -> None:
+    from games.tournament.services.identity import search_players
+    from ratings.lists import search_lists
+    from ratings.models import RatingListEntry
+
+    queries = _queries(count)
     total = RatingListEntry.objects.count()
+    (median, p99), (old_median, old_p99) = _timed(
+        [lambda q: (search_lists(q), list(search_players(q))), _old_search], queries
+    )
+    ok = "within" if p99 <= SEARCH_BUDGET_MS else "OVER"
     print(
-        f"search over {total} entries: median {statistics.median(times):.1f} ms, "
-        f"p99 {p99:.1f} ms ({ok} the {SEARCH_BUDGET_MS:.0f} ms budget)"
+        f"search over {total} entries, {count} queries: median {median:.1f} ms, "
+        f"p99 {p99:.1f} ms ({ok} the {SEARCH_BUDGET_MS:.0f} ms budget); peer, the name-key "
+        f"LIKE search without the words table: median {old_median:.1f} ms, p99 {old_p99:.1f} ms"
     )
 
 
@@ -115,6 +173,7 @@ def main() -> None:
         _import("FFG", args.ffg.read_bytes())
     if args.aga:
         _import("AGA", args.aga.read_bytes())
+    _settle()
     _search(args.queries)
 
 

@@ -8,7 +8,7 @@ tournaments, rounds, pairing and result sheets are ``games.tournament.admin``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin
@@ -21,6 +21,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import services
+from games.engine.federation_ids import PLAYER_ID_FIELDS
 from games.imports import COLUMNS, players_import_upload
 from games.models import Club, Game, Player, ResultSubmission, Tournament
 from games.permissions import (
@@ -211,17 +212,7 @@ class GameAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Game]):
 # --------------------------------------------------------------------------- players
 
 
-PLAYER_FIELDS = (
-    "family_name",
-    "given_name",
-    "club",
-    "country",
-    "egd_pin",
-    "aga_id",
-    "nzgs_id",
-    "email",
-    "user",
-)
+PLAYER_FIELDS = ("family_name", "given_name", "club", "country", *PLAYER_ID_FIELDS, "email", "user")
 
 
 class PlayerForm(forms.ModelForm[Player]):
@@ -253,7 +244,7 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
     raw_id_fields = ("user",)
 
     def get_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
-        fields: tuple[str, ...] = self.fields
+        fields = cast(tuple[str, ...], self.fields)
         # The address on file is shown to (and written by) a federation official or the
         # player's own directors only: invitations go there.
         may_see_email = (

@@ -11,9 +11,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
-from games.permissions import directed_by, is_superuser
-from games.services.duplicates import duplicate_keep_apart, duplicate_merge
+from games.models import DuplicateState, Player, PossibleDuplicate
+from games.services.duplicates import duplicate_keep_apart, duplicate_merge, duplicates_visible
 from ops.admin_mixins import ReadOnlyAdminMixin
 from ops.services import StateConflict
 
@@ -33,10 +32,12 @@ class PossibleDuplicateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PossibleDuplic
     search_fields = ("player__family_name", "other__family_name", "reason")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[PossibleDuplicate]:
-        qs = super().get_queryset(request)
-        if is_superuser(request.user):
-            return qs
-        return qs.filter(tournament__in=Tournament.objects.filter(directed_by(request.user)))
+        # The same pairs as the review page (games:duplicates) shows this user.
+        return (
+            super()
+            .get_queryset(request)
+            .filter(pk__in=duplicates_visible(request.user).values("pk"))
+        )
 
     @admin.display(description="player (from the import)")
     def new_player(self, obj: PossibleDuplicate) -> str:

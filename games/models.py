@@ -19,6 +19,7 @@ from django.db.models.functions import Greatest, Least
 from django.db.models.functions import Round as RoundFn  # the model Round shadows the name
 from django.db.models.lookups import Exact
 
+from games.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, NZGS_ID
 from games.engine.names import name_key
 from games.engine.result import Reason, Result
 from games.engine.rules import PRESETS, jigo_possible
@@ -63,16 +64,22 @@ class Player(models.Model):
         validators=[RegexValidator(r"^[A-Z]{2}$", "Use a two-letter country code such as NZ.")],
     )
     egd_pin = models.CharField(
-        "EGD PIN",
-        max_length=8,
+        EGD_PIN.label,
+        max_length=EGD_PIN.max_length,
         null=True,
         blank=True,
         unique=True,
         validators=[RegexValidator(r"^\d{8}$", "An EGD PIN has exactly 8 digits.")],
     )
-    aga_id = models.CharField("AGA id", max_length=10, null=True, blank=True, unique=True)
-    ffg_licence = models.CharField("FFG licence", max_length=10, null=True, blank=True, unique=True)
-    nzgs_id = models.CharField("NZGS id", max_length=10, null=True, blank=True, unique=True)
+    aga_id = models.CharField(
+        AGA_ID.label, max_length=AGA_ID.max_length, null=True, blank=True, unique=True
+    )
+    ffg_licence = models.CharField(
+        FFG_LICENCE.label, max_length=FFG_LICENCE.max_length, null=True, blank=True, unique=True
+    )
+    nzgs_id = models.CharField(
+        NZGS_ID.label, max_length=NZGS_ID.max_length, null=True, blank=True, unique=True
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -9,24 +9,28 @@ from datetime import date
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef, QuerySet
 
 from games import permissions
 from games.engine.names import name_key
-from games.models import Player, Tournament, TournamentEntry
+from games.models import Tournament, TournamentEntry
 from games.tournament import services as tournament_services
 from games.tournament.engine.model import Entrant
-from games.tournament.services.identity import Matcher, player_of
+from games.tournament.services.identity import (
+    MAX_QUERY,
+    EntrantError,
+    players_identify,
+    search_words,
+)
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict
 from ratings import rating_lists
-from ratings.models import RatingList, RatingListEntry
+from ratings.models import RatingList, RatingListEntry, RatingListToken
 from ratings.ranks import MIN_INDEX
 
 BATCH = 5000
-MAX_QUERY = 100  # characters of a search
 MAX_RESULTS = 20
 
 
@@ -100,8 +104,10 @@ def _list_import(*, actor: Actor, data: bytes, published: date | None = None) ->
         "removed": len(old.keys() - new.keys()),
         "rating_changed": sum(1 for k in new.keys() & old.keys() if new[k] != old[k]),
     }
+    RatingListToken.objects.filter(rating_list=current).delete()
     RatingListEntry.objects.filter(rating_list=current).delete()
     RatingListEntry.objects.bulk_create(rows, batch_size=BATCH)
+    _words_write(current, rows)
     current.published = when
     current.entries_count = len(rows)
     current.changes = changes
@@ -116,38 +122,67 @@ def _list_import(*, actor: Actor, data: bytes, published: date | None = None) ->
     return ListImport(current, parsed.unreadable)
 
 
-def _words(q: str) -> list[str]:
-    return name_key(q[:MAX_QUERY], "").split()[:5]
-
-
-def search_players(q: str) -> QuerySet[Player]:
-    """goref's players whose name has every word typed (as a prefix of a name word's
-    start, accents and order ignored), or whose federation id is the text typed."""
-    text = q.strip()[:MAX_QUERY]
-    ids = Q(egd_pin=text) | Q(ffg_licence=text) | Q(aga_id=text)
-    words = _words(text)
-    by_name = Q()
-    for w in words:
-        by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
-    cond = ids | by_name if words else ids
-    return (
-        Player.objects.filter(cond).select_related("club").order_by("name_key", "pk")[:MAX_RESULTS]
-    )
+def _words_write(rating_list: RatingList, rows: list[RatingListEntry]) -> None:
+    """The words table of the list's new entries, then fresh planner statistics: after
+    100,000 rows the old ones make PostgreSQL pick a nested loop that reads every word of
+    a prefix once per candidate (seconds instead of milliseconds)."""
+    table = RatingListToken._meta.db_table
+    if connection.vendor == "postgresql":
+        # One statement, no Python object per word (200,000 of them for the EGD list).
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} (rating_list_id, entry_id, token) "
+                "SELECT DISTINCT rating_list_id, id, unnest(string_to_array(name_key, ' ')) "
+                f"FROM {RatingListEntry._meta.db_table} WHERE rating_list_id = %s",
+                [rating_list.pk],
+            )
+    else:
+        RatingListToken.objects.bulk_create(
+            (
+                RatingListToken(rating_list=rating_list, entry=e, token=w)
+                for e in rows
+                for w in set(e.name_key.split())
+            ),
+            batch_size=BATCH,
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {table}")
 
 
 def search_lists(q: str) -> list[RatingListEntry]:
+    """The list entries whose name has a word starting with each word typed (accents,
+    case and order ignored), or whose federation id is the text typed."""
     text = q.strip()[:MAX_QUERY]
-    words = _words(text)
-    by_name = Q()
-    for w in words:
-        by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
-    cond = Q(federation_id=text) if text else Q(pk__in=[])
+    found: dict[int, RatingListEntry] = {}
+    if any(c.isdigit() for c in text):  # every federation id has digits; names rarely do
+        by_id = RatingListEntry.objects.filter(federation_id=text).order_by()
+        found |= {e.pk: e for e in by_id.select_related("rating_list")[:MAX_RESULTS]}
+    words = sorted(set(search_words(text)), key=len, reverse=True)
     if words:
-        cond |= by_name
-    # No ORDER BY in the database: sorting every match (or walking the name index past
-    # the rows that do not match) costs more than scanning until 20 are found.
-    found = RatingListEntry.objects.filter(cond).select_related("rating_list").order_by()
-    return sorted(found[:MAX_RESULTS], key=lambda e: (e.name_key, e.pk))
+        # The words table first, the entries last, in one statement.  The longest word
+        # (the rarest, as a rule) walks its index range; each other word is one probe of
+        # the entry's own words.  A word that matches almost nothing ends the search at
+        # once; common ones stop at the first 20 entries.  (Twice as many ids: an entry
+        # may hold two words that start alike.)
+        first, *more = words
+        ids = _words_from(first)
+        for w in more:
+            ids = ids.filter(Exists(_words_from(w).filter(entry=OuterRef("entry"))))
+        entries = RatingListEntry.objects.filter(
+            pk__in=ids.values("entry")[: 2 * MAX_RESULTS]
+        ).select_related("rating_list")
+        for e in entries.order_by()[:MAX_RESULTS]:
+            found.setdefault(e.pk, e)
+    return sorted(found.values(), key=lambda e: (e.name_key, e.pk))[:MAX_RESULTS]
+
+
+def _words_from(word: str) -> QuerySet[RatingListToken]:
+    """The name words starting with ``word``: a range on the index (which any collation
+    keeps in order for a folded word), checked as a prefix too."""
+    after = word[:-1] + chr(min(ord(word[-1]) + 1, 0x10FFFF))
+    return RatingListToken.objects.filter(
+        token__gte=word, token__lt=after, token__startswith=word
+    ).order_by()
 
 
 @dataclass(frozen=True)
@@ -190,8 +225,11 @@ def _enter(*, actor: Actor, tournament: Tournament, list_entry: RatingListEntry)
         ffg_licence=fid if source == rating_lists.FFG else "",
         aga_id=fid if source == rating_lists.AGA else "",
     )
-    decision = Matcher([entrant]).decide(entrant)
-    player, review = player_of(entrant, decision, tournament)
+    try:
+        who = players_identify(actor=actor, entrants=[entrant], tournament=tournament)
+    except EntrantError as exc:
+        raise ValidationError({"player": exc.text}) from None
+    (player,) = who.players
     entry = tournament_services.entry_add(
         actor=actor,
         tournament=tournament,
@@ -201,4 +239,4 @@ def _enter(*, actor: Actor, tournament: Tournament, list_entry: RatingListEntry)
         club=list_entry.club,
         country=list_entry.country if len(list_entry.country) == 2 else "",
     )
-    return ListEntry(entry, decision.player is not None, review)
+    return ListEntry(entry, who.linked[0], who.review)

@@ -381,3 +381,37 @@ class RatingListEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.family_name} {self.given_name}".strip()
+
+
+class RatingListToken(models.Model):
+    """One word of a list entry's name as ``name_key`` folds it: search-as-you-type finds
+    the entries with a word starting with each word typed by a range on this indexed
+    column, on PostgreSQL without extensions and on SQLite (docs/ratings.md, "Rating
+    lists").  Written and deleted with the list's entries (``ratings.lists``)."""
+
+    # Derived rows, written and deleted only with their list's entries: no database
+    # constraint to check 200,000 times at the import's commit.  The words go with their
+    # list (one DELETE by list); DO_NOTHING on the entry, so that the entries go in one
+    # DELETE too rather than being fetched to cascade.
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    entry = models.ForeignKey(
+        RatingListEntry,
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,  # the second index below starts with it
+    )
+    token = models.CharField(max_length=170)
+
+    class Meta:
+        # By word prefix (the search walks one word's range), and by entry then word (each
+        # further word typed is one probe of that entry's words, not a walk of its range).
+        indexes = [
+            models.Index(fields=["token", "entry"], name="ratinglist_token_prefix"),
+            models.Index(fields=["entry", "token"], name="ratinglist_token_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return self.token

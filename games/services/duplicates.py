@@ -1,16 +1,17 @@
 """The review list of possible duplicates: two player records an import could not tell
 apart (docs/tournaments.md, "One person across events").  An import flags the pair; a
-director of that tournament (or a superuser) keeps them apart, and they are not asked
-about again."""
+director of that tournament or of one where either plays (or a federation official)
+merges them or keeps them apart, and a pair kept apart is not asked about again."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import permissions
+from games.engine.federation_ids import PLAYER_ID_FIELDS
 from games.models import (
     DuplicateState,
     Game,
@@ -22,30 +23,47 @@ from games.models import (
 )
 from games.services import outbound
 from games.services.players import player_audit_value
-from ops.audit import audit_record
+from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
-from ops.services import Actor, StateConflict, require
+from ops.services import Actor, StateConflict, is_authenticated, require
 
 
-def duplicate_flag(
-    *, player: Player, other: Player, reason: str, tournament: Tournament | None
-) -> PossibleDuplicate | None:
-    """Put the pair on the review list (None: already there, or already kept apart).
-    Called inside the import's transaction: the flag lives or dies with the import."""
-    if PossibleDuplicate.objects.filter(
-        player__in=(player, other), other__in=(player, other)
-    ).exists():
-        return None
-    dup = PossibleDuplicate.objects.create(
-        player=player, other=other, reason=reason[:300], tournament=tournament
-    )
-    audit_record(
+def duplicates_flag_many(
+    *, pairs: list[tuple[Player, Player, str]], tournament: Tournament | None
+) -> int:
+    """Put pairs on the review list, in three queries: the pairs already listed
+    (in any state: one kept apart is never asked again) are skipped, the rest written and
+    audited in bulk.  How many were queued.  Called inside the import's transaction: the
+    flags live or die with the import."""
+    if not pairs:
+        return 0
+    pks = {p.pk for a, b, _ in pairs for p in (a, b)}
+    seen = {
+        frozenset(pair)
+        for pair in PossibleDuplicate.objects.filter(player__in=pks, other__in=pks).values_list(
+            "player", "other"
+        )
+    }
+    new = []
+    for player, other, reason in pairs:
+        key = frozenset((player.pk, other.pk))
+        if key in seen or len(key) < 2:
+            continue
+        seen.add(key)
+        new.append(
+            PossibleDuplicate(
+                player=player, other=other, reason=reason[:300], tournament=tournament
+            )
+        )
+    PossibleDuplicate.objects.bulk_create(new)
+    audit_record_many(
         actor=None,
         action=AuditAction.PLAYER_DUPLICATE_FLAGGED,
-        obj=dup,
-        new={"player": player.pk, "other": other.pk, "reason": dup.reason},
+        rows=[
+            (d, None, {"player": d.player_id, "other": d.other_id, "reason": d.reason}) for d in new
+        ],
     )
-    return dup
+    return len(new)
 
 
 def _locked(duplicate: PossibleDuplicate) -> PossibleDuplicate:
@@ -55,19 +73,45 @@ def _locked(duplicate: PossibleDuplicate) -> PossibleDuplicate:
     return dup
 
 
+_NOT_YOURS = (
+    "Only a director of a tournament these players are in (or a federation official) "
+    "decides this pair."
+)
+
+
+def duplicates_visible(actor: Actor) -> QuerySet[PossibleDuplicate]:
+    """The pairs ``actor`` sees and decides: every pair for the operator, a superuser or a
+    federation official; for a director, those raised by a tournament he directs or
+    naming a player entered in one; none for anyone else."""
+    pairs = PossibleDuplicate.objects.all()
+    if actor is None or permissions.is_federation_official(actor):
+        return pairs
+    if not is_authenticated(actor):
+        return pairs.none()
+    directed = Tournament.objects.filter(permissions.directed_by(actor))
+    entered = TournamentEntry.objects.filter(tournament__in=directed).values("player")
+    return pairs.filter(Q(tournament__in=directed) | Q(player__in=entered) | Q(other__in=entered))
+
+
+def duplicates_open_of(tournament: Tournament) -> QuerySet[PossibleDuplicate]:
+    """The open pairs the tournament raised or that name one of its players."""
+    entered = TournamentEntry.objects.filter(tournament=tournament).values("player")
+    return PossibleDuplicate.objects.filter(
+        Q(tournament=tournament) | Q(player__in=entered) | Q(other__in=entered),
+        state=DuplicateState.OPEN,
+    )
+
+
 def can_decide(actor: Actor, dup: PossibleDuplicate) -> bool:
-    if actor is None or permissions.is_superuser(actor):
+    if actor is None:
         return True
-    return dup.tournament is not None and permissions.is_director(actor, dup.tournament)
+    return duplicates_visible(actor).filter(pk=dup.pk).exists()
 
 
 @transaction.atomic
 def duplicate_keep_apart(*, actor: Actor, duplicate: PossibleDuplicate) -> PossibleDuplicate:
     """Two different people: the pair leaves the review list for good (audited)."""
-    require(
-        can_decide(actor, duplicate),
-        "Only a director of the tournament that raised it (or a superuser) decides this pair.",
-    )
+    require(can_decide(actor, duplicate), _NOT_YOURS)
     dup = _locked(duplicate)
     if dup.state != DuplicateState.OPEN:
         raise StateConflict(f"This pair was already decided: {dup.get_state_display()}.")
@@ -84,7 +128,7 @@ def duplicate_keep_apart(*, actor: Actor, duplicate: PossibleDuplicate) -> Possi
     return dup
 
 
-_IDS = ("egd_pin", "ffg_licence", "aga_id", "nzgs_id")
+_IDS = PLAYER_ID_FIELDS
 
 
 @transaction.atomic
@@ -95,10 +139,7 @@ def duplicate_merge(*, actor: Actor, duplicate: PossibleDuplicate, keep: Player)
     first closed, rated event either played.  Audited with both records.  Refused (409)
     when the two played in one tournament, hold different ids of one kind, or both have
     an account: then they are two people, or a record needs correcting first."""
-    require(
-        can_decide(actor, duplicate),
-        "Only a director of the tournament that raised it (or a superuser) decides this pair.",
-    )
+    require(can_decide(actor, duplicate), _NOT_YOURS)
     dup = _locked(duplicate)
     if dup.state != DuplicateState.OPEN:
         raise StateConflict(f"This pair was already decided: {dup.get_state_display()}.")

@@ -12,6 +12,7 @@ from django.db.models.functions import Lower
 
 from games import permissions
 from games.cache import PLAYERS
+from games.engine.federation_ids import LABELS, PLAYER_ID_FIELDS
 from games.engine.names import name_key
 from games.models import Club, Player
 from games.services import outbound
@@ -25,16 +26,7 @@ from ratings.ranks import Rank, RankError
 
 # What a player record holds, as player_create / player_update take it (also the
 # columns of a players CSV file, in this order).
-PLAYER_FIELDS = (
-    "family_name",
-    "given_name",
-    "rank",
-    "club",
-    "country",
-    "egd_pin",
-    "aga_id",
-    "nzgs_id",
-)
+PLAYER_FIELDS = ("family_name", "given_name", "rank", "club", "country", *PLAYER_ID_FIELDS)
 
 
 def _rank(value: str | Rank) -> Rank:
@@ -128,11 +120,8 @@ def player_audit_value(player: Player) -> dict[str, Any]:
         "rank": str(Rank(player.declared_rank)),
         "club": player.club.name if player.club_id and player.club else None,
         "country": player.country,
-        "egd_pin": player.egd_pin,
-        "aga_id": player.aga_id,
-        "nzgs_id": player.nzgs_id,
+        **{f: getattr(player, f) for f in PLAYER_ID_FIELDS},
         "email": player.email,
-        "ffg_licence": player.ffg_licence,
         "user": player.user_id,
     }
 
@@ -228,8 +217,9 @@ def player_update(
     if club is not UNSET:
         player.club = _club(club, country=player.country, actor=actor)
         changed.append("club")
-    ids = (("egd_pin", egd_pin), ("aga_id", aga_id), ("nzgs_id", nzgs_id))
-    for name, value in (*ids, ("ffg_licence", ffg_licence)):
+    ids = {"egd_pin": egd_pin, "ffg_licence": ffg_licence, "aga_id": aga_id, "nzgs_id": nzgs_id}
+    for name in PLAYER_ID_FIELDS:
+        value = ids[name]
         if value is not UNSET:
             setattr(player, name, _optional_id(value))
             changed.append(name)
@@ -287,10 +277,7 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
         given_name=str(text["given_name"]).strip(),
         declared_rank=_rank(row.get("rank") or "").index,
         country=str(text["country"]).strip().upper(),
-        egd_pin=_optional_id(row.get("egd_pin")),
-        aga_id=_optional_id(row.get("aga_id")),
-        nzgs_id=_optional_id(row.get("nzgs_id")),
-        ffg_licence=_optional_id(row.get("ffg_licence")),
+        **{f: _optional_id(row.get(f)) for f in PLAYER_ID_FIELDS},
     )
     player.full_clean(exclude=["club", "user"], validate_unique=False)
     # What save() keeps in step, for a player written by bulk_create (which skips save()).
@@ -300,12 +287,7 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
 
 def _unique_ids(players: list[tuple[int, Player, str]], errors: dict[int, Any]) -> None:
     """The unique ids, checked for the whole file at once: one query per column."""
-    for column, label in (
-        ("egd_pin", "EGD PIN"),
-        ("aga_id", "AGA id"),
-        ("nzgs_id", "NZGS id"),
-        ("ffg_licence", "FFG licence"),
-    ):
+    for column, label in LABELS.items():
         first: dict[str, int] = {}
         for i, player, _ in players:
             value = getattr(player, column)

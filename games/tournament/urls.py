@@ -1,5 +1,6 @@
 """The tournament day's pages, under the ``games`` namespace (``games/urls.py`` includes
-them): the list, a tournament, a round, the standings, entries, check-in, the close."""
+them): the list, a tournament, a round, the standings, entries, check-in, the close; the review list of
+possible duplicates."""
 
 from django.urls import path
 
@@ -26,4 +27,5 @@ urlpatterns = [
         name="checkin-toggle",
     ),
     path("tournaments/<int:pk>/close/", views.close, name="close"),
+    path("duplicates/", views.duplicates, name="duplicates"),
 ]

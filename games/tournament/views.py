@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -20,13 +21,24 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
-from games import selectors, services
-from games.models import Game, Player, Presence, Round, Tournament, TournamentEntry
-from games.permissions import is_director
+from games import services
+from games.models import (
+    DuplicateState,
+    Game,
+    Player,
+    PossibleDuplicate,
+    Presence,
+    Round,
+    Tournament,
+    TournamentEntry,
+)
+from games.permissions import is_any_director, is_director, is_federation_official
+from games.services import duplicates as dup_services
 from games.services import invitations, outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
+from games.tournament.services.identity import search_players
 from games.tournament.services.lifecycle import UnfinishedGames
 from games.views.public import MAX_QUERY, lazy_context, visitor_cached, where_tables
 from ops import cache
@@ -38,6 +50,7 @@ NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 RECENT_TOURNAMENTS = 10
+REVIEW_LIMIT = 100  # pairs on one page of the review list
 
 
 @require_GET
@@ -83,6 +96,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "standings": list(zip(table.rows, table.rounds, strict=True)),
         }
 
+    director = is_director(request.user, tournament)
     return render(
         request,
         "games/tournament_detail.html",
@@ -92,7 +106,8 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             # {% cache %}) until one of these versions is bumped.
             "versions": cache.versions(names),
             **lazy_context(body, ["rounds", "round_numbers", "table", "standings"]),
-            "is_director": is_director(request.user, tournament),
+            "is_director": director,
+            "review": dup_services.duplicates_open_of(tournament).count() if director else 0,
             "result_rounds": range(1, tournament.number_of_rounds + 1),
         },
     )
@@ -232,7 +247,12 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "games/entries.html",
-        {"tournament": tournament, "entries": rows, "ranks": [str(r) for r in _ranks()]},
+        {
+            "tournament": tournament,
+            "entries": rows,
+            "ranks": [str(r) for r in _ranks()],
+            "review": dup_services.duplicates_open_of(tournament).count(),
+        },
     )
 
 
@@ -339,10 +359,14 @@ def _import_csv(request: HttpRequest, tournament: Tournament) -> str:
     done = entries_csv.entries_import_csv(
         actor=request.user, tournament=tournament, data=upload.read()
     )
-    return (
+    text = (
         f"{done.entered} players entered from the file: {done.linked} linked, "
-        f"{done.created} created, {done.review} queued for review."
+        f"{done.created} created, {done.review} queued for review"
     )
+    if not done.review:
+        return text + "."
+    url = reverse("games:duplicates") + f"?tournament={tournament.pk}"
+    return format_html('{} (<a href="{}">the review list</a>).', text, url)
 
 
 @login_required
@@ -354,7 +378,7 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
     if len(query) < 2:
         return JsonResponse({"players": [], "listed": []})
     entered = set(tournament.entries.values_list("player_id", flat=True))
-    found = selectors.player_list(search=query)[:SEARCH_LIMIT]
+    found = search_players(query, limit=SEARCH_LIMIT)
     return JsonResponse(
         {
             "players": [
@@ -496,6 +520,71 @@ def _round_result_post(
     except ValidationError as e:
         return 400, _errors(e), game.pk
     return 200, "", game.pk
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def duplicates(request: HttpRequest) -> HttpResponse:
+    """The review list: the open possible duplicates among the players of the user's own
+    tournaments (every pair for a federation official), each merged or kept apart by one
+    POST through ``games.services.duplicates`` (docs/tournaments.md, "One person across
+    events").  ``?tournament=ID`` narrows it to one tournament's players."""
+    user = request.user
+    if not (is_any_director(user) or is_federation_official(user)):
+        raise PermissionDenied("The review list is for tournament directors.")
+    pairs = dup_services.duplicates_visible(user).filter(state=DuplicateState.OPEN)
+    raw = request.GET.get("tournament", "")
+    tournament = None
+    if raw:
+        tournament = Tournament.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+        if tournament is None or len(raw) > 18:
+            raise Http404("No such tournament.")
+        pairs = pairs.filter(pk__in=dup_services.duplicates_open_of(tournament).values("pk"))
+    if request.method == "POST":
+        try:
+            _duplicate_post(request, pairs)
+        except (ValidationError, PermissionDenied) as e:
+            messages.error(request, _errors(e))
+        return HttpResponseRedirect(request.get_full_path())
+    shown = list(
+        pairs.select_related("player__club", "other__club", "tournament").order_by(
+            "-created_at", "pk"
+        )[:REVIEW_LIMIT]
+    )
+    ids = {p for d in shown for p in (d.player_id, d.other_id)}
+    events: dict[int, list[TournamentEntry]] = {}
+    for entry in (
+        TournamentEntry.objects.filter(player__in=ids)
+        .select_related("tournament")
+        .order_by("tournament__start_date", "tournament_id")
+    ):
+        events.setdefault(entry.player_id, []).append(entry)
+    rows = [(d, events.get(d.player_id, []), events.get(d.other_id, [])) for d in shown]
+    return render(
+        request,
+        "games/duplicates.html",
+        {"rows": rows, "tournament": tournament, "total": pairs.count(), "limit": REVIEW_LIMIT},
+    )
+
+
+def _duplicate_post(request: HttpRequest, pairs: QuerySet[PossibleDuplicate]) -> None:
+    pk = _posted_id(request, "duplicate", "Reload the page: that pair is not known.")
+    dup = pairs.select_related("player", "other").filter(pk=pk).first()
+    if dup is None:
+        raise ValidationError("That pair is not on your review list (decided meanwhile?).")
+    what = request.POST.get("action")
+    if what == "apart":
+        dup_services.duplicate_keep_apart(actor=request.user, duplicate=dup)
+        messages.success(request, f"{dup.player} and {dup.other} are kept apart.")
+    elif what == "merge":
+        keep_pk = _posted_id(request, "keep", "Choose the record to keep.")
+        keep = {dup.player_id: dup.player, dup.other_id: dup.other}.get(keep_pk)
+        if keep is None:
+            raise ValidationError({"keep": "Keep one of the two players of this pair."})
+        kept = dup_services.duplicate_merge(actor=request.user, duplicate=dup, keep=keep)
+        messages.success(request, f"Merged into {kept} (#{kept.pk}).")
+    else:
+        raise ValidationError("Unknown action.")
 
 
 @login_required

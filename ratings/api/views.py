@@ -20,9 +20,11 @@ from rest_framework.views import APIView
 
 from games import cache as page_cache
 from games.engine.coords import point_to_gtp
+from games.engine.federation_ids import ID_FIELDS
 from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament
 from games.tournament.api.serializers import EntrySerializer
+from games.tournament.services.identity import search_players
 from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
 from ops.cache import visitor_max_age
@@ -231,11 +233,9 @@ class RatingListSearchView(APIView):
                 "rank": str(p.rank),
                 "club": p.club.name if p.club is not None else "",
                 "country": p.country,
-                "egd_pin": p.egd_pin,
-                "ffg_licence": p.ffg_licence,
-                "aga_id": p.aga_id,
+                **{f: getattr(p, f) for f in ID_FIELDS},
             }
-            for p in lists.search_players(q)
+            for p in search_players(q)
         ]
         entries = [
             {

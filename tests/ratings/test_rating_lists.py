@@ -119,6 +119,30 @@ def test_search_as_you_type_finds_list_entries_and_players(db: Any, tmp_path: Pa
     assert len(client.get(API, {"q": "ab"}).json()["lists"]) <= 20
 
 
+def test_the_list_search_reads_the_words_table_by_prefix(db: Any, tmp_path: Path) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ratings.lists import search_lists
+    from ratings.models import RatingListToken
+
+    egd = tmp_path / "egd.txt"
+    egd.write_bytes(EGD_SAMPLE)
+    _run(egd)
+    assert RatingListToken.objects.count() == 2 + 3 + 2  # each entry's folded words
+    assert [e.federation_id for e in search_lists("PET jö MÜ")] == ["10234567"]
+    assert search_lists("mullerx") == [] and search_lists("zz") == []
+    with CaptureQueriesContext(connection) as queries:
+        search_lists("ki ji")
+    # One statement through the words' index: no scan of the names.
+    sqls = [q["sql"] for q in queries]
+    assert len(sqls) == 1 and '"token" >= ' in sqls[0] and "EXISTS" in sqls[0]
+    assert not any('"name_key"::text LIKE' in sql for sql in sqls)
+    # A newer list replaces the words with the entries.
+    _run(egd)
+    assert RatingListToken.objects.count() == 7
+
+
 def test_a_director_enters_a_player_from_the_list(db: Any, director: Any, tmp_path: Path) -> None:
     from games.models import Player, PossibleDuplicate
     from tests.factories import TournamentFactory

@@ -36,7 +36,8 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: {error_text(e)} Nothing was imported.") from None
         self.stdout.write(
             f"{result.players} players: {result.linked} linked, {result.new_players} created, "
-            f"{result.review} queued for review."
+            f"{result.review} queued for review"
+            + (f" ({result.review_url})." if result.review else ".")
         )
         self.stdout.write(
             json.dumps(

@@ -176,3 +176,6 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     review = serializers.IntegerField(
         help_text="Pairs put on the review list as possible duplicates."
     )
+    review_url = serializers.CharField(
+        help_text="The review page of this tournament's possible duplicates."
+    )

@@ -239,6 +239,7 @@ class TournamentViewSet(
             "linked": result.linked,
             "created": result.new_players,
             "review": result.review,
+            "review_url": result.review_url,
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -7,24 +7,17 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
-from games.models import Player, Tournament
-from games.services.duplicates import duplicate_flag
-from games.services.players import RowErrors, players_create_bulk
+from games.engine.federation_ids import ID_FIELDS
+from games.models import Tournament
 from games.tournament.engine.model import Entrant
-from games.tournament.services.entries import (
-    NewEntry,
-    entries_add_many,
-    entry_rank,
-    entry_rating,
-)
-from games.tournament.services.identity import Decision, Matcher, player_of
-from ops.services import Actor
+from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
+from games.tournament.services.identity import EntrantError, players_identify
+from ops.services import Actor, StateConflict
 from ratings.ranks import MAX_INDEX, Rank, RankError
 
 COLUMNS = (
@@ -34,9 +27,7 @@ COLUMNS = (
     "club",
     "country",
     "rating",
-    "egd_pin",
-    "ffg_licence",
-    "aga_id",
+    *ID_FIELDS,
 )
 MAX_BYTES = 1_000_000
 MAX_ROWS = 2000
@@ -84,8 +75,20 @@ def _row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
     return entrant, rating
 
 
-@transaction.atomic
 def entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) -> CsvEntries:
+    """``_import_csv`` in its own transaction; another write taking one of the file's new
+    ids (or entering one of its players) at the same moment is a 409, never a 500."""
+    try:
+        return _import_csv(actor=actor, tournament=tournament, data=data)
+    except IntegrityError:
+        raise StateConflict(
+            "Another write took one of these players' ids at the same moment; nothing was "
+            "entered: import the file again."
+        ) from None
+
+
+@transaction.atomic
+def _import_csv(*, actor: Actor, tournament: Tournament, data: bytes) -> CsvEntries:
     if len(data) > MAX_BYTES:
         raise ValidationError({"file": f"Choose a CSV file of at most {MAX_BYTES // 1000} kB."})
     text = data.decode("utf-8-sig", errors="replace")
@@ -111,65 +114,24 @@ def entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) -> 
             f"Line {reader.line_num + 1}: this line cannot be read as CSV ({err}). "
             "Nothing was entered."
         ) from None
-    matcher = Matcher([e for e, _ in rows])
-    decisions = [(e, rating, matcher.decide(e)) for e, rating in rows]
-    made = iter(_new_players(actor, [(e, d) for e, _, d in decisions if d.player is None]))
-    linked = review = 0
-    wanted: list[NewEntry] = []
-    for e, rating, decision in decisions:
-        try:
-            if decision.player is not None:
-                player, queued = player_of(e, decision, tournament)
-                linked += 1
-            else:
-                player = next(made)
-                flagged = [
-                    duplicate_flag(
-                        player=player, other=other, reason=decision.reason, tournament=tournament
-                    )
-                    for other in decision.candidates
-                ]
-                queued = sum(1 for pair in flagged if pair is not None)
-            wanted.append(
-                NewEntry(
-                    line=e.id,
-                    player=player,
-                    rank=entry_rank(str(Rank(e.rank))),
-                    rating=rating,
-                    club=e.club,
-                    country=e.country if len(e.country) == 2 else "",
-                )
-            )
-        except ValidationError as exc:
-            text = " ".join(exc.messages)
-            raise ValidationError(f"Line {e.id}: {text} Nothing was entered.") from None
-        review += queued
+    try:
+        who = players_identify(actor=actor, entrants=[e for e, _ in rows], tournament=tournament)
+    except EntrantError as exc:
+        raise ValidationError(f"Line {exc.entrant.id}: {exc.text} Nothing was entered.") from None
+    wanted = [
+        NewEntry(
+            line=e.id,
+            player=player,
+            rank=e.rank,
+            rating=rating,
+            club=e.club,
+            country=e.country if len(e.country) == 2 else "",
+        )
+        for (e, rating), player in zip(rows, who.players, strict=True)
+    ]
     try:
         entries_add_many(actor=actor, tournament=tournament, rows=wanted)
     except ValidationError as exc:
         raise ValidationError(f"{' '.join(exc.messages)} Nothing was entered.") from None
-    return CsvEntries(len(rows), linked, len(rows) - linked, review)
-
-
-def _new_players(actor: Actor, rows: list[tuple[Entrant, Decision]]) -> list[Player]:
-    """The file's new players, checked one by one and written in bulk
-    (``players_create_bulk``); a wrong row is named by its line."""
-    values = []
-    for e, decision in rows:
-        country = e.country.strip().upper()
-        values.append(
-            {
-                "family_name": e.family_name,
-                "given_name": e.given_name,
-                "rank": str(Rank(e.rank)),
-                "club": e.club.strip(),
-                "country": country if re.fullmatch(r"[A-Z]{2}", country) else "",
-                **decision.new_ids,
-            }
-        )
-    try:
-        return players_create_bulk(actor=actor, rows=values)
-    except RowErrors as exc:
-        position, fields = min(exc.rows.items())
-        text = " ".join(m for messages in fields.values() for m in messages)
-        raise ValidationError(f"Line {rows[position][0].id}: {text} Nothing was entered.") from None
+    linked = who.linked_count
+    return CsvEntries(len(rows), linked, len(rows) - linked, who.review)

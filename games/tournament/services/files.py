@@ -12,18 +12,20 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
 from games.tournament.engine.formats import egf, opengotha
 from games.tournament.engine.formats.text import clean
-from games.tournament.engine.model import Event, Outcome, Presence
+from games.tournament.engine.model import Entrant, Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
-from games.tournament.services.identity import Matcher, player_of
+from games.tournament.services.identity import EntrantError, players_identify
 from games.tournament.services.tournaments import tournament_create
+from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
-from ops.services import Actor, StateConflict, validate_and_save
+from ops.services import Actor, StateConflict
 
 HANDICAP_KOMI = Decimal("0.5")  # OpenGotha's komi for a handicap game
 KOMI_RULES = {Decimal("6.5"): "japanese", Decimal("7.5"): "chinese", Decimal("7"): "nz"}
@@ -39,6 +41,11 @@ class ImportResult:
     new_players: int  # created
     linked: int = 0  # matched to a player goref already had
     review: int = 0  # pairs put on the review list ("possible duplicate")
+
+    @property
+    def review_url(self) -> str:
+        """The review page of this tournament's possible duplicates."""
+        return reverse("games:duplicates") + f"?tournament={self.tournament.pk}"
 
 
 def read_event(data: bytes) -> tuple[str, Event]:
@@ -147,9 +154,6 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         PairingParams.from_opengotha(event.pairing, event.settings.system)
     except ValueError as error:
         raise ValidationError({"file": str(error)}) from None
-    matcher = Matcher(event.entrants)
-    decisions = {e.id: matcher.decide(e) for e in event.entrants}
-
     today = dt.date.today()
     start = event.begin_date or today
     tournament = tournament_create(
@@ -171,36 +175,27 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
     tournament.pairing_params = dict(event.pairing)
     tournament.save(update_fields=["pairing_params"])
 
-    players: dict[int, Player] = {}
-    linked = flagged = 0
-    for e in event.entrants:
-        d = decisions[e.id]
-        player, queued = player_of(e, d, tournament)
-        linked += d.player is not None
-        flagged += queued
-        players[e.id] = player
-        spelt = f"{e.family_name} {e.given_name}".strip()
-        validate_and_save(
-            TournamentEntry(
-                tournament=tournament,
-                player=player,
-                rank=e.rank,
-                # An .h9 line carries no rating: none, rather than an invented one.
-                rating=e.rating if fmt == "opengotha" else None,
-                club=e.club[:100],
-                country=e.country.upper()[:2],
-                final=e.final,
-                smms_correction=e.smms_correction,
-                participation="".join(PRESENCE_LETTER[p] for p in e.presence).rstrip("p"),
-                file_name="" if spelt == player.full_name else spelt[:170],
-                rating_origin=e.rating_origin.strip()[:8],
-            )
-        )
+    try:
+        who = players_identify(actor=actor, entrants=event.entrants, tournament=tournament)
+    except EntrantError as exc:
+        e = exc.entrant
+        raise ValidationError(
+            {"file": f"Player {e.family_name} {e.given_name}: {exc.text}"}
+        ) from None
+    players = {e.id: p for e, p in zip(event.entrants, who.players, strict=True)}
+    entries = [_entry(tournament, e, players[e.id], fmt) for e in event.entrants]
+    TournamentEntry.objects.bulk_create(entries, batch_size=1000)
+    cache.changed_many(entries)
+    linked, flagged = who.linked_count, who.review
 
-    rounds = {
-        n: Round.objects.create(tournament=tournament, number=n)
-        for n in sorted({g.round for g in event.games})
-    }
+    numbers = sorted({g.round for g in event.games})
+    rounds = dict(
+        zip(
+            numbers,
+            Round.objects.bulk_create(Round(tournament=tournament, number=n) for n in numbers),
+            strict=True,
+        )
+    )
     games = []
     for g in event.games:
         games.append(
@@ -238,6 +233,34 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
     return ImportResult(
         tournament, len(players), len(games), len(players) - linked, linked, flagged
     )
+
+
+def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> TournamentEntry:
+    """The file's entry, checked as ``validate_and_save`` checks one but without its
+    per-row queries (the tournament is new, each player appears once)."""
+    spelt = f"{e.family_name} {e.given_name}".strip()
+    entry = TournamentEntry(
+        tournament=tournament,
+        player=player,
+        rank=e.rank,
+        # An .h9 line carries no rating: none, rather than an invented one.
+        rating=e.rating if fmt == "opengotha" else None,
+        club=e.club[:100],
+        country=e.country.upper()[:2],
+        final=e.final,
+        smms_correction=e.smms_correction,
+        participation="".join(PRESENCE_LETTER[p] for p in e.presence).rstrip("p"),
+        file_name="" if spelt == player.full_name else spelt[:170],
+        rating_origin=e.rating_origin.strip()[:8],
+    )
+    try:
+        entry.full_clean(
+            exclude=["tournament", "player"], validate_unique=False, validate_constraints=False
+        )
+    except ValidationError as exc:
+        text = " ".join(exc.messages)
+        raise ValidationError({"file": f"Player {spelt}: {text}"}) from None
+    return entry
 
 
 def _check_tables(games: list[Game]) -> None:

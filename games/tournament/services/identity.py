@@ -11,21 +11,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
+from games.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
 from games.engine.names import folded, name_key
-from games.models import Player, Tournament
-from games.services.duplicates import duplicate_flag
-from games.services.players import player_create, player_update
+from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
+from games.services.duplicates import duplicates_flag_many
+from games.services.players import RowErrors, player_update, players_create_bulk
 from games.tournament.engine.model import Entrant
+from ops.services import Actor
 from ratings.ranks import Rank
 
-# (the entrant's attribute, the player's field, its name in messages, its shape)
-FEDERATION_IDS = (
-    ("egd_pin", "egd_pin", "EGD PIN", re.compile(r"\d{8}")),
-    ("ffg_licence", "ffg_licence", "FFG licence", re.compile(r"\d{7}")),
-    ("aga_id", "aga_id", "AGA id", re.compile(r"\d{1,10}")),
-)
 # Placeholders some files carry for "no id".
 _NO_ID = {"0" * n for n in range(1, 11)}
 
@@ -33,10 +29,10 @@ _NO_ID = {"0" * n for n in range(1, 11)}
 def federation_ids(e: Entrant) -> dict[str, str]:
     """The entrant's usable ids by player field (placeholders and malformed ones left out)."""
     out: dict[str, str] = {}
-    for attr, fld, _label, shape in FEDERATION_IDS:
-        value = getattr(e, attr).strip()
-        if value and value not in _NO_ID and shape.fullmatch(value):
-            out[fld] = value
+    for fid in FEDERATION_IDS:
+        value = getattr(e, fid.field).strip()
+        if value and value not in _NO_ID and fid.shape.fullmatch(value):
+            out[fid.field] = value
     return out
 
 
@@ -53,7 +49,7 @@ class Decision:
 
 
 def _label(fld: str) -> str:
-    return next(label for _a, f, label, _s in FEDERATION_IDS if f == fld)
+    return LABELS[fld]
 
 
 def _same_person_name(e: Entrant, p: Player) -> bool:
@@ -86,20 +82,26 @@ class Matcher:
         self.ids = {e.id: federation_ids(e) for e in entrants}
         self.keys = {e.id: name_key(e.family_name, e.given_name) for e in entrants}
         cond = Q(name_key__in=set(self.keys.values()))
-        for _a, fld, _l, _s in FEDERATION_IDS:
+        for fld in ID_FIELDS:
             values = {ids[fld] for ids in self.ids.values() if fld in ids}
             if values:
                 cond |= Q(**{f"{fld}__in": values})
         rows = list(Player.objects.filter(cond).select_related("club"))
         self.by_id = {
-            (fld, getattr(p, fld)): p
-            for p in rows
-            for _a, fld, _l, _s in FEDERATION_IDS
-            if getattr(p, fld)
+            (fld, getattr(p, fld)): p for p in rows for fld in ID_FIELDS if getattr(p, fld)
         }
         self.by_key: dict[str, list[Player]] = {}
         for p in rows:
             self.by_key.setdefault(p.name_key, []).append(p)
+        # The pairs a director kept apart: never asked again, and a reason to link the one
+        # whose name this is rather than create a third record (docs/tournaments.md).
+        pks = [p.pk for p in rows]
+        self.apart = {
+            frozenset(pair)
+            for pair in PossibleDuplicate.objects.filter(
+                state=DuplicateState.APART, player__in=pks, other__in=pks
+            ).values_list("player", "other")
+        }
         self.used: set[int] = set()
         self.taken_ids: set[tuple[str, str]] = set(self.by_id)
 
@@ -122,6 +124,21 @@ class Matcher:
         return d
 
     def _decide(self, e: Entrant) -> Decision:
+        d = self._by_ids_and_name(e)
+        if d.player is not None or not d.candidates:
+            return d
+        # The one player of this name (no id against him) was kept apart from every other
+        # candidate: the director has said who the others are not, so he is this one.
+        ids = self.ids[e.id]
+        named = [p for p in self.by_key.get(self.keys[e.id], []) if not _conflicts(ids, p)]
+        if len(named) == 1 and self.keys[e.id]:
+            (n,) = named
+            rest = [c for c in d.candidates if c.pk != n.pk]
+            if rest and all(frozenset((n.pk, c.pk)) in self.apart for c in rest):
+                return Decision(player=n, fill=self._fill(ids, n))
+        return d
+
+    def _by_ids_and_name(self, e: Entrant) -> Decision:
         ids = self.ids[e.id]
         who = f"{e.family_name} {e.given_name}".strip()
         held = {f: self.by_id[(f, v)] for f, v in ids.items() if (f, v) in self.by_id}
@@ -161,36 +178,102 @@ class Matcher:
         return {f: v for f, v in ids.items() if not getattr(p, f) and (f, v) not in self.taken_ids}
 
 
-def player_of(e: Entrant, d: Decision, tournament: Tournament | None) -> tuple[Player, int]:
-    """The goref player for the entrant by the decision (the linked one, his empty ids
-    filled; else a new one, put on the review list beside each candidate), and how many
-    pairs were queued.  Inside the caller's transaction."""
-    if d.player is not None:
-        if d.fill:
+class EntrantError(ValidationError):
+    """A new player the file describes cannot be created: ``entrant`` and what is wrong."""
+
+    def __init__(self, entrant: Entrant, text: str) -> None:
+        super().__init__(text)
+        self.entrant = entrant
+        self.text = text
+
+
+@dataclass(frozen=True)
+class Identified:
+    """The goref player of each entrant (in the entrants' order), whether he was linked
+    to an existing one, and how many pairs went on the review list."""
+
+    players: list[Player]
+    linked: list[bool]
+    review: int
+
+    @property
+    def linked_count(self) -> int:
+        return sum(self.linked)
+
+
+def players_identify(
+    *, actor: Actor, entrants: Iterable[Entrant], tournament: Tournament | None
+) -> Identified:
+    """Link or create the players of a file, a CSV or a rating-list registration in a
+    bounded number of queries, whatever their number: one read of the candidates and the
+    pairs kept apart, the new players (with their name keys, clubs and audit rows) in
+    bulk, the review pairs in bulk; only a linked player gaining an id he lacked is
+    written alone (once in his life).  Inside the caller's transaction; ``EntrantError``
+    names the first entrant who cannot be created."""
+    entrants = list(entrants)
+    matcher = Matcher(entrants)
+    decisions = [matcher.decide(e) for e in entrants]
+    for d in decisions:
+        if d.player is not None and d.fill:
+            # The import is the authority on the ids it fills (audited with no actor).
             player_update(actor=None, player=d.player, **d.fill)
-        return d.player, 0
-    player = _new_player(e, d.new_ids)
-    queued = 0
-    for other in d.candidates:
-        if duplicate_flag(player=player, other=other, reason=d.reason, tournament=tournament):
-            queued += 1
-    return player, queued
-
-
-def _new_player(e: Entrant, ids: dict[str, str]) -> Player:
-    country = e.country.strip().upper()
+    new = [(e, d) for e, d in zip(entrants, decisions, strict=True) if d.player is None]
     try:
-        return player_create(
-            actor=None,
-            family_name=e.family_name,
-            given_name=e.given_name,
-            rank=str(Rank(e.rank)),
-            club=e.club.strip() or None,
-            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
-            **ids,
-        )
-    except ValidationError as exc:
-        fields = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
-        raise ValidationError(
-            {"file": f"Player {e.family_name} {e.given_name}: {fields}"}
-        ) from None
+        made = iter(players_create_bulk(actor=actor, rows=[_row(e, d.new_ids) for e, d in new]))
+    except RowErrors as exc:
+        position, fields = min(exc.rows.items())
+        text = "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items() if k != "__all__")
+        text = text or " ".join(fields.get("__all__", []))
+        raise EntrantError(new[position][0], text) from None
+    players = [d.player if d.player is not None else next(made) for d in decisions]
+    pairs = [
+        (player, other, d.reason)
+        for player, d in zip(players, decisions, strict=True)
+        if d.player is None
+        for other in d.candidates
+    ]
+    review = duplicates_flag_many(pairs=pairs, tournament=tournament)
+    return Identified(players, [d.player is not None for d in decisions], review)
+
+
+def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
+    """A new player's fields (``players_create_bulk``) from the entrant."""
+    country = e.country.strip().upper()
+    return {
+        "family_name": e.family_name,
+        "given_name": e.given_name,
+        "rank": str(Rank(e.rank)),
+        "club": e.club.strip(),
+        "country": country if re.fullmatch(r"[A-Z]{2}", country) else "",
+        **ids,
+    }
+
+
+# --------------------------------------------------------------------------- search
+
+MAX_QUERY = 100  # characters of a search
+MAX_RESULTS = 20
+
+
+def search_words(q: str) -> list[str]:
+    """The words of a search as name keys hold them (folded, no accents), at most five."""
+    return name_key(q[:MAX_QUERY], "").split()[:5]
+
+
+def search_players(q: str, limit: int = MAX_RESULTS) -> QuerySet[Player]:
+    """The one player search (the entries page, the rating-list search API): goref's
+    players whose name has every word typed as the start of one of its words, accents,
+    case and order ignored, or whose federation id is the text typed."""
+    text = q.strip()[:MAX_QUERY]
+    cond = Q()
+    for fld in ID_FIELDS:
+        cond |= Q(**{fld: text})
+    words = search_words(text)
+    if words:
+        by_name = Q()
+        for w in words:
+            by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
+        cond |= by_name
+    if not text:
+        return Player.objects.none()
+    return Player.objects.filter(cond).select_related("club").order_by("name_key", "pk")[:limit]

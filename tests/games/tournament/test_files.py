@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from games.engine.names import folded, name_key
 from games.management.commands.seed_demo import DEMO_TOURNAMENT
@@ -138,10 +139,14 @@ def test_name_order_and_spelling_are_ignored():
 def test_two_players_of_one_name_import_and_are_queued_for_review(db):
     a = PlayerFactory(family_name="Robin", given_name="Clé")
     b = PlayerFactory(family_name="ROBIN", given_name="Cle")
-    result = tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
-    assert result.linked == 0 and result.new_players == 16 and result.review == 2
+    out = StringIO()
+    call_command("import_tournament", str(SIMPLE_MM), stdout=out)
+    result = json.loads(out.getvalue().splitlines()[-1])
+    assert (result["linked"], result["created"], result["review"]) == (0, 16, 2)
+    link = reverse("games:duplicates") + f"?tournament={result['tournament']}"
+    assert f"2 queued for review ({link})." in out.getvalue()
     new = TournamentEntry.objects.get(
-        tournament=result.tournament, player__name_key=a.name_key
+        tournament=result["tournament"], player__name_key=a.name_key
     ).player
     assert new.pk not in (a.pk, b.pk)
     pairs = set(PossibleDuplicate.objects.values_list("player", "other"))
@@ -240,6 +245,7 @@ def test_the_api_imports_for_a_director(api_as, director, outsider, settings):
         "review": 0,
     }
     t = Tournament.objects.get(pk=response.json()["tournament"])
+    assert response.json()["review_url"] == reverse("games:duplicates") + f"?tournament={t.pk}"
     shown = api_as(director).get(f"{URL}{t.pk}/").json()
     assert shown["short_name"] == "simplemm_3511" and shown["director_name"] == "Theo"
     assert shown["handicap_policy"]["kind"] == "mcmahon" and shown["rules"] == "chinese"
@@ -369,7 +375,7 @@ def test_a_race_on_a_players_id_is_a_conflict_and_imports_nothing(db, monkeypatc
     def taken(**kwargs):
         raise IntegrityError("duplicate key value violates unique constraint")
 
-    monkeypatch.setattr(identity, "player_create", taken)
+    monkeypatch.setattr(identity, "players_create_bulk", taken)
     with pytest.raises(StateConflict, match="import the file again"):
         tournament_import(actor=None, data=SIMPLE_MM.read_bytes())
     assert not Tournament.objects.exists()
@@ -378,3 +384,52 @@ def test_a_race_on_a_players_id_is_a_conflict_and_imports_nothing(db, monkeypatc
 def test_an_h9_import_invents_no_rating(db):
     t = tournament_import(actor=None, data=(DATA / "juvisy-2019.h9").read_bytes()).tournament
     assert t.entries.exists() and not t.entries.exclude(rating=None).exists()
+
+
+# --------------------------------------------------------------------------- in bulk
+
+
+def _import_queries(path: Path) -> tuple[int, int]:
+    """Queries to import ``path`` into an empty database, and its players (rolled back)."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as queries:
+            result = tournament_import(actor=None, data=path.read_bytes())
+        transaction.set_rollback(True)
+    return len(queries), result.players
+
+
+def test_an_imports_queries_do_not_grow_with_its_players(db):
+    small = _import_queries(SIMPLE_MM)
+    big = _import_queries(DATA / "congreso-2020.xml")
+    assert (small[1], big[1]) == (16, 167)
+    # Ten times the players, not one query more (the small file has an id column more
+    # to check for uniqueness: one query).
+    assert big[0] <= small[0] <= 40, (small, big)
+
+
+def test_a_pair_kept_apart_is_not_asked_again_nor_linked(db):
+    from games.services.duplicates import duplicate_keep_apart
+
+    def file_with(name: str) -> bytes:
+        text = SIMPLE_MM.read_text()
+        text = text.replace('name="Robin"', f'name="{name}"')
+        return text.replace('"ROBINCLÉ"', f'"{name.upper()}CLÉ"').encode()
+
+    # "Robin" holds the EGD PIN the file gives "Robinson": the import cannot tell.
+    robin = PlayerFactory(family_name="Robin", given_name="Clé", egd_pin="12345678")
+    data = file_with("Robinson").replace(b'egfPin=""', b'egfPin="12345678"', 1)
+    assert b'egfPin="12345678"' in data
+    first = tournament_import(actor=None, data=data)
+    dup = PossibleDuplicate.objects.get()
+    assert dup.other == robin and first.review == 1
+    robinson = dup.player
+    duplicate_keep_apart(actor=None, duplicate=dup)
+    # The next file says the same: Robinson is linked, Robin is not, nobody is asked.
+    second = tournament_import(actor=None, data=data)
+    assert second.review == 0 and PossibleDuplicate.objects.count() == 1
+    players = set(second.tournament.entries.values_list("player", flat=True))
+    assert robinson.pk in players and robin.pk not in players
+    assert Player.objects.get(pk=robinson.pk).egd_pin is None
