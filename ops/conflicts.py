@@ -11,9 +11,10 @@ stays a 500 that the error log shows.
 from __future__ import annotations
 
 import logging
+import zlib
 from collections.abc import Callable
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 
@@ -55,3 +56,17 @@ class RaceConflictMiddleware:
         if isinstance(exc, IntegrityError) and lost_race(exc):
             return race_conflict(request)
         return None
+
+
+def take_turns(name: str) -> None:
+    """Make the transactions that call this with the same ``name`` run one after the
+    other, from here to their commit: for a read-then-create that no unique constraint
+    can guard (two imports each finding no "Jan Novák" and each creating one).
+
+    PostgreSQL: a transaction-scoped advisory lock, released at commit or rollback.
+    SQLite already runs one writing transaction at a time."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("take_turns is for inside a transaction")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(name.encode())])

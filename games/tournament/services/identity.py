@@ -19,6 +19,7 @@ from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
 from games.services.duplicates import duplicates_flag_many
 from games.services.players import RowErrors, player_update, players_create_bulk
 from games.tournament.engine.model import Entrant
+from ops.conflicts import take_turns
 from ops.services import Actor
 from ratings.ranks import Rank
 
@@ -211,6 +212,10 @@ def players_identify(
     written alone (once in his life).  Inside the caller's transaction; ``EntrantError``
     names the first entrant who cannot be created."""
     entrants = list(entrants)
+    # Two files (or a file and a CSV) entering the same new person at once would each
+    # find nobody and each create him, as two players no review pair links: the
+    # identity steps take turns, the second then links to the first's players.
+    take_turns("players_identify")
     matcher = Matcher(entrants)
     decisions = [matcher.decide(e) for e in entrants]
     for d in decisions:
