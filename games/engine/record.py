@@ -92,7 +92,7 @@ _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
 # Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
 # match (a set-up position's root lists hundreds of values).
-_ROOT_PROPERTIES = re.compile(rf"(?:\s*[A-Z]+\s*{_VALUE}|\s*{_VALUE})*+", re.DOTALL)
+_ROOT_PROPERTIES = re.compile(rf"(?:\s*[A-Za-z]+\s*{_VALUE}|\s*{_VALUE})*+", re.DOTALL)
 _UNREAD = rf"(?:(?:C|N|BL|WL|OB|OW)\s*(?:{_VALUE}\s*)+)"
 _ANNOTATED_MOVE = re.compile(
     rf"\s*;\s*{_UNREAD}*([BW])\s*\[([a-z]{{0,2}})\]\s*{_UNREAD}*(?=[;()])", re.DOTALL
@@ -366,37 +366,43 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
 
 
 @cache
-def _neighbours(size: int) -> dict[Point, tuple[Point, ...]]:
-    return {
-        (x, y): tuple(
-            (a, b)
-            for a, b in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
-            if 0 <= a < size and 0 <= b < size
-        )
-        for y in range(size)
-        for x in range(size)
-    }
+def _bit_table(size: int) -> tuple[dict[Point, int], int, int]:
+    """Each point's bit (``y*size+x``), and the masks of the points off the first
+    column and off the last one (a shift by one must not wrap round a row)."""
+    bits = {(x, y): 1 << (y * size + x) for y in range(size) for x in range(size)}
+    first = sum(1 << (y * size) for y in range(size))
+    full = (1 << (size * size)) - 1
+    return bits, full ^ first, full ^ (first << (size - 1))
 
 
 def _all_chains_breathe(stones: dict[Point, Color], size: int) -> bool:
-    """Whether every chain of a set-up position has a liberty: the stones next to an
-    empty point, and those joined to them, without building a board."""
-    near = _neighbours(size)
-    free = []
-    for p in stones:
-        for n in near[p]:
-            if n not in stones:
-                free.append(p)
-                break
-    breathing = set(free)
-    while free:
-        p = free.pop()
-        color = stones[p]
-        for n in near[p]:
-            if n not in breathing and stones.get(n) is color:
-                breathing.add(n)
-                free.append(n)
-    return len(breathing) == len(stones)
+    """Whether every chain of a set-up position has a liberty, on bit boards: each
+    colour's stones next to an empty point grow through their own colour until
+    nothing changes (a few big-integer operations per step, no board built)."""
+    bits, not_first, not_last = _bit_table(size)
+    look = bits.__getitem__
+    # Distinct powers of two: their sum is their union.
+    black = sum(map(look, [p for p, color in stones.items() if color is Color.BLACK]))
+    white = sum(map(look, [p for p, color in stones.items() if color is not Color.BLACK]))
+    empty = ((1 << (size * size)) - 1) ^ black ^ white
+    for own in (black, white):
+        reached = 0
+        frontier = empty
+        while frontier:
+            frontier = (
+                (
+                    ((frontier << 1) & not_first)
+                    | ((frontier >> 1) & not_last)
+                    | (frontier << size)
+                    | (frontier >> size)
+                )
+                & own
+                & ~reached
+            )
+            reached |= frontier
+        if reached != own:
+            return False
+    return True
 
 
 def _white_after_black_setup(
@@ -522,9 +528,15 @@ def _point_table(size: int) -> dict[str, Point]:
 
 
 def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Point]:
-    points: set[Point] = set()
     table = _point_table(size)
-    for value in node.values(ident):
+    values = node.values(ident)
+    if len(values) <= budget.left:  # the common case: every value one point, looked up
+        found = set(map(table.get, values))
+        if None not in found:
+            budget.left -= len(values)
+            return found  # type: ignore[return-value]  # None is not in it
+    points: set[Point] = set()
+    for value in values:
         single = table.get(value)
         if single is not None and budget.left > 0:
             budget.left -= 1
