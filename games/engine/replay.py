@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .board import _KO_CODE, OCCUPIED, REASONS, Board
+from .board import _KO_CODE, KO, OCCUPIED, REASONS, SUICIDE, SUPERKO, Board
 from .coords import point_to_gtp
 from .rules import Rules, Scoring
 from .types import Color, GameRecord, Move, Point
@@ -170,8 +170,8 @@ def replay(
     ko = _KO_CODE[rules.ko]
     suicide_legal = rules.suicide
     first_capture_rules = rules.scoring is Scoring.FIRST_CAPTURE
-    check = board._check
     place = board._place
+    cells = board._cells
     seen_pos = board._seen_pos
     seen_sit = board._seen_sit
     side_key = board._t.side_key
@@ -221,7 +221,16 @@ def replay(
             i = index.get(point, -1)
             if i < 0:
                 raise ValueError(f"move {number}: {point} is off a {size}x{size} board")
-            code = check(i, color, ko, suicide_legal)
+            # The rules that need no play are checked first; suicide and superko after
+            # the stone is placed, on what the play did (one pass over the neighbours
+            # instead of two).  Board._check gives the same reasons in the same order.
+            code = (
+                OCCUPIED
+                if cells[i]
+                else KO
+                if i == board.ko_point and color == board.ko_color
+                else 0
+            )
             if code:
                 violations.append(Violation(number, action.color, point, REASONS[code], size))
                 if strict:
@@ -233,6 +242,20 @@ def replay(
                 n = 0
             else:
                 n = place(i, color)
+                if not code:
+                    if n < 0 and not suicide_legal:
+                        code = SUICIDE
+                    elif ko == 1 and board.hash in seen_pos:
+                        code = SUPERKO
+                    elif ko == 2 and board.hash ^ side_key[3 - color] in seen_sit:
+                        code = SUPERKO
+                    if code:
+                        violation = Violation(number, action.color, point, REASONS[code], size)
+                        if strict:  # the board must stand before this move: read it again
+                            before = replay(record, rules, strict=True, stop_after=number - 1)
+                            before.violations.append(violation)
+                            return before
+                        violations.append(violation)
             if n:
                 if n > 0:
                     prisoners[color] += n
