@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 from functools import cache
 
@@ -290,7 +290,7 @@ def _build(
             actions.append(move)
             moved = True
     start = _start_position(opening, size)
-    placed = sum(1 for color in start.values() if color is Color.BLACK)
+    placed = [*start.values()].count(Color.BLACK)
     if handicap >= 2 and placed and placed != handicap:
         warnings.append(f"HA[{handicap}] but {placed} black stones are set up")
     if handicap >= 2 and not placed and _first_mover(actions) is Color.WHITE:
@@ -328,8 +328,10 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
         return {}
     if len(opening) == 1:  # the root alone: no point is set up twice (_read_setup)
         only = opening[0][1]
-        stones = dict.fromkeys(only.black, Color.BLACK)
-        stones.update(dict.fromkeys(only.white, Color.WHITE))
+        black: Collection[Point] = only.black
+        white: Collection[Point] = only.white
+        stones = dict.fromkeys(black, Color.BLACK)
+        stones.update(dict.fromkeys(white, Color.WHITE))
     else:
         stones = {}
         for _, setup in opening:
@@ -337,7 +339,9 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int) -> dict[Point,
             stones.update(dict.fromkeys(setup.white, Color.WHITE))
             for p in setup.empty:
                 stones.pop(p, None)
-    if _all_chains_breathe(stones, size):  # the common case: no chain to name
+        black = [p for p, color in stones.items() if color is Color.BLACK]
+        white = [p for p, color in stones.items() if color is Color.WHITE]
+    if _all_chains_breathe(black, white, size):  # the common case: no chain to name
         return stones
     placed: dict[Point, tuple[Color, Node]] = {}
     for node, setup in opening:
@@ -375,15 +379,17 @@ def _bit_table(size: int) -> tuple[dict[Point, int], int, int]:
     return bits, full ^ first, full ^ (first << (size - 1))
 
 
-def _all_chains_breathe(stones: dict[Point, Color], size: int) -> bool:
+def _all_chains_breathe(
+    black_points: Iterable[Point], white_points: Iterable[Point], size: int
+) -> bool:
     """Whether every chain of a set-up position has a liberty, on bit boards: each
     colour's stones next to an empty point grow through their own colour until
     nothing changes (a few big-integer operations per step, no board built)."""
     bits, not_first, not_last = _bit_table(size)
     look = bits.__getitem__
     # Distinct powers of two: their sum is their union.
-    black = sum(map(look, [p for p, color in stones.items() if color is Color.BLACK]))
-    white = sum(map(look, [p for p, color in stones.items() if color is not Color.BLACK]))
+    black = sum(map(look, black_points))
+    white = sum(map(look, white_points))
     empty = ((1 << (size * size)) - 1) ^ black ^ white
     for own in (black, white):
         reached = 0

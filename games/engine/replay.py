@@ -245,10 +245,10 @@ def replay(
                 if not code:
                     if n < 0 and not suicide_legal:
                         code = SUICIDE
-                    elif ko == 1 and board.hash in seen_pos:
-                        code = SUPERKO
-                    elif ko == 2 and board.hash ^ side_key[3 - color] in seen_sit:
-                        code = SUPERKO
+                    elif ko:  # 1 positional, 2 situational superko
+                        h = board.hash
+                        if h in seen_pos if ko == 1 else h ^ side_key[3 - color] in seen_sit:
+                            code = SUPERKO
                     if code:
                         violation = Violation(number, action.color, point, REASONS[code], size)
                         if strict:  # the board must stand before this move: read it again
