@@ -114,34 +114,33 @@ def read_text_and_record(
     """``parse_record``, with the text the bytes were read as (to keep the file)."""
     error: SgfError | None = None
     for decoded in sgf.decodings(data, max_bytes=max_bytes):
+        notes = (decoded.warning,) if decoded.warning else ()
+        if sgf._START.search(decoded.text) is None:  # the reader found "(" and a property
+            notes += ("the first node has no ';': read as if it had one",)
         try:
-            record = _parse_text(decoded.text)
+            record = _parse_tree_text(decoded.text, _Found(decoded.charset, notes))
         except SgfError as e:
             error = error or e
             continue
-        notes = (decoded.warning,) if decoded.warning else ()
-        record = dataclasses.replace(
-            record, charset=decoded.charset, warnings=notes + record.warnings
-        )
         return decoded.text, record
     assert error is not None  # the last reading always decodes
     raise error
 
 
-def _parse_text(text: str) -> GameRecord:
-    record = _parse_tree_text(text)
-    if sgf._START.search(text) is None:  # the reader found "(" and a property
-        note = "the first node has no ';': read as if it had one"
-        record = dataclasses.replace(record, warnings=(note, *record.warnings))
-    return record
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Found:
+    """What the reading of the bytes found before the tree: the charset, the notes."""
+
+    charset: str | None = None
+    notes: tuple[str, ...] = ()
 
 
-def _parse_tree_text(text: str) -> GameRecord:
+def _parse_tree_text(text: str, found: _Found = _Found()) -> GameRecord:
     split = _split_plain_moves(text)
     if split is not None:
         root_text, pairs, tail = split
         try:
-            record = _build(sgf.parse_text(root_text), pairs, tail)
+            record = _build(sgf.parse_text(root_text), pairs, tail, found)
         except SgfError:
             # An error in the tail: read it all again, for the error's true place.
             if not tail:
@@ -149,7 +148,7 @@ def _parse_tree_text(text: str) -> GameRecord:
             record = None
         if record is not None:
             return record
-    record = _build(sgf.parse_text(text), [])
+    record = _build(sgf.parse_text(text), [], (), found)
     assert record is not None  # the general path raises rather than give up
     return record
 
@@ -214,7 +213,10 @@ def _move_table(size: int) -> tuple[dict[str, Move], dict[str, Move]]:
 
 
 def _build(
-    trees: list[sgf.GameTree], pairs: list[tuple[str, str]], tail: Sequence[Node] = ()
+    trees: list[sgf.GameTree],
+    pairs: list[tuple[str, str]],
+    tail: Sequence[Node] = (),
+    found: _Found = _Found(),
 ) -> GameRecord | None:
     """The record of ``trees[0]``'s main line followed by the moves ``pairs``, then the
     nodes ``tail``.
@@ -232,7 +234,8 @@ def _build(
     if gm is not None and gm.strip() != "1":
         raise root.error("GM", f"GM[{gm}] is not a game of Go (GM[1])")
     size = _read_size(root)
-    info = {k: root.values(k)[0] for k in INFO_PROPERTIES if k in root}
+    props = root.properties
+    info = {k: props[k][0] for k in INFO_PROPERTIES if k in props}
     komi = _read_komi(root, warnings)
     handicap = _read_handicap(root, size, warnings)
     first_player = _read_player(root, warnings)
@@ -314,7 +317,8 @@ def _build(
         info=info,
         territory_black=frozenset(_read_points(last, "TB", size, budget)),
         territory_white=frozenset(_read_points(last, "TW", size, budget)),
-        warnings=tuple(warnings),
+        warnings=(*found.notes, *warnings),
+        charset=found.charset,
     )
 
 
@@ -566,7 +570,8 @@ def _read_points(node: Node, ident: str, size: int, budget: _Budget) -> set[Poin
 
 
 def _read_setup(node: Node, size: int, budget: _Budget) -> Setup:
-    if "AB" not in node and "AW" not in node and "AE" not in node:
+    props = node.properties
+    if "AB" not in props and "AW" not in props and "AE" not in props:
         return Setup()
     black = _read_points(node, "AB", size, budget)
     white = _read_points(node, "AW", size, budget)
@@ -580,7 +585,8 @@ def _read_setup(node: Node, size: int, budget: _Budget) -> Setup:
 
 
 def _read_move(node: Node, size: int) -> Move | None:
-    has_b, has_w = "B" in node, "W" in node
+    props = node.properties
+    has_b, has_w = "B" in props, "W" in props
     if has_b and has_w:
         raise node.error("W", "a node cannot hold both a black (B) and a white (W) move")
     if not (has_b or has_w):
