@@ -16,6 +16,8 @@ from .coords import point_to_gtp
 from .rules import Rules, Scoring
 from .types import Color, GameRecord, Move, Point
 
+# Colour codes of the hot loop to colours, without an enum lookup per call.
+_COLOR_OF = {1: Color.BLACK, 2: Color.WHITE}
 VIOLATION_REASONS = ("occupied", "suicide", "ko", "superko", "wrong-turn")
 
 
@@ -286,11 +288,11 @@ def replay(
         moves_played=number,
         violations=violations,
         prisoners={Color.BLACK: prisoners[1], Color.WHITE: prisoners[2]},
-        first_pass=Color(first_pass) if first_pass else None,
-        first_pass_of_final_sequence=Color(run_start) if pass_run else None,
+        first_pass=_COLOR_OF.get(first_pass),
+        first_pass_of_final_sequence=_COLOR_OF[run_start] if pass_run else None,
         ended_by_passes=pass_run >= 2,
         last_move=last_move,
-        to_move=Color(to_move),
+        to_move=_COLOR_OF[to_move],
         handicap=record.handicap,
         first_capture=first_capture,
         moves_after_end=moves_after_end,

@@ -335,7 +335,9 @@ def root_charset(data: bytes) -> str:
     pos = start.end()
     while (m := _RAW_PROPERTY.match(data, pos)) is not None:
         pos = m.end()
-        ident = bytes(c for c in m.group(1) if 65 <= c <= 90)
+        ident = m.group(1)
+        if not ident.isupper():  # an FF[3] identifier: its upper-case letters only
+            ident = bytes(c for c in ident if 65 <= c <= 90)
         if ident == b"CA":
             value = _RAW_VALUE.match(m.group(2).lstrip())
             if value is None:  # cannot happen: the group is made of values
