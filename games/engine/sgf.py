@@ -458,6 +458,8 @@ _NEWLINE = re.compile(r"\n")
 # position's root lists hundreds, read here in two calls instead of a match each.
 _PLAIN_RUN = re.compile(r"(?:\s*\[[^\\\]]*\])+")
 _PLAIN_VALUE = re.compile(r"\[([^\\\]]*)\]")
+# What may follow a value when another value comes next (checked before the run is tried).
+_MAY_CONTINUE = frozenset("[ \t\r\n")
 
 
 def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[GameTree] | None:
@@ -506,6 +508,9 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
             if "\\" in value:
                 value = unescape(_unescape, value)
             props[ident] = last = [value]
+            if text[pos : pos + 1] in _MAY_CONTINUE and (run := plain_run(text, pos)) is not None:
+                last += plain_values(text, pos, run.end())
+                pos = run.end()
         elif kind == 6:  # another property of the node
             if props is None:
                 if tree is None:
@@ -525,8 +530,7 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
                 last.append(value)
             else:
                 props[ident] = last = [value]
-            run = plain_run(text, pos)
-            if run is not None:
+            if text[pos : pos + 1] in _MAY_CONTINUE and (run := plain_run(text, pos)) is not None:
                 last += plain_values(text, pos, run.end())
                 pos = run.end()
         elif kind == 4:
