@@ -18,9 +18,9 @@ alternation, ``--rounds`` times each:
 * the handicap lookup ``/api/v1/handicap/?black=..&white=..``;
 * the player page ``/players/<id>/`` (rating, chart, games);
 * the tournament page ``/tournaments/<id>/`` (the standings and every round's games);
-* the standings page ``/tournaments/<id>/standings/``;
 * the tournament page for a signed-in player (his session cookie: his own header around
   the cached fragment, which is spliced in compressed as it was cached);
+* the standings page ``/tournaments/<id>/standings/``;
 * the tournament page again while a result is entered every second (the event's version
   bumped from this process): each bump makes every cached copy miss once.
 
@@ -153,9 +153,9 @@ def _seed(players_count: int) -> tuple[dict[str, str], int]:
         "handicap": f"/api/v1/handicap/?black={a}&white={b}",
         "player page": f"/players/{a}/",
         "tournament": f"/tournaments/{tournament.pk}/",
+        SIGNED_IN: f"/tournaments/{tournament.pk}/",
         "standings": f"/tournaments/{tournament.pk}/standings/",
         WRITING: f"/tournaments/{tournament.pk}/",
-        SIGNED_IN: f"/tournaments/{tournament.pk}/",
     }
     return urls, tournament.pk
 
