@@ -92,7 +92,8 @@ _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
 # Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
 # match (a set-up position's root lists hundreds of values).
-_ROOT_PROPERTIES = re.compile(rf"(?:\s*[A-Za-z]+\s*{_VALUE}|\s*{_VALUE})*+", re.DOTALL)
+# One path per value (the identifier optional), not two alternatives: twice as fast.
+_ROOT_PROPERTIES = re.compile(rf"(?:\s*(?:[A-Za-z]+\s*)?{_VALUE})*+", re.DOTALL)
 _UNREAD = rf"(?:(?:C|N|BL|WL|OB|OW)\s*(?:{_VALUE}\s*)+)"
 _ANNOTATED_MOVE = re.compile(
     rf"\s*;\s*{_UNREAD}*([BW])\s*\[([a-z]{{0,2}})\]\s*{_UNREAD}*(?=[;()])", re.DOTALL
