@@ -143,11 +143,12 @@ def main() -> None:
         gnugo.close()
     print()
     for size, rows in sorted(times.items()):
-        ours = _spread([r[0] for r in rows])
-        line = f"{size}x{size}: {len(rows)} games, goref {ours}"
+        goref_spread = _spread([r[0] for r in rows])
+        line = f"{size}x{size}: {len(rows)} games, goref {goref_spread}"
         if gnugo is not None:
-            theirs = _spread([r[1] or 0.0 for r in rows])
-            line += f"; GNU Go {theirs}; goref {theirs.p50 / ours.p50:.1f}x faster at p50"
+            gnugo_spread = _spread([r[1] or 0.0 for r in rows])
+            faster = gnugo_spread.p50 / goref_spread.p50
+            line += f"; GNU Go {gnugo_spread}; goref {faster:.1f}x faster at p50"
         print(line)
     n = len(files)
     print(

@@ -485,16 +485,16 @@ def main() -> None:
         )
         bare = _summary(results[connections]["bare view"])
         for name, figures in results[connections].items():
-            mine = _summary(figures)
+            read = _summary(figures)
             target = TARGETS.get(name)
-            ratio = mine.rps / bare.rps
+            ratio = read.rps / bare.rps
             verdict = ""
             if target is not None:
                 verdict = f">= {target}  {'ok' if ratio >= target else 'MISSED'}"
-            if connections == 10 and mine.p99_ms >= 100:
+            if connections == 10 and read.p99_ms >= 100:
                 verdict += "  p99 >= 100 ms: MISSED"
             print(
-                f"{name:<16}{mine.rps:>9.0f}{mine.p50_ms:>9.1f}{mine.p99_ms:>9.1f}"
+                f"{name:<16}{read.rps:>9.0f}{read.p50_ms:>9.1f}{read.p99_ms:>9.1f}"
                 f"{bare.p50_ms:>10.1f}{bare.p99_ms:>10.1f}{ratio:>8.2f}  {verdict}"
             )
 

@@ -115,7 +115,7 @@ def read_text_and_record(
     """``parse_record``, with the text the bytes were read as (to keep the file)."""
     error: SgfError | None = None
     for decoded in sgf.decodings(data, max_bytes=max_bytes):
-        notes = (decoded.warning,) if decoded.warning else ()
+        notes: tuple[str, ...] = (decoded.warning,) if decoded.warning else ()
         if sgf._START.search(decoded.text) is None:  # the reader found "(" and a property
             notes += ("the first node has no ';': read as if it had one",)
         try:
