@@ -13,7 +13,7 @@ from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.safestring import SafeString
 
-from games.views.public import splice_mark
+from games.views.public import FRAGMENTS, splice_mark
 from ops import cache
 from ops.compress import Page
 
@@ -28,8 +28,13 @@ class VersionedCacheNode(template.Node):
     def render(self, context: template.Context) -> SafeString:
         name = ".".join(str(p.resolve(context)) for p in self.parts)
         key = f"fragment.{name}.gz@{context['versions']}"
-        fragment = cache.single_flight(key, lambda: Page.of(str(self.nodelist.render(context))))
-        return splice_mark(context, fragment)
+
+        def build() -> Page:
+            # A fragment inside this one is written into it, not left as a mark.
+            with context.push({FRAGMENTS: None}):
+                return Page.of(str(self.nodelist.render(context)))
+
+        return splice_mark(context, cache.single_flight(key, build))
 
 
 @register.tag("versioned_cache")

@@ -214,3 +214,18 @@ def test_a_page_rebuilt_while_its_fragment_is_rebuilt_elsewhere_waits_for_the_fr
     assert page == "page with fresh fragment"
     # and from then on everyone reads the fresh one
     assert versioned.single_flight("fragment.f@2", slow_fragment) == "fresh fragment"
+
+
+def test_a_fragment_inside_a_fragment_is_written_into_it_not_left_as_a_mark(db: None) -> None:
+    from games.views.public import FRAGMENTS
+
+    template = Template(
+        "{% load page_cache %}<header>{% versioned_cache 'outer' %}A"
+        "{% versioned_cache 'inner' %}B{% endversioned_cache %}C{% endversioned_cache %}</header>"
+    )
+    for _ in range(2):  # built, then from the cache
+        holder: list[compress.Page] = []
+        text = template.render(Context({"versions": "nested-1", FRAGMENTS: holder}))
+        assert len(holder) == 1 and holder[0].body() == b"ABC"
+        assert text.startswith("<header><!--fragment-") and text.endswith("--></header>")
+    assert template.render(Context({"versions": "nested-1"})) == "<header>ABC</header>"
