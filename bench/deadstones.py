@@ -6,17 +6,20 @@ every ``*.sgf`` in ``--dir`` (a larger set of marked games kept outside the repo
 position it times goref's ``estimate_dead`` and GNU Go's ``final_status_list dead`` (GTP,
 after ``loadsgf``), and checks both against the players' marks: the stones inside the
 opponent's marked territory.  Without GNU Go it says so and prints goref's figures only.
-Prints the median, p99 and worst time per board size; ``--unbounded`` also estimates each
-position without the move budget (``MOVE_BUDGET``) and counts the dead sets that differ.
+Prints p50, p99 (nearest rank) and the worst time per board size, goref's beside GNU Go's;
+``--unbounded`` also estimates each position without the move budget (``MOVE_BUDGET``) and
+counts the dead sets that differ.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 import statistics
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from games.engine.coords import gtp_to_point
@@ -71,6 +74,27 @@ class Gtp:
             self.proc.wait(timeout=10)
 
 
+@dataclass(frozen=True)
+class Spread:
+    """Seconds: the median, the 99th percentile (nearest rank) and the worst."""
+
+    p50: float
+    p99: float
+    worst: float
+
+    def __str__(self) -> str:
+        return (
+            f"p50 {self.p50 * 1000:.0f} ms, p99 {self.p99 * 1000:.0f} ms, "
+            f"worst {self.worst * 1000:.0f} ms"
+        )
+
+
+def _spread(seconds: list[float]) -> Spread:
+    ordered = sorted(seconds)
+    p99 = ordered[math.ceil(0.99 * len(ordered)) - 1]
+    return Spread(statistics.median(ordered), p99, ordered[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gnugo", default=shutil.which("gnugo") or "/usr/games/gnugo")
@@ -119,18 +143,12 @@ def main() -> None:
         gnugo.close()
     print()
     for size, rows in sorted(times.items()):
-        ours_med = statistics.median(r[0] for r in rows)
-        ours_sorted = sorted(r[0] for r in rows)
-        p99 = ours_sorted[min(len(rows) - 1, int(0.99 * len(rows)))]
-        line = (
-            f"{size}x{size}: {len(rows)} games, goref median {ours_med * 1000:.0f} ms, "
-            f"p99 {p99 * 1000:.0f} ms, worst {ours_sorted[-1] * 1000:.0f} ms"
-        )
+        goref_spread = _spread([r[0] for r in rows])
+        line = f"{size}x{size}: {len(rows)} games, goref {goref_spread}"
         if gnugo is not None:
-            gnu_med = statistics.median(r[1] or 0.0 for r in rows)
-            line += (
-                f", GNU Go median {gnu_med * 1000:.0f} ms, goref {gnu_med / ours_med:.1f}x faster"
-            )
+            gnugo_spread = _spread([r[1] or 0.0 for r in rows])
+            faster = gnugo_spread.p50 / goref_spread.p50
+            line += f"; GNU Go {gnugo_spread}; goref {faster:.1f}x faster at p50"
         print(line)
     n = len(files)
     print(

@@ -200,22 +200,20 @@ class Board:
         libs = [0] * n
         chash = [0] * n
         h_all = 0
-        for i in range(n):
-            c = cells[i]
-            if not c or head[i] >= 0:
+        for i in [i for i, c in enumerate(cells) if c]:
+            if head[i] >= 0:
                 continue
+            c = cells[i]
+            keys = zkey[c]
             members = [i]
             head[i] = i
             lib = 0
             hh = 0
-            k = 0
-            while k < len(members):
-                s = members[k]
-                k += 1
-                hh ^= zkey[c][s]
+            for s in members:  # the list grows while it is walked: a breadth-first fill
+                hh ^= keys[s]
                 for m in neigh[s]:
                     cm = cells[m]
-                    if cm == 0:
+                    if not cm:
                         lib |= bit[m]
                     elif cm == c and head[m] < 0:
                         head[m] = i

@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .board import _KO_CODE, OCCUPIED, REASONS, Board
+from .board import _KO_CODE, KO, OCCUPIED, REASONS, SUICIDE, SUPERKO, Board
 from .coords import point_to_gtp
 from .rules import Rules, Scoring
 from .types import Color, GameRecord, Move, Point
 
+# Colour codes of the hot loop to colours, without an enum lookup per call.
+_COLOR_OF = {1: Color.BLACK, 2: Color.WHITE}
 VIOLATION_REASONS = ("occupied", "suicide", "ko", "superko", "wrong-turn")
 
 
@@ -173,8 +175,8 @@ def replay(
     ko = _KO_CODE[rules.ko]
     suicide_legal = rules.suicide
     first_capture_rules = rules.scoring is Scoring.FIRST_CAPTURE
-    check = board._check
     place = board._place
+    cells = board._cells
     seen_pos = board._seen_pos
     seen_sit = board._seen_sit
     side_key = board._t.side_key
@@ -226,7 +228,16 @@ def replay(
             i = index.get(point, -1)
             if i < 0:
                 raise ValueError(f"move {number}: {point} is off a {size}x{record.rows} board")
-            code = check(i, color, ko, suicide_legal)
+            # The rules that need no play are checked first; suicide and superko after
+            # the stone is placed, on what the play did (one pass over the neighbours
+            # instead of two).  Board._check gives the same reasons in the same order.
+            code = (
+                OCCUPIED
+                if cells[i]
+                else KO
+                if i == board.ko_point and color == board.ko_color
+                else 0
+            )
             if code:
                 violations.append(
                     Violation(number, action.color, point, REASONS[code], size, height)
@@ -240,6 +251,20 @@ def replay(
                 n = 0
             else:
                 n = place(i, color)
+                if not code:
+                    if n < 0 and not suicide_legal:
+                        code = SUICIDE
+                    elif ko:  # 1 positional, 2 situational superko
+                        h = board.hash
+                        if h in seen_pos if ko == 1 else h ^ side_key[3 - color] in seen_sit:
+                            code = SUPERKO
+                    if code:
+                        violation = Violation(number, action.color, point, REASONS[code], size)
+                        if strict:  # the board must stand before this move: read it again
+                            before = replay(record, rules, strict=True, stop_after=number - 1)
+                            before.violations.append(violation)
+                            return before
+                        violations.append(violation)
             if n:
                 if n > 0:
                     prisoners[color] += n
@@ -270,11 +295,11 @@ def replay(
         moves_played=number,
         violations=violations,
         prisoners={Color.BLACK: prisoners[1], Color.WHITE: prisoners[2]},
-        first_pass=Color(first_pass) if first_pass else None,
-        first_pass_of_final_sequence=Color(run_start) if pass_run else None,
+        first_pass=_COLOR_OF.get(first_pass),
+        first_pass_of_final_sequence=_COLOR_OF[run_start] if pass_run else None,
         ended_by_passes=pass_run >= 2,
         last_move=last_move,
-        to_move=Color(to_move),
+        to_move=_COLOR_OF[to_move],
         handicap=record.handicap,
         first_capture=first_capture,
         moves_after_end=moves_after_end,

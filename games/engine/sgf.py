@@ -335,7 +335,9 @@ def root_charset(data: bytes) -> str:
     pos = start.end()
     while (m := _RAW_PROPERTY.match(data, pos)) is not None:
         pos = m.end()
-        ident = bytes(c for c in m.group(1) if 65 <= c <= 90)
+        ident = m.group(1)
+        if not ident.isupper():  # an FF[3] identifier: its upper-case letters only
+            ident = bytes(c for c in ident if 65 <= c <= 90)
         if ident == b"CA":
             value = _RAW_VALUE.match(m.group(2).lstrip())
             if value is None:  # cannot happen: the group is made of values
@@ -436,21 +438,28 @@ class _Source:
         while (m := match(text, pos)) is not None and m.lastindex in (6, 7):
             pos = m.end()
             if m.lastindex == 6:
-                out.setdefault(m.group(5), m.start(5))
+                out.setdefault(_upper_only(m.group(5)), m.start(5))
         return out
 
 
 # The fast path's tokens, each after optional whitespace:
 #   1 ``;`` opening a node, with 2-3 its first property and value when it has one;
-#   4 ``(`` or ``)``;  5-6 an uppercase identifier and its first value;
+#   4 ``(`` or ``)``;  5-6 an identifier and its first value (FF[3] identifiers may hold
+#   lower-case letters, which do not count: ``CoPyright`` is ``CP``, ``_upper_only``);
 #   7 one more value of the property just read.
 # Values may hold escapes (``\]``, ``\\``).
 _VALUE_RE = r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]"
 _TOKEN = re.compile(
-    rf"\s*(?:(;)(?:\s*([A-Z]+)\s*{_VALUE_RE})?|([()])|([A-Z]+)\s*{_VALUE_RE}|{_VALUE_RE})",
+    rf"\s*(?:(;)(?:\s*([A-Za-z]+)\s*{_VALUE_RE})?|([()])|([A-Za-z]+)\s*{_VALUE_RE}|{_VALUE_RE})",
     re.DOTALL,
 )
 _NEWLINE = re.compile(r"\n")
+# A run of further plain values (no escape) after a property's first: a set-up
+# position's root lists hundreds, read here in two calls instead of a match each.
+_PLAIN_RUN = re.compile(r"(?:\s*\[[^\\\]]*\])+")
+_PLAIN_VALUE = re.compile(r"\[([^\\\]]*)\]")
+# What may follow a value when another value comes next (checked before the run is tried).
+_MAY_CONTINUE = frozenset("[ \t\r\n")
 
 
 def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[GameTree] | None:
@@ -465,6 +474,7 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
     new_node = Node.__new__
     unescape = _ESCAPE.sub
     text, match = src.text, _TOKEN.match
+    plain_run, plain_values = _PLAIN_RUN.match, _PLAIN_VALUE.findall
     # ``match`` at each position, not ``finditer``: a search would rescan the
     # rest of a hostile file from every position it fails at.
     while (m := match(text, pos)) is not None:
@@ -491,9 +501,16 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
             ident, value = m.group(2, 3)
             if len(ident) > _MAX_IDENT:
                 return None
+            if not ident.isupper():
+                ident = _upper_only(ident)
+                if not ident:
+                    return None
             if "\\" in value:
                 value = unescape(_unescape, value)
             props[ident] = last = [value]
+            if text[pos : pos + 1] in _MAY_CONTINUE and (run := plain_run(text, pos)) is not None:
+                last += plain_values(text, pos, run.end())
+                pos = run.end()
         elif kind == 6:  # another property of the node
             if props is None:
                 if tree is None:
@@ -502,6 +519,10 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
             ident, value = m.group(5, 6)
             if len(ident) > _MAX_IDENT:
                 return None
+            if not ident.isupper():
+                ident = _upper_only(ident)
+                if not ident:
+                    return None
             if "\\" in value:
                 value = unescape(_unescape, value)
             if ident in props:
@@ -509,6 +530,9 @@ def _fast_read(src: _Source, pos: int, max_nodes: int, max_depth: int) -> list[G
                 last.append(value)
             else:
                 props[ident] = last = [value]
+            if text[pos : pos + 1] in _MAY_CONTINUE and (run := plain_run(text, pos)) is not None:
+                last += plain_values(text, pos, run.end())
+                pos = run.end()
         elif kind == 4:
             props = last = None
             if m.group(4) == "(":
@@ -620,7 +644,7 @@ class _Reader:
             if m is None:
                 return pos
             raw = m.group()
-            ident = "".join(ch for ch in raw if ch.isupper())
+            ident = _upper_only(raw)
             shown = raw[:_MAX_IDENT]
             if not ident:
                 raise self.fail(pos, f"property identifier {shown!r} has no uppercase letter")
@@ -642,6 +666,11 @@ class _Reader:
             else:
                 node.properties[ident] = values
                 node.locations[ident] = self.where(at)
+
+
+def _upper_only(ident: str) -> str:
+    """An identifier as FF[4] reads an FF[3] one: its upper-case letters only."""
+    return "".join(ch for ch in ident if ch.isupper())
 
 
 def _unescape(m: re.Match[str]) -> str:

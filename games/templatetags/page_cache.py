@@ -1,5 +1,6 @@
 """``{% versioned_cache "name" arg ... %}``: a fragment kept until one of the page's versions
-is bumped, rebuilt by one thread at a time (``ops.cache.single_flight``).
+is bumped, rebuilt by one thread at a time (``ops.cache.single_flight``), kept compressed
+and spliced into the page as it is (``games.views.public.render_spliced``).
 
 Django's ``{% cache %}`` reads and writes its key with no lock, so right after a write
 every thread that missed rendered the fragment at once.  The key is the name, the
@@ -10,9 +11,11 @@ from __future__ import annotations
 
 from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from games.views.public import FRAGMENTS, splice_mark
 from ops import cache
+from ops.compress import Page
 
 register = template.Library()
 
@@ -24,8 +27,14 @@ class VersionedCacheNode(template.Node):
 
     def render(self, context: template.Context) -> SafeString:
         name = ".".join(str(p.resolve(context)) for p in self.parts)
-        key = f"fragment.{name}@{context['versions']}"
-        return mark_safe(cache.single_flight(key, lambda: str(self.nodelist.render(context))))
+        key = f"fragment.{name}.gz@{context['versions']}"
+
+        def build() -> Page:
+            # A fragment inside this one is written into it, not left as a mark.
+            with context.push({FRAGMENTS: None}):
+                return Page.of(str(self.nodelist.render(context)))
+
+        return splice_mark(context, cache.single_flight(key, build))
 
 
 @register.tag("versioned_cache")

@@ -40,9 +40,18 @@ from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
 from games.tournament.services.identity import search_players
 from games.tournament.services.lifecycle import UnfinishedGames
-from games.views.public import MAX_QUERY, lazy_context, visitor_cached, where_tables
+from games.views.public import (
+    FRAGMENTS,
+    MAX_QUERY,
+    lazy_context,
+    render_spliced,
+    splice_mark,
+    visitor_cached,
+    where_tables,
+)
 from ops import cache
 from ops.commands import error_text
+from ops.compress import Page
 from ops.services import StateConflict
 from ratings.ranks import Rank
 
@@ -97,13 +106,13 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
         }
 
     director = is_director(request.user, tournament)
-    return render(
+    return render_spliced(
         request,
         "games/tournament_detail.html",
         {
             "tournament": tournament,
             # The crosstable and rounds are a cached fragment (the template's
-            # {% cache %}) until one of these versions is bumped.
+            # versioned_cache) until one of these versions is bumped.
             "versions": cache.versions(names),
             **lazy_context(body, ["rounds", "round_numbers", "table", "standings"]),
             "is_director": director,
@@ -205,29 +214,29 @@ def _standings_page(
 ) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
 
-    def body() -> str:
+    def body() -> Page:
         try:
             table = day_selectors.standings_of(tournament, after_round=number)
         except ValueError as e:
             raise Http404(str(e)) from None
-        return render_to_string(
-            "games/_standings_body.html",
-            {
-                "tournament": tournament,
-                "table": table,
-                "rows": list(zip(table.rows, table.rounds, strict=True)),
-                "round_numbers": list(range(1, table.round + 1)),
-                "choices": list(range(1, tournament.number_of_rounds + 1)),
-                "print": printable,
-            },
+        return Page.of(
+            render_to_string(
+                "games/_standings_body.html",
+                {
+                    "tournament": tournament,
+                    "table": table,
+                    "rows": list(zip(table.rows, table.rounds, strict=True)),
+                    "round_numbers": list(range(1, table.round + 1)),
+                    "choices": list(range(1, tournament.number_of_rounds + 1)),
+                    "print": printable,
+                },
+            )
         )
 
-    fragment = cache.single_flight(f"fragment.{key}@{cache.versions(names)}", body)
-    return render(
-        request,
-        "games/standings.html",
-        {"tournament": tournament, "body": mark_safe(fragment), "print": printable},
-    )
+    fragment = cache.single_flight(f"fragment.{key}.gz@{cache.versions(names)}", body)
+    context: dict[str, Any] = {"tournament": tournament, "print": printable, FRAGMENTS: []}
+    context["body"] = splice_mark(context, fragment)
+    return render_spliced(request, "games/standings.html", context)
 
 
 @login_required

@@ -14,7 +14,7 @@ from games import selectors
 from games.models import Player
 from games.permissions import player_for
 from games.services import outbound
-from games.views.public import lazy_context, visitor_cached
+from games.views.public import lazy_context, render_spliced, visitor_cached
 from ops import cache
 
 # Games on one page of the player page: an active EGD player's career is 2,000 games,
@@ -67,7 +67,7 @@ def _player_page(request: HttpRequest, pk: int, names: list[str], page: int) -> 
         "versions": cache.versions(names),
         **lazy_context(body, ["games", "newer", "older", "strength", "history", "chart", "ranks"]),
     }
-    return render(request, "games/player_detail.html", ctx)
+    return render_spliced(request, "games/player_detail.html", ctx)
 
 
 @login_required

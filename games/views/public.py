@@ -1,9 +1,12 @@
 """Public pages served from the cache: the whole page for a visitor with no session, a
-cached fragment for everyone else (docs/operations.md, "Caching")."""
+cached fragment for everyone else, both kept compressed (docs/operations.md, "Caching"
+and "Compression")."""
 
 from __future__ import annotations
 
 import functools
+import gzip
+import secrets
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -12,13 +15,23 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
 
 from games.models import Presence, Round, TournamentEntry
 from ops import cache
-from ops.compress import MIN_BYTES, Page, accepts_gzip
+from ops.compress import MIN_BYTES, Page, accepts_gzip, gzipped
 from ratings.ranks import Rank
+
+# The context variable that collects a page's cached fragments (``splice_mark``).
+FRAGMENTS = "spliced_fragments"
+# Stands for a fragment in the rendered page until it is spliced in: random per process,
+# and an HTML comment, which no escaped text can contain.
+_MARK = f"<!--fragment-{secrets.token_hex(16)}-->"
+# GZipMiddleware's own BREACH padding (0-99 random bytes in the gzip header).
+_PADDING = 100
 
 
 def lazy_context(compute: Callable[[], dict[str, Any]], keys: Iterable[str]) -> dict[str, Any]:
@@ -46,10 +59,16 @@ def visitor_cached(
         response = page()
         if response.status_code != 200:
             raise _NotCached(response)
-        return Page.of(response.content.decode(response.charset or "utf-8"), csp_nonce(request))
+        content = response.content
+        if response.get("Content-Encoding") == "gzip":  # built around a compressed fragment
+            content = gzip.decompress(content)
+        return Page.of(content.decode(response.charset or "utf-8"), csp_nonce(request))
 
     try:
-        cached_page = cache.cached(key, names, build, max_age=settings.GOREF_VISITOR_STALE_SECONDS)
+        # ".gz2": a page kept by an earlier release has other fields.
+        cached_page = cache.cached(
+            f"{key}.gz2", names, build, max_age=settings.GOREF_VISITOR_STALE_SECONDS
+        )
     except _NotCached as refused:
         return refused.response
     # A Content-Security-Policy nonce is per request: this one's, not the first's.
@@ -180,3 +199,38 @@ def matches(row: WhereRow | RestRow, query: str) -> bool:
     """Whether one of the row's players has every word of ``query`` in his name."""
     words = fold(query).split()
     return not words or any(all(w in name for w in words) for name in row.names.split("|"))
+
+
+def splice_mark(context: Any, fragment: Page) -> SafeString:
+    """What a template writes for a cached ``fragment``: a mark that ``render_spliced``
+    replaces with it, or the fragment's text when the page is not rendered that way."""
+    holder = context.get(FRAGMENTS)
+    if holder is None:
+        return mark_safe(fragment.body().decode())
+    holder.append(fragment)
+    return mark_safe(_MARK)
+
+
+def render_spliced(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """``render``, with the page's cached fragments (``splice_mark``) joined in as they
+    were compressed when cached: only the text around them (the user's header, forms
+    with his CSRF token) is compressed per request.  A client that does not take gzip
+    gets them decompressed."""
+    fragments: list[Page] = context.setdefault(FRAGMENTS, [])
+    response = render(request, template, context)
+    if not fragments:
+        return response
+    around = response.content.split(_MARK.encode())
+    if len(around) != len(fragments) + 1:  # a fragment rendered twice, or its mark lost
+        raise RuntimeError(f"{template}: {len(fragments)} fragments, {len(around) - 1} marks")
+    parts: list[bytes | Page] = [around[0]]
+    for fragment, after in zip(fragments, around[1:], strict=True):
+        parts += [fragment, after]
+    if accepts_gzip(request):
+        # The text around holds a CSRF token: padded as GZipMiddleware pads (BREACH).
+        response.content = gzipped(parts, padding=_PADDING)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response.content = b"".join(p if isinstance(p, bytes) else p.body() for p in parts)
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response

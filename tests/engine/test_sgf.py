@@ -5,7 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from games.engine import sgf
 from games.engine.sgf import (
     Decoded,
     GameTree,
@@ -247,3 +250,30 @@ def test_a_charset_name_with_a_nul_in_it_is_an_unknown_charset() -> None:
 
     assert charset_codec("\x00latin-1") is None
     assert parse(b"(;GM[1]CA[\x00latin-1]SZ[9];B[aa])")[0].nodes[0].get("SZ") == "9"
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["AB", "TW", "C", "CoPyright", "B"]),
+            st.lists(st.text(alphabet="ab]\\[ \n:", max_size=4), min_size=1, max_size=6),
+            st.sampled_from(["", " ", "\n", "\t"]),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_the_fast_reader_reads_runs_of_values_as_the_careful_reader_does(
+    props: list[tuple[str, list[str], str]],
+) -> None:
+    body = "".join(
+        ident + space.join(f"[{escape(v)}]" for v in values) + space
+        for ident, values, space in props
+    )
+    text = f"(;FF[4]{body};{body})"
+    start = text.index("(")
+    src = sgf._Source(text)
+    fast = sgf._fast_read(src, start, sgf.MAX_NODES, sgf.MAX_DEPTH)
+    assert fast is not None
+    assert fast == sgf._Reader(src, sgf.MAX_NODES, sgf.MAX_DEPTH).read(start)
+    assert fast[0].nodes[1].properties.get("CP") == fast[0].nodes[0].properties.get("CP")

@@ -9,7 +9,7 @@ import zlib
 
 import pytest
 
-from ops.compress import Page
+from ops.compress import Page, _multiply, _shift_factor, gzipped
 
 NONCE = "n0nce-of-the-first=="
 
@@ -33,3 +33,27 @@ def test_a_page_without_a_nonce_is_one_piece() -> None:
     page = Page.of("<p>no script here</p>" * 50, "")
     assert len(page.deflated) == 1
     assert gzip.decompress(page.gzipped("")) == page.body("")
+
+
+@pytest.mark.parametrize("length", [0, 1, 3, 1000, 1_500_000])
+def test_a_crc_is_carried_past_a_piece_without_reading_it(length: int) -> None:
+    before, piece = b"header text", bytes(random.Random(length).randbytes(length))
+    carried = _multiply(_shift_factor(length), zlib.crc32(before)) ^ zlib.crc32(piece)
+    assert carried == zlib.crc32(before + piece)
+
+
+def test_text_compressed_now_and_pages_compressed_before_read_as_one_stream() -> None:
+    fragment = Page.of("<tr><td>Ada</td></tr>" * 2000)
+    other = Page.of(f"<p>{NONCE}</p>", NONCE)
+    parts: list[bytes | Page] = [b"<html><header>", fragment, b"", other, b"</html>"]
+    expected = b"<html><header>" + fragment.body() + b"<p>mine</p></html>"
+    for padding in (0, 100):
+        packed = gzipped(parts, "mine", padding=padding)
+        reader = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        assert reader.decompress(packed) == expected and reader.eof
+        assert gzip.decompress(packed) == expected
+
+
+def test_the_padding_varies_the_header_as_the_middleware_does() -> None:
+    sizes = {len(gzipped([b"<p>csrf</p>"], padding=100)) for _ in range(30)}
+    assert len(sizes) > 5

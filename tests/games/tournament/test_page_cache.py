@@ -5,8 +5,10 @@ their 760 rows rendered in Python exactly as the template did."""
 from __future__ import annotations
 
 import gzip
+import re
 import threading
 import time
+import zlib
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from games import services
 from games.models import Game
 from games.templatetags.game_tables import number
 from ops import cache as versioned
+from ops import compress
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -101,6 +104,38 @@ def test_a_visitor_who_accepts_gzip_gets_the_page_compressed_with_his_own_nonce(
         assert text == plain.content.decode().replace(str(nonce), str(own))
 
 
+@pytest.mark.parametrize("url_of", ["tournament", "standings"])
+def test_a_signed_in_user_who_accepts_gzip_gets_his_page_with_the_fragment_compressed_once(
+    client: Client, game: Game, bob: Any, url_of: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    signed_in = Client()
+    signed_in.force_login(bob.user)
+    url = reverse(f"games:{url_of}", args=[game.tournament_id])
+    plain = signed_in.get(url)
+    assert plain.get("Content-Encoding") is None and "Log out" in plain.content.decode()
+    deflated: list[bytes] = []
+    real = compress._deflate
+    monkeypatch.setattr(compress, "_deflate", lambda data: deflated.append(data) or real(data))
+    for _ in range(2):
+        packed = signed_in.get(url, HTTP_ACCEPT_ENCODING="gzip")
+        assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+        reader = zlib.decompressobj(16 + zlib.MAX_WBITS)  # one gzip member, read to its end
+        text = reader.decompress(packed.content).decode()
+        assert reader.eof
+        # the same page but for what is his per request (CSP nonce, masked CSRF token)
+        assert "Log out" in text and _stable(text) == _stable(plain.content.decode())
+    monkeypatch.undo()
+    visitor = client.get(url).content.decode()  # built from the fragment kept compressed
+    body = visitor[visitor.index("<table") : visitor.index("</table>")]
+    assert body in text
+    # per request only the text around the fragment was compressed, never the fragment
+    assert deflated and not any(body.encode() in data for data in deflated)
+
+
+def _stable(page: str) -> str:
+    return re.sub(r'(nonce|value)="[^"]*"', "", page)
+
+
 def test_any_other_page_is_compressed_by_the_middleware(client: Client, game: Game) -> None:
     response = client.get(reverse("games:game", args=[game.pk]), HTTP_ACCEPT_ENCODING="gzip")
     assert response["Content-Encoding"] == "gzip"
@@ -179,3 +214,18 @@ def test_a_page_rebuilt_while_its_fragment_is_rebuilt_elsewhere_waits_for_the_fr
     assert page == "page with fresh fragment"
     # and from then on everyone reads the fresh one
     assert versioned.single_flight("fragment.f@2", slow_fragment) == "fresh fragment"
+
+
+def test_a_fragment_inside_a_fragment_is_written_into_it_not_left_as_a_mark(db: None) -> None:
+    from games.views.public import FRAGMENTS
+
+    template = Template(
+        "{% load page_cache %}<header>{% versioned_cache 'outer' %}A"
+        "{% versioned_cache 'inner' %}B{% endversioned_cache %}C{% endversioned_cache %}</header>"
+    )
+    for _ in range(2):  # built, then from the cache
+        holder: list[compress.Page] = []
+        text = template.render(Context({"versions": "nested-1", FRAGMENTS: holder}))
+        assert len(holder) == 1 and holder[0].body() == b"ABC"
+        assert text.startswith("<header><!--fragment-") and text.endswith("--></header>")
+    assert template.render(Context({"versions": "nested-1"})) == "<header>ABC</header>"
