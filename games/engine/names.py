@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import unicodedata
 
-# Letters that NFKD does not take apart into a base letter and an accent.
+# Letters that NFKD does not take apart into a base letter and an accent (the same
+# table is in static/games/round_where.js, which filters as a phone user types; a
+# change here changes stored name keys: Player.name_key would need recomputing).
 _LETTERS = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "đ": "d", "ł": "l", "œ": "oe", "ı": "i"})
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import gzip
 import secrets
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -20,6 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 
+from games.engine.names import folded
 from games.models import Presence, Round, TournamentEntry
 from ops import cache
 from ops.compress import MIN_BYTES, Page, accepts_gzip, gzipped
@@ -110,17 +110,6 @@ class WhereRow:
     names: str  # both names folded for the search, "|" between them
 
 
-# Letters that Unicode does not decompose into a base letter and an accent.
-_PLAIN = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "þ": "th", "ı": "i"})
-
-
-def fold(text: str) -> str:
-    """``text`` for a search: accents dropped, case folded, Ø read as O and ß as ss (as
-    typed on a phone without them)."""
-    plain = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in plain if not unicodedata.combining(c)).translate(_PLAIN)
-
-
 @dataclass(frozen=True, slots=True)
 class RestRow:
     """An entrant without a game in the round: a bye, absent, or not paired."""
@@ -169,7 +158,7 @@ def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
             white_rank=ranks.get(g.white_id) or str(g.white.rank),
             handicap=g.handicap,
             komi=g.komi,
-            names=f"{fold(g.black.full_name)}|{fold(g.white.full_name)}",
+            names=f"{folded(g.black.full_name)}|{folded(g.white.full_name)}",
         )
         for g in games
     ]
@@ -179,7 +168,7 @@ def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
             name=e.player.full_name,
             rank=ranks[pid],
             why=_NOT_PLAYING.get(e.presence(rnd.number), "not paired"),
-            names=fold(e.player.full_name),
+            names=folded(e.player.full_name),
         )
         for pid, e in entries.items()
         if games and pid not in paired
@@ -197,7 +186,7 @@ _NOT_PLAYING: dict[str, str] = {Presence.BYE: "bye", Presence.ABSENT: "absent"}
 
 def matches(row: WhereRow | RestRow, query: str) -> bool:
     """Whether one of the row's players has every word of ``query`` in his name."""
-    words = fold(query).split()
+    words = folded(query).split()
     return not words or any(all(w in name for w in words) for name in row.names.split("|"))
 
 

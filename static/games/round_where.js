@@ -8,9 +8,9 @@
   if (!box || !table) return;
   const rows = Array.from(table.querySelectorAll("tbody tr[data-names]"));
   const resting = Array.from(document.querySelectorAll("#resting tr[data-names]"));
-  const plain = { "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "þ": "th", "ı": "i", "ß": "ss" };
+  const plain = { "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ı": "i", "ß": "ss" };
   const fold = (text) =>
-    text.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").replace(/[øæœłđþıß]/g, (c) => plain[c]);
+    text.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").replace(/[øæœłđıß]/g, (c) => plain[c]);
   const filter = () => {
     const words = fold(box.value).split(/\s+/).filter(Boolean);
     const keep = (row) => {
