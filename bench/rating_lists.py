@@ -93,7 +93,7 @@ def _old_search(q: str) -> list[Any]:
     reads the whole list for a word that matches almost nothing)."""
     from django.db.models import Q
 
-    from games.tournament.services.identity import search_words
+    from games.selectors import search_words
     from ratings.models import RatingListEntry
 
     by_name = Q()
@@ -142,7 +142,7 @@ def _timed(
 
 
 def _search(count: int) -> None:
-    from games.tournament.services.identity import search_players
+    from games.selectors import search_players
     from ratings.lists import search_lists
     from ratings.models import RatingListEntry
 

@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
-from games import services
+from games import selectors, services
 from games.models import (
     DuplicateState,
     Game,
@@ -38,7 +38,6 @@ from games.services import invitations, outbound
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
-from games.tournament.services.identity import search_players
 from games.tournament.services.lifecycle import UnfinishedGames
 from games.views.public import (
     FRAGMENTS,
@@ -387,7 +386,7 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
     if len(query) < 2:
         return JsonResponse({"players": [], "listed": []})
     entered = set(tournament.entries.values_list("player_id", flat=True))
-    found = search_players(query, limit=SEARCH_LIMIT)
+    found = selectors.search_players(query, limit=SEARCH_LIMIT)
     return JsonResponse(
         {
             "players": [

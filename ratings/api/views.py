@@ -23,8 +23,8 @@ from games.engine.coords import point_to_gtp
 from games.engine.federation_ids import ID_FIELDS
 from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament
+from games.selectors import search_players
 from games.tournament.api.serializers import EntrySerializer
-from games.tournament.services.identity import search_players
 from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
 from ops.cache import visitor_max_age

@@ -36,6 +36,15 @@ def test_players_filter_by_search_club_and_country(api, db):
     assert api.get(URL, {"country": "au"}).json()["count"] == 1
 
 
+def test_the_players_search_is_the_entries_pages_accents_order_and_ids_ignored(api, db):
+    PlayerFactory(family_name="Müller", given_name="Jörg", egd_pin="12345678")
+    PlayerFactory(family_name="Mull", given_name="Anna")
+    for typed in ("muller", "jorg mull", "MÜLLER Jörg", "12345678"):
+        found = api.get(URL, {"search": typed}).json()["results"]
+        assert [p["family_name"] for p in found] == ["Müller"], typed
+    assert api.get(URL, {"search": "mull"}).json()["count"] == 2
+
+
 def test_a_player_detail_and_an_unknown_id(api, alice):
     assert api.get(f"{URL}{alice.pk}/").json()["family_name"] == "Liddell"
     assert_error(api.get(f"{URL}999999/"), 404)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 
 from games.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
 from games.engine.names import folded, name_key
@@ -255,30 +255,3 @@ def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- search
-
-MAX_QUERY = 100  # characters of a search
-MAX_RESULTS = 20
-
-
-def search_words(q: str) -> list[str]:
-    """The words of a search as name keys hold them (folded, no accents), at most five."""
-    return name_key(q[:MAX_QUERY], "").split()[:5]
-
-
-def search_players(q: str, limit: int = MAX_RESULTS) -> QuerySet[Player]:
-    """The one player search (the entries page, the rating-list search API): goref's
-    players whose name has every word typed as the start of one of its words, accents,
-    case and order ignored, or whose federation id is the text typed."""
-    text = q.strip()[:MAX_QUERY]
-    cond = Q()
-    for fld in ID_FIELDS:
-        cond |= Q(**{fld: text})
-    words = search_words(text)
-    if words:
-        by_name = Q()
-        for w in words:
-            by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
-        cond |= by_name
-    if not text:
-        return Player.objects.none()
-    return Player.objects.filter(cond).select_related("club").order_by("name_key", "pk")[:limit]
