@@ -544,8 +544,10 @@ def duplicates(request: HttpRequest) -> HttpResponse:
     raw = request.GET.get("tournament", "")
     tournament = None
     if raw:
-        tournament = Tournament.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
-        if tournament is None or len(raw) > 18:
+        # isascii: "²" is a digit to isdigit but not to int; 18 digits fit a bigint.
+        number = raw.isascii() and raw.isdigit() and len(raw) <= 18
+        tournament = Tournament.objects.filter(pk=int(raw)).first() if number else None
+        if tournament is None:
             raise Http404("No such tournament.")
         pairs = pairs.filter(pk__in=dup_services.duplicates_open_of(tournament).values("pk"))
     if request.method == "POST":

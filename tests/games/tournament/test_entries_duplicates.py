@@ -120,7 +120,7 @@ def test_bad_input_is_a_message_never_a_500(client, director, pair, data):
 
 def test_a_bad_tournament_filter_is_a_404(client, director, pair):
     client.force_login(director)
-    for value in ("abc", "999999", "9" * 30):
+    for value in ("abc", "999999", "9" * 30, "9" * 5000, "²", "-1"):
         assert client.get(URL, {"tournament": value}).status_code == 404
 
 
