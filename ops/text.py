@@ -39,3 +39,13 @@ def check_visible_text(**fields: object) -> None:
                 )
     if errors:
         raise ValidationError(errors)
+
+
+def small_number(text: str | None, digits: int = 18) -> int | None:
+    """``text`` as a non-negative whole number of at most ``digits`` ASCII digits, else
+    None: for ids and page numbers typed into a URL or a form.  ``str.isdigit`` alone
+    lets through "²" (which ``int`` refuses) and 5,000 digits (over ``int``'s 4,300-digit
+    limit, and no database id): both were 500s."""
+    if not text or len(text) > digits or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)

@@ -18,6 +18,7 @@ from django.urls import URLPattern, path, reverse
 from games import permissions
 from games.models import Tournament
 from ops.admin_mixins import ReadOnlyAdminMixin
+from ops.text import small_number
 from ratings import services
 from ratings.models import HonoraryTitle, PlayerRating, RatingHistory, RatingRun
 from ratings.promotion import admin as promotion_admin  # noqa: F401  (registers its models)
@@ -77,7 +78,8 @@ class RatingRunAdmin(DirectorsView):
             raise PermissionDenied
         if request.method == "POST":
             tid = request.POST.get("from_tournament") or ""
-            tournament = Tournament.objects.filter(pk=int(tid)).first() if tid.isdigit() else None
+            number = small_number(tid)
+            tournament = None if number is None else Tournament.objects.filter(pk=number).first()
             try:
                 job = services.ratings_recompute_start(
                     actor=request.user, from_tournament=tournament

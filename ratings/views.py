@@ -20,6 +20,7 @@ from games.models import Player, Tournament
 from games.selectors import outcome_for, player_list
 from ops.fields import MAX_ID
 from ops.forms import apply_service_errors
+from ops.text import small_number
 from ratings import selectors
 from ratings.api.views import SCORES, handicap_payload
 from ratings.exports import ListRow, rating_list_csv, rating_list_egd, tournament_code
@@ -45,9 +46,10 @@ def _find_player(text: str) -> tuple[Player | None, str]:
     """The one player a typed name (or id) means, else why not."""
     text = text.strip()
     if text.isdigit():
-        if int(text) > MAX_ID:
+        number = small_number(text)
+        if number is None or number > MAX_ID:
             return None, f"A player id is a number less than or equal to {MAX_ID}."
-        found = selectors.rated_player(int(text))
+        found = selectors.rated_player(number)
         return (found, "") if found else (None, f"There is no player with id {text}.")
     matches = list(player_list(search=text)[:6])
     exact = [p for p in matches if p.full_name.casefold() == text.casefold()]

@@ -27,6 +27,7 @@ from games.engine.sgf import SgfError
 from games.models import Game, Tournament
 from games.svg import board_svg
 from ops.forms import apply_service_errors
+from ops.text import small_number
 from referee import remedies, roles, selectors, services
 from referee import trail as trail_text
 from referee.forms import (
@@ -186,7 +187,7 @@ def _page(
 def _at(request: HttpRequest) -> int | None:
     """The move to show (``?at=12``), stepping through the record."""
     text = request.GET.get("at", "")
-    return int(text) if text.isdigit() and len(text) < 5 else None
+    return small_number(text, digits=4)
 
 
 @require_GET

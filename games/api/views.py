@@ -35,6 +35,7 @@ from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
 from ops.auth import TokenAuthentication
 from ops.cache import visitor_max_age
 from ops.logins import locked_message
+from ops.text import small_number
 
 # --------------------------------------------------------------------------- auth
 
@@ -119,7 +120,7 @@ class PlayerViewSet(
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
         """One player with his rating: the public lookup, cached until he, any player's
         club or the ratings change (``games.cache``)."""
-        if not (pk or "").isdigit() or len(pk or "") > 18:
+        if small_number(pk) is None:
             return super().retrieve(request, pk=pk)  # the usual 404
         versions = [page_cache.player(pk), page_cache.PLAYERS, page_cache.RATINGS]
         data = cache.cached(

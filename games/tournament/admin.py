@@ -32,6 +32,7 @@ from ops.admin_mixins import (
     changed_values,
     saved_nothing,
 )
+from ops.text import small_number
 
 # --------------------------------------------------------------------------- tournaments
 
@@ -148,9 +149,8 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
-        tournament = (
-            Tournament.objects.filter(pk=object_id).first() if object_id.isdigit() else None
-        )
+        pk = small_number(object_id)
+        tournament = None if pk is None else Tournament.objects.filter(pk=pk).first()
         rounds_count = tournament.number_of_rounds if tournament is not None else 0
         extra = {**(extra_context or {}), "pairing_rounds": range(1, rounds_count + 1)}
         return super().change_view(request, object_id, form_url, extra)

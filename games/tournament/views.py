@@ -52,6 +52,7 @@ from ops import cache
 from ops.commands import error_text
 from ops.compress import Page
 from ops.services import StateConflict
+from ops.text import small_number
 from ratings.ranks import Rank
 
 NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
@@ -191,7 +192,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     printable version (no header, a page break every ``PRINT_ROWS`` lines).  Cached like
     the tournament page: whole for a visitor, the body below the header for anyone else."""
     after = request.GET.get("round")
-    number = int(after) if after and after.isdigit() and len(after) <= 4 else None
+    number = small_number(after, digits=4)
     printable = request.GET.get("print") == "1"
     names = [page_cache.tournament(pk)]
     key = f"standings.{pk}.{'last' if number is None else number}.{int(printable)}"
@@ -332,10 +333,10 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
 def _posted_id(request: HttpRequest, name: str, message: str) -> int:
     """A row id posted by the page's form: a ``ValidationError`` saying ``message`` when it
     is not one (a hand-made request), never a 500."""
-    raw = request.POST.get(name) or ""
-    if not raw.isdigit() or len(raw) > 18:
+    number = small_number(request.POST.get(name))
+    if number is None:
         raise ValidationError({name: message})
-    return int(raw)
+    return number
 
 
 def _entry_fields(request: HttpRequest) -> dict[str, Any]:
@@ -503,12 +504,12 @@ def _round_result_post(
 ) -> tuple[int, str, int | None]:
     """(status, error, game id) of one click: 200, 400 (a choice the game does not offer),
     403, 404 or 409 (changed meanwhile, or locked)."""
-    game_id = request.POST.get("game", "")
+    game_id = small_number(request.POST.get("game"))
     game = (
         Game.objects.filter(tournament=tournament, round__number=number, pk=game_id)
         .select_related("tournament", "round", "black", "white")
         .first()
-        if game_id.isdigit()
+        if game_id is not None
         else None
     )
     if game is None:
@@ -544,9 +545,8 @@ def duplicates(request: HttpRequest) -> HttpResponse:
     raw = request.GET.get("tournament", "")
     tournament = None
     if raw:
-        # isascii: "²" is a digit to isdigit but not to int; 18 digits fit a bigint.
-        number = raw.isascii() and raw.isdigit() and len(raw) <= 18
-        tournament = Tournament.objects.filter(pk=int(raw)).first() if number else None
+        number = small_number(raw)
+        tournament = None if number is None else Tournament.objects.filter(pk=number).first()
         if tournament is None:
             raise Http404("No such tournament.")
         pairs = pairs.filter(pk__in=dup_services.duplicates_open_of(tournament).values("pk"))

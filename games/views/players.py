@@ -16,6 +16,7 @@ from games.permissions import player_for
 from games.services import outbound
 from games.views.public import lazy_context, render_spliced, visitor_cached
 from ops import cache
+from ops.text import small_number
 
 # Games on one page of the player page: an active EGD player's career is 2,000 games,
 # which was a 983 KB page and 593 ms to build.
@@ -28,7 +29,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The player page: his rating, rank and their history (from ratings), and his games,
     the newest ``PAGE_GAMES`` first (``?page=2`` for older ones)."""
     asked = request.GET.get("page", "1")
-    page = int(asked) if asked.isdigit() and len(asked) <= 4 else 0
+    page = small_number(asked, digits=4) or 0
     if not 1 <= page <= MAX_PAGE:
         raise Http404("No such page.")
     names = [
