@@ -11,10 +11,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Q
+from django.db.models import Min, Q
 
 from games.groups import FEDERATION_GROUP
-from games.models import Game, Player, Tournament
+from games.models import Game, Player, Tournament, TournamentEntry
 from ops.services import is_authenticated
 
 
@@ -81,6 +81,39 @@ def own_tournament_id(player: Player) -> int | None:
         .first()
     )
     return None if game is None else int(game)
+
+
+def own_tournament_ids(players: list[Player]) -> dict[int, int]:
+    """``own_tournament_id`` for many players in two queries (a list of entrants)."""
+    ids = [p.pk for p in players]
+    firsts = (
+        TournamentEntry.objects.filter(player_id__in=ids)
+        .order_by()  # no default ordering in the GROUP BY
+        .values("player_id")
+        .annotate(first=Min("pk"))
+        .values_list("first", flat=True)
+    )
+    return dict(
+        TournamentEntry.objects.filter(pk__in=firsts).values_list("player_id", "tournament_id")
+    )
+
+
+def directors_of(players: list[Player]) -> dict[int, set[int]]:
+    """The ids of the users directing any tournament each player is entered or plays in
+    (``player_directors`` for many players, three queries)."""
+    ids = [p.pk for p in players]
+    pairs = [
+        *TournamentEntry.objects.filter(player_id__in=ids).values_list(
+            "player_id", "tournament__directors"
+        ),
+        *Game.objects.filter(black_id__in=ids).values_list("black_id", "tournament__directors"),
+        *Game.objects.filter(white_id__in=ids).values_list("white_id", "tournament__directors"),
+    ]
+    out: dict[int, set[int]] = {}
+    for player_id, user_id in pairs:
+        if user_id is not None:
+            out.setdefault(player_id, set()).add(user_id)
+    return out
 
 
 def is_own_director(user: Any, player: Player) -> bool:

@@ -30,7 +30,7 @@ from django.db import IntegrityError, transaction
 
 from games import permissions
 from games.models import Player, Tournament
-from ops.audit import audit_record
+from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 
@@ -182,26 +182,39 @@ def entry_list_invite(*, actor: Actor, tournament: Tournament, accept_url: Any) 
             .filter(entries__tournament=tournament)
             .order_by("pk")
         )
+        # can_invite_player for the whole list in a few queries, not several per player
+        # (a congress's list is a thousand players).
+        official = permissions.is_federation_official(actor)
+        own = {} if official else permissions.own_tournament_ids(players)
+        directed = set(
+            Tournament.objects.filter(pk__in=set(own.values()), directors=as_user(actor))
+            .order_by()
+            .values_list("pk", flat=True)
+        )
         for player in players:
             if not player.email:
                 done.no_address.append(player)
             elif player.user_id is not None:
                 done.has_account.append(player)
-            elif not permissions.can_invite_player(actor, player):
+            elif not (official or own.get(player.pk) in directed):
                 done.not_yours.append(player)
             else:
                 player.invitation_nonce = nonce = secrets.token_hex(16)
-                validate_and_save(player, update_fields=["invitation_nonce"])
                 payload = {"player": player.pk, "email": player.email, "nonce": nonce}
                 token = signing.dumps(payload, salt=_SALT)
-                audit_record(
-                    actor=actor,
-                    action=AuditAction.PLAYER_INVITED,
-                    obj=player,
-                    new={"email": player.email, "player": player.pk, "via": "entry list"},
-                )
                 mails.append((player, player.email, accept_url(token)))
                 done.invited.append(player)
+        # The nonce is a random token no page shows: written in bulk, no check to run and
+        # no cached page to refresh.
+        Player.objects.bulk_update(done.invited, ["invitation_nonce"], batch_size=500)
+        audit_record_many(
+            actor=actor,
+            action=AuditAction.PLAYER_INVITED,
+            rows=[
+                (p, None, {"email": p.email, "player": p.pk, "via": "entry list"})
+                for p in done.invited
+            ],
+        )
         if mails:
             transaction.on_commit(lambda: _send_list(actor=actor, mails=mails))
     return done
@@ -224,10 +237,11 @@ def _send_list(*, actor: Actor, mails: list[tuple[Player, str, str]]) -> None:
         log.warning("entry list invitations: %s of %s sent", sent, len(mails))
     sender = as_user(actor)
     told: dict[Any, list[str]] = defaultdict(list)
+    directing = permissions.directors_of([player for player, _email, _link in mails])
+    users = get_user_model().objects.in_bulk(set().union(*directing.values()))
     for player, email, _link in mails:
-        others = permissions.player_directors(player).exclude(email="")
-        if sender is not None:
-            others = others.exclude(pk=sender.pk)
+        ids = sorted(directing.get(player.pk, set()) - {getattr(sender, "pk", None)})
+        others = [users[i] for i in ids if i in users and users[i].email]
         for user in others[:MAX_NOTICES]:
             told[user].append(f"{player.full_name} (player {player.pk}) at {email}")
     who = getattr(sender, "username", "the operator")

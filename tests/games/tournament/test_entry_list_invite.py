@@ -11,8 +11,9 @@ import pytest
 from django.contrib.messages import get_messages
 from django.core import mail
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Player, Tournament
@@ -130,3 +131,23 @@ def test_only_the_tournaments_directors_invite_its_list(
     response = client.post(reverse("games:entries", args=[tournament.pk]), {"action": "invite"})
     assert response.status_code == 404
     assert mail.outbox == [] and not Player.objects.exclude(invitation_nonce="").exists()
+
+
+def test_the_list_costs_the_same_queries_for_5_or_60_entrants(
+    tournament: Tournament,
+    director: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A congress's list is a thousand players: the checks, nonces, audit rows and the
+    other directors' notices are read and written in bulk, never per player."""
+    counts = []
+    for n in (5, 60):
+        t = TournamentFactory(name=f"Open {n}")
+        t.directors.add(director)
+        enter(t, *(PlayerFactory(email=f"p{n}-{i}@example.org") for i in range(n)))
+        with CaptureQueriesContext(connection) as queries:
+            with django_capture_on_commit_callbacks(execute=True):
+                done = entry_list_invite(actor=director, tournament=t, accept_url=str)
+        assert len(done.invited) == n
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
