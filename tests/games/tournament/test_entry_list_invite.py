@@ -145,9 +145,11 @@ def test_the_list_costs_the_same_queries_for_5_or_60_entrants(
         t = TournamentFactory(name=f"Open {n}")
         t.directors.add(director)
         enter(t, *(PlayerFactory(email=f"p{n}-{i}@example.org") for i in range(n)))
-        with CaptureQueriesContext(connection) as queries:
-            with django_capture_on_commit_callbacks(execute=True):
-                done = entry_list_invite(actor=director, tournament=t, accept_url=str)
+        with (
+            CaptureQueriesContext(connection) as queries,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            done = entry_list_invite(actor=director, tournament=t, accept_url=str)
         assert len(done.invited) == n
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
