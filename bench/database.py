@@ -21,3 +21,22 @@ def recreate_database(url: str, admin_url: str) -> None:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def fresh_database(url: str, admin_url: str, env: dict[str, str], *commands: list[str]) -> None:
+    """The benchmark's database made afresh and migrated (after ``commands``, such as
+    collectstatic), in a ``manage.py`` of its own so the benchmark's process starts
+    clean; then Django set up in this process on ``env``."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    os.environ.update(env)
+    recreate_database(url, admin_url)
+    root = Path(__file__).resolve().parent.parent
+    for command in (*commands, ["migrate", "--noinput", "-v0"]):
+        manage = [sys.executable, "manage.py", *command]
+        subprocess.run(manage, cwd=root, env={**os.environ}, check=True, timeout=600)
+    import django
+
+    django.setup()

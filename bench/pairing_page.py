@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from bench.database import database_urls, recreate_database
+from bench.database import database_urls, fresh_database
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS_TARGET = 5.0
@@ -111,18 +109,7 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "GOREF_VAR_DIR": os.environ.get("GOREF_VAR_DIR", "/tmp/goref-bench-pairing-page"),
     }
-    os.environ.update(env)
-    recreate_database(url, admin_url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=600,
-    )
-    import django
-
-    django.setup()
+    fresh_database(url, admin_url, env)
     from django.test import Client
     from django.test.utils import setup_test_environment
     from django.urls import reverse

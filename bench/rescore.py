@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.database import recreate_database
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -51,14 +53,6 @@ def _database_urls(name: str) -> tuple[str, str]:
         urlunsplit(parts._replace(path=f"/{name}")),
         urlunsplit(parts._replace(path="/postgres")),
     )
-
-
-def _recreate_database(admin_url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _make_records(n: int) -> list[str]:
@@ -195,7 +189,7 @@ def main() -> None:
 
     db_url, admin_url = _database_urls(args.database)
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/4")
-    _recreate_database(admin_url, args.database)
+    recreate_database(db_url, admin_url)
     os.environ.update(DATABASE_URL=db_url, REDIS_URL=redis_url)
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 

@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 import tracemalloc
@@ -32,7 +29,7 @@ from io import StringIO
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from bench.database import database_urls, recreate_database
+from bench.database import database_urls, fresh_database
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "tests" / "data" / "opengotha" / "pairgoth-simplemm.xml"
@@ -157,19 +154,8 @@ def main() -> None:
     url, admin_url = database_urls(
         "postgres://postgres@127.0.0.1:5432/goref_bench_tournament_import"
     )
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    os.environ.update(env)
-    recreate_database(url, admin_url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=600,
-    )
-    import django
-
-    django.setup()
+    env = {"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    fresh_database(url, admin_url, env)
     from defusedxml import ElementTree
     from django.conf import settings
     from django.contrib.auth import get_user_model

@@ -53,7 +53,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.database import database_urls, recreate_database
+from bench.database import database_urls, fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -413,14 +413,7 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     os.environ.update(env)
-    recreate_database(url, admin_url)
-    manage = [sys.executable, "manage.py"]
-    for command in (["collectstatic", "--noinput", "-v0"], ["migrate", "--noinput", "-v0"]):
-        subprocess.run([*manage, *command], cwd=ROOT, env=env, check=True, timeout=600)
-
-    import django
-
-    django.setup()
+    fresh_database(url, admin_url, env, ["collectstatic", "--noinput", "-v0"])
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()  # the cache: nothing from an earlier run
