@@ -53,6 +53,8 @@ class HandicapPolicy:
     even_komi: Decimal | None = None
     handicap_komi: Decimal | None = None
     komi_convention: str = ""
+    # OpenGotha's no-handicap threshold (a grade, 0 = 1d): grades above it count as it.
+    no_handicap_above: int | None = None
     white_passes_when_free: bool | None = None
     epsilon: float = NOISE
 
@@ -192,9 +194,16 @@ def advise(
         if even_allowed and h:
             notes.append("under 0.5, so the players may choose an even game instead")
     else:
-        h = egf_stones(abs(egf_grade(sa) - egf_grade(sb)), policy.reduction, policy.cap_for(size))
+        ga, gb = egf_grade(sa), egf_grade(sb)
+        top = policy.no_handicap_above
+        if top is not None and max(ga, gb) > top:
+            # As the pairing reads ranks (handicap_between): the stronger side of the
+            # threshold plays as if at it, so two players above it play even.
+            notes.append(f"grades above {Rank(top)} count as {Rank(top)}")
+            ga, gb = min(ga, top), min(gb, top)
+        h = egf_stones(abs(ga - gb), policy.reduction, policy.cap_for(size))
         even_allowed = h == 0
-        notes.append(f"{egf_explain(abs(egf_grade(sa) - egf_grade(sb)), policy, size)}: {h}")
+        notes.append(f"{egf_explain(abs(ga - gb), policy, size)}: {h}")
 
     cap = policy.cap_for(size)
     if h > cap:

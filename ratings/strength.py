@@ -81,8 +81,10 @@ def policy_for(tournament: Tournament | None) -> HandicapPolicy:
         # with the correction as its reduction (the games app pairs it exactly, with
         # its no-handicap threshold).
         kind, reduction = PolicyKind.EGF, max(tournament.handicap_correction, 0)
+        threshold: int | None = tournament.handicap_threshold
     else:
         kind, reduction = PolicyKind(tournament.handicap_policy), tournament.handicap_reduction
+        threshold = None
     handicap_komi = tournament.handicap_komi
     return HandicapPolicy(
         kind=kind,
@@ -92,6 +94,7 @@ def policy_for(tournament: Tournament | None) -> HandicapPolicy:
         even_komi=Decimal(tournament.komi),
         handicap_komi=None if handicap_komi is None else Decimal(handicap_komi),
         komi_convention=tournament.handicap_policy,
+        no_handicap_above=threshold,
     )
 
 

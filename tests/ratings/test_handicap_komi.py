@@ -60,7 +60,5 @@ def test_the_calculator_and_the_pairing_agree_on_komi(
         round_pair(actor=director, tournament=tournament, round_number=1)
         game = Game.objects.get(tournament=tournament)
         assert game.komi == komi_for_game(tournament, game.handicap)
-        if policy != "mcmahon":
-            # the McMahon pairing also clips ranks at its no-handicap threshold, which the
-            # calculator does not know (docs/tournaments.md, "Komi in handicap games")
-            assert (game.handicap, game.komi) == (advice["handicap"], advice["komi"]), said
+        # The McMahon rule's no-handicap threshold clips both (docs/tournaments.md).
+        assert (game.handicap, game.komi) == (advice["handicap"], advice["komi"]), said
