@@ -91,6 +91,7 @@ _MOVE_PAIR = re.compile(r"([BW])\s*\[([a-z]{0,2})\]")
 _ONE_TREE_END = re.compile(r"\s*\)\s*+(?!\()")  # possessive: no backtracking into the spaces
 _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
+_SEMICOLON = re.compile(r"\s*;")
 # Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
 # match (a set-up position's root lists hundreds of values).
 # One path per value (the identifier optional), not two alternatives: twice as fast.
@@ -140,9 +141,10 @@ class _Found:
 def _parse_tree_text(text: str, found: _Found = _Found()) -> GameRecord:
     split = _split_plain_moves(text)
     if split is not None:
-        root_text, pairs, tail = split
+        root, pairs, tail = split
         try:
-            record = _build(sgf.parse_text(root_text), pairs, tail, found)
+            trees = sgf.parse_text(root) if isinstance(root, str) else [sgf.GameTree([root])]
+            record = _build(trees, pairs, tail, found)
         except SgfError:
             # An error in the tail: read it all again, for the error's true place.
             if not tail:
@@ -157,17 +159,24 @@ def _parse_tree_text(text: str, found: _Found = _Found()) -> GameRecord:
 
 def _split_plain_moves(
     text: str,
-) -> tuple[str, list[tuple[str, str]], list[Node]] | None:
-    """The text up to the end of the root node (closed with ``)``, so that
-    offsets, lines and columns are unchanged), the (colour, value) pairs of
-    the move nodes after it, and the main line of what follows them (``None``:
-    read it all the general way)."""
+) -> tuple[str | Node, list[tuple[str, str]], list[Node]] | None:
+    """The root node, or the text up to its end (closed with ``)``, so that
+    offsets, lines and columns are unchanged) for the parser to read; the
+    (colour, value) pairs of the move nodes after it; and the main line of
+    what follows them (``None``: read it all the general way)."""
     start = sgf._START.search(text)
     if start is None:
         return None
-    root_end = _ROOT_PROPERTIES.match(text, start.end()).end()  # type: ignore[union-attr]
-    if _NODE_BOUNDARY.match(text, root_end) is None:  # a root the tokens do not cover
-        return None
+    src = sgf._Source(text)
+    root: str | Node
+    read = sgf.read_node(src, start.end() - 1)
+    if read is not None:
+        root, root_end = read
+    else:
+        root_end = _ROOT_PROPERTIES.match(text, start.end()).end()  # type: ignore[union-attr]
+        if _NODE_BOUNDARY.match(text, root_end) is None:  # a root the tokens do not cover
+            return None
+        root = text[:root_end] + ")"
     run_end = _MOVE_RUN.match(text, root_end).end()  # type: ignore[union-attr]
     pairs = _MOVE_PAIR.findall(text, root_end, run_end)
     annotated = _ANNOTATED_MOVE.match
@@ -178,10 +187,28 @@ def _split_plain_moves(
         return None
     tail: list[Node] = []
     if _ONE_TREE_END.match(text, run_end) is None:
-        tail = _tail(text[run_end:], sgf.MAX_NODES - 1 - len(pairs))  # type: ignore[assignment]
-        if tail is None:
-            return None
-    return text[:root_end] + ")", pairs, tail
+        room = sgf.MAX_NODES - 1 - len(pairs)
+        last = _last_node(src, run_end) if room >= 2 else None
+        if last is not None:
+            tail = [last]
+        else:
+            tail = _tail(text[run_end:], room)  # type: ignore[assignment]
+            if tail is None:
+                return None
+    return root, pairs, tail
+
+
+def _last_node(src: sgf._Source, pos: int) -> Node | None:
+    """The game's last node when it is all that is left (the final node of a record
+    with its territory markup, or a comment): read in bulk, or ``None``."""
+    text = src.text
+    semicolon = _SEMICOLON.match(text, pos)
+    if semicolon is None:
+        return None
+    read = sgf.read_node(src, semicolon.end() - 1)
+    if read is None or _ONE_TREE_END.match(text, read[1]) is None:
+        return None
+    return read[0]
 
 
 def _tail(rest: str, room: int) -> list[Node] | None:
