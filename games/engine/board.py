@@ -212,19 +212,22 @@ class Board:
             self.hash = reduce(xor, map(zkey[1].__getitem__, black), 0) ^ reduce(
                 xor, map(zkey[2].__getitem__, white), 0
             )
-        else:
-            h = self.hash
-            for indices, color in groups:
-                keys = zkey[color]
-                for i in indices:
-                    old = cells[i]
-                    if old != color:
-                        if old:
-                            h ^= zkey[old][i]
-                        if color:
-                            h ^= keys[i]
-                        cells[i] = color
-            self.hash = h
+            # An empty board has no chain to forget: its stones are all new.
+            self._partial = bool(black or white)
+            self.ko_point = -1
+            return
+        h = self.hash
+        for indices, color in groups:
+            keys = zkey[color]
+            for i in indices:
+                old = cells[i]
+                if old != color:
+                    if old:
+                        h ^= zkey[old][i]
+                    if color:
+                        h ^= keys[i]
+                    cells[i] = color
+        self.hash = h
         self._forget_chains()
         self.ko_point = -1
 

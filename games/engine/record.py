@@ -321,8 +321,7 @@ def _build(
         if move is not None:
             actions.append(move)
             moved = True
-    start = _start_position(opening, size, height)
-    placed = [*start.values()].count(Color.BLACK)
+    placed = _start_position(opening, size, height)
     if handicap >= 2 and placed and placed != handicap:
         warnings.append(f"HA[{handicap}] but {placed} black stones are set up")
     if handicap >= 2 and not placed and _first_mover(actions) is Color.WHITE:
@@ -345,28 +344,28 @@ def _build(
         actions=tuple(actions),
         first_player=first_player,
         info=info,
-        territory_black=frozenset(_read_points(last, "TB", size, height, budget)),
-        territory_white=frozenset(_read_points(last, "TW", size, height, budget)),
+        territory_black=_read_points(last, "TB", size, height, budget),
+        territory_white=_read_points(last, "TW", size, height, budget),
         warnings=(*found.notes, *warnings),
         charset=found.charset,
     )
 
 
-def _start_position(
-    opening: list[tuple[Node, Setup]], size: int, height: int | None = None
-) -> dict[Point, Color]:
-    """The stones set up before the first move; a chain without a liberty is
-    refused (as sgfmill does), naming the node that last placed a stone of it.
+def _start_position(opening: list[tuple[Node, Setup]], size: int, height: int | None = None) -> int:
+    """How many black stones are set up before the first move; a chain without a
+    liberty is refused (as sgfmill does), naming the node that last placed a stone of it.
 
     The position is built once: a file may hold thousands of set-up nodes.
     """
     if not opening:
-        return {}
+        return 0
     rows = size if height is None else height
-    if len(opening) == 1:  # the root alone: no point is set up twice (_read_setup)
+    if len(opening) == 1:  # one node: no point is set up twice in it (_read_setup)
         only = opening[0][1]
         black: Collection[Point] = only.black
         white: Collection[Point] = only.white
+        if _all_chains_breathe(black, white, size, rows):  # the common case
+            return len(black)
         stones = dict.fromkeys(black, Color.BLACK)
         stones.update(dict.fromkeys(white, Color.WHITE))
     else:
@@ -378,8 +377,8 @@ def _start_position(
                 stones.pop(p, None)
         black = [p for p, color in stones.items() if color is Color.BLACK]
         white = [p for p, color in stones.items() if color is Color.WHITE]
-    if _all_chains_breathe(black, white, size, rows):  # the common case: no chain to name
-        return stones
+        if _all_chains_breathe(black, white, size, rows):  # the common case
+            return len(black)
     placed: dict[Point, tuple[Color, Node]] = {}
     for node, setup in opening:
         for points, color in ((setup.black, Color.BLACK), (setup.white, Color.WHITE)):
@@ -403,7 +402,7 @@ def _start_position(
                 f"the set-up {color.name.lower()} chain at {point_to_gtp(point, size, height)} "
                 f"({point_to_sgf(point)}) has no liberty",
             )
-    return {p: color for p, (color, _) in placed.items()}
+    return [color for color, _ in placed.values()].count(Color.BLACK)
 
 
 @cache
@@ -576,11 +575,13 @@ def _point_table(size: int, height: int | None) -> dict[str, Point]:
 
 def _read_points(
     node: Node, ident: str, size: int, height: int | None, budget: _Budget
-) -> set[Point]:
+) -> frozenset[Point]:
+    values = node.properties.get(ident)
+    if not values:
+        return frozenset()
     table = _point_table(size, height)
-    values = node.values(ident)
     if len(values) <= budget.left:  # the common case: every value one point, looked up
-        found = set(map(table.get, values))
+        found = frozenset(map(table.get, values))
         if None not in found:
             budget.left -= len(values)
             return found  # type: ignore[return-value]  # None is not in it
@@ -605,7 +606,7 @@ def _read_points(
                 f"the record lists more than {MAX_LISTED_POINTS:,} set-up or territory points",
             )
         points.update(expanded)
-    return points
+    return frozenset(points)
 
 
 def _read_setup(node: Node, size: int, height: int | None, budget: _Budget) -> Setup:
@@ -620,7 +621,7 @@ def _read_setup(node: Node, size: int, height: int | None, budget: _Budget) -> S
         if both:
             shown = ", ".join(sorted(point_to_sgf(p) for p in both))
             raise node.error(ident, f"point {shown} is set up twice in one node")
-    return Setup(black=frozenset(black), white=frozenset(white), empty=frozenset(empty))
+    return Setup(black=black, white=white, empty=empty)
 
 
 def _read_move(node: Node, size: int, height: int | None = None) -> Move | None:
