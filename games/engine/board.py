@@ -2,9 +2,10 @@
 
 Built for speed in pure Python: flat indices, per-size tables, chains kept
 incrementally (stone list, liberty bit set, hash; the smaller merged into the larger),
-no flood fill per move.  Set-up stones (AB/AW/AE) only fill the cells and the hash: a
-chain is built the first time a move or a question touches it, so a set-up position
-of a few moves builds a few chains, not all of them.  It remembers the positions seen,
+no flood fill per move.  Set-up stones (AB/AW/AE) only fill the cells: a chain is
+built the first time a move or a question touches it, so a set-up position of a few
+moves builds a few chains, not all of them, and the hash of the first set-up's stones
+is worked out only if the hash itself is asked for.  It remembers the positions seen,
 for superko.
 """
 
@@ -109,16 +110,18 @@ class Board:
     """
 
     __slots__ = (
+        "_base",
+        "_base_stones",
         "_cells",
         "_chain_hash",
         "_chain_head",
         "_chain_libs",
         "_chain_stones",
+        "_hash",
         "_partial",
         "_seen_pos",
         "_seen_sit",
         "_t",
-        "hash",
         "height",
         "ko_color",
         "ko_point",
@@ -141,7 +144,13 @@ class Board:
         self._chain_hash: list[int] = [0] * n
         # Whether some stones may belong to chains not built yet (after a set-up).
         self._partial = False
-        self.hash = 0
+        # The Zobrist hash of the stones, kept as ``_hash ^ _base``: ``_base`` is the
+        # hash of the first set-up's stones, worked out only when ``hash`` is read
+        # (``_base_stones`` until then).  XOR is linear, so the positions a game goes
+        # through compare as well by ``_hash`` alone (superko reads nothing else).
+        self._hash = 0
+        self._base = 0
+        self._base_stones: tuple[list[int], list[int]] | None = None
         # The point the ``ko_color`` player may not retake at once (-1: none).
         self.ko_point = -1
         self.ko_color = 0
@@ -203,20 +212,26 @@ class Board:
                     f"setup point {bad} is off a {self.size}x{self.height} board"
                 ) from None
         (black, _), (white, _), (empty, _) = groups
-        if not empty and cells.count(0) == t.npoints and setup.black.isdisjoint(setup.white):
-            # The common case, a set-up on an empty board: the hash in two C loops.
+        if (
+            not empty
+            and not self._seen_pos
+            and self._base_stones is None
+            and not self._base
+            and cells.count(0) == t.npoints
+            and setup.black.isdisjoint(setup.white)
+        ):
+            # The common case, a set-up on an empty board before any position was
+            # recorded: these stones are the base of the hash, worked out if asked for.
             for i in black:
                 cells[i] = 1
             for i in white:
                 cells[i] = 2
-            self.hash = reduce(xor, map(zkey[1].__getitem__, black), 0) ^ reduce(
-                xor, map(zkey[2].__getitem__, white), 0
-            )
+            self._base_stones = (black, white)
             # An empty board has no chain to forget: its stones are all new.
             self._partial = bool(black or white)
             self.ko_point = -1
             return
-        h = self.hash
+        h = self._hash
         for indices, color in groups:
             keys = zkey[color]
             for i in indices:
@@ -227,7 +242,7 @@ class Board:
                     if color:
                         h ^= keys[i]
                     cells[i] = color
-        self.hash = h
+        self._hash = h
         self._forget_chains()
         self.ko_point = -1
 
@@ -309,7 +324,9 @@ class Board:
         b._chain_libs = self._chain_libs[:]
         b._chain_hash = self._chain_hash[:]
         b._partial = self._partial
-        b.hash = self.hash
+        b._hash = self._hash
+        b._base = self._base
+        b._base_stones = self._base_stones  # never changed once set: shared
         b.ko_point = self.ko_point
         b.ko_color = self.ko_color
         b.last_captured = []
@@ -318,6 +335,19 @@ class Board:
         return b
 
     # ------------------------------------------------------------------ reading
+
+    @property
+    def hash(self) -> int:
+        """The Zobrist hash of the stones on the board: the same stones, the same hash."""
+        pending = self._base_stones
+        if pending is not None:
+            zkey = self._t.zkey
+            black, white = pending
+            self._base ^= reduce(xor, map(zkey[1].__getitem__, black), 0) ^ reduce(
+                xor, map(zkey[2].__getitem__, white), 0
+            )
+            self._base_stones = None
+        return self._hash ^ self._base
 
     def _index(self, point: Point) -> int:
         x, y = point
@@ -386,15 +416,15 @@ class Board:
 
     def record_position(self, to_move: Color | int) -> None:
         """Remember the current position (for superko) with ``to_move`` to play."""
-        h = self.hash
+        h = self._hash
         self._seen_pos.add(h)
         self._seen_sit.add(h ^ self._t.side_key[int(to_move)])
 
     def seen(self, to_move: Color | int | None = None) -> bool:
         """Has the current board occurred before (with ``to_move`` to play, if given)?"""
         if to_move is None:
-            return self.hash in self._seen_pos
-        return (self.hash ^ self._t.side_key[int(to_move)]) in self._seen_sit
+            return self._hash in self._seen_pos
+        return (self._hash ^ self._t.side_key[int(to_move)]) in self._seen_sit
 
     # ----------------------------------------------------------------- legality
 
@@ -437,7 +467,7 @@ class Board:
         if ko == 0:
             return LEGAL
         chash = self._chain_hash
-        nh = self.hash
+        nh = self._hash
         if suicide:
             for h in own:
                 nh ^= chash[h]
@@ -496,7 +526,7 @@ class Board:
         bits = t.bit
         bit = bits[i]
         key = t.zkey[color][i]
-        self.hash ^= key
+        self._hash ^= key
         mylibs = 0
         own: list[int] = []
         caps: list[int] = []
@@ -562,7 +592,7 @@ class Board:
             neigh = t.neigh
             removed: list[list[int]] = []
             count = 0
-            hsh = self.hash
+            hsh = self._hash
             for h in caps:
                 m = stones[h]
                 assert m is not None
@@ -579,7 +609,7 @@ class Board:
                 stones[h] = None
                 count += len(m)
                 removed.append(m)
-            self.hash = hsh
+            self._hash = hsh
             self.last_captured = removed
             if count == 1 and len(members) == 1 and libs[base] == bits[removed[0][0]]:
                 self.ko_point = removed[0][0]
@@ -591,7 +621,7 @@ class Board:
             return 0
         # Suicide: the played stone's chain has no liberty and captured nothing.
         neigh = t.neigh
-        self.hash ^= chash[base]
+        self._hash ^= chash[base]
         for s in members:
             cells[s] = 0
             head[s] = -1
@@ -644,12 +674,12 @@ class Board:
         """Take stones off (dead-stone removal); chains are built again when used."""
         cells = self._cells
         zkey = self._t.zkey
-        h = self.hash
+        h = self._hash
         for p in points:
             i = self._index(p)
             c = cells[i]
             if c:
                 h ^= zkey[c][i]
                 cells[i] = 0
-        self.hash = h
+        self._hash = h
         self._forget_chains()
