@@ -177,10 +177,18 @@ def _split_plain_moves(
         if _NODE_BOUNDARY.match(text, root_end) is None:  # a root the tokens do not cover
             return None
         root = text[:root_end] + ")"
-    run_end = _MOVE_RUN.match(text, root_end).end()  # type: ignore[union-attr]
-    pairs = _MOVE_PAIR.findall(text, root_end, run_end)
-    annotated = _ANNOTATED_MOVE.match
-    while (m := annotated(text, run_end)) is not None:
+    pairs: list[tuple[str, str]] = []
+    run, plain, annotated = _MOVE_RUN.match, _MOVE_PAIR.findall, _ANNOTATED_MOVE.match
+    run_end = root_end
+    while True:
+        # Plain moves in bulk, then one with a comment or a time stamp, and again: a
+        # record with a comment now and then goes back to the bulk reading after it.
+        start, run_end = run_end, run(text, run_end).end()  # type: ignore[union-attr]
+        if run_end > start:
+            pairs += plain(text, start, run_end)
+        m = annotated(text, run_end)
+        if m is None:
+            break
         pairs.append(m.group(1, 2))
         run_end = m.end()
     if len(pairs) >= sgf.MAX_NODES:  # the root is a node too

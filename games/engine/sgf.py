@@ -231,7 +231,11 @@ FALLBACK_CHARSETS = ("utf-8", "gb18030", "iso-8859-1")
 _SHOWN = {"utf-8": "UTF-8", "gb18030": "GB18030", "iso8859-1": "ISO-8859-1", "utf-16": "UTF-16"}
 # The root node's properties, in the raw bytes (identifiers and brackets are ASCII).
 _ROOT_START = re.compile(rb"\(\s*;?")
-_RAW_PROPERTY = re.compile(rb"\s*([A-Za-z]{1,32})\s*((?:\[(?:[^\\\]]|\\.)*\]\s*)+)", re.DOTALL)
+# Each value's text unrolled (runs of plain characters between escapes), not one
+# alternative per character: the same matches, several times faster on long comments.
+_RAW_PROPERTY = re.compile(
+    rb"\s*([A-Za-z]{1,32})\s*((?:\[[^\\\]]*(?:\\.[^\\\]]*)*\]\s*)+)", re.DOTALL
+)
 _RAW_VALUE = re.compile(rb"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
 
 
