@@ -183,13 +183,13 @@ def _split_plain_moves(
     while True:
         # Plain moves in bulk, then one with a comment or a time stamp, and again: a
         # record with a comment now and then goes back to the bulk reading after it.
-        start, run_end = run_end, run(text, run_end).end()  # type: ignore[union-attr]
-        if run_end > start:
-            pairs += plain(text, start, run_end)
+        run_start, run_end = run_end, run(text, run_end).end()  # type: ignore[union-attr]
+        if run_end > run_start:
+            pairs += plain(text, run_start, run_end)
         m = annotated(text, run_end)
         if m is None:
             break
-        pairs.append(m.group(1, 2))
+        pairs.append((m[1], m[2]))
         run_end = m.end()
     if len(pairs) >= sgf.MAX_NODES:  # the root is a node too
         return None
