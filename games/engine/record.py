@@ -92,6 +92,7 @@ _ONE_TREE_END = re.compile(r"\s*\)\s*+(?!\()")  # possessive: no backtracking in
 _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
 _SEMICOLON = re.compile(r"\s*;")
+_SET_UP = frozenset({"AB", "AW", "AE"})
 # Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
 # match (a set-up position's root lists hundreds of values).
 # One path per value (the identifier optional), not two alternatives: twice as fast.
@@ -308,12 +309,16 @@ def _build(
         moved = True
     for node in [*nodes[1:], *tail]:
         props = node.properties
-        if len(props) == 1:  # the common case: a move and nothing else
+        # The common case: a move with nothing else, or with properties a record does
+        # not keep (marks, comments, time left); a set-up, or both colours, the long way.
+        if len(props) == 1 or props.keys().isdisjoint(_SET_UP):
             values = props.get("B")
             table = black_moves
             if values is None:
                 values = props.get("W")
                 table = white_moves
+            elif "W" in props:
+                values = None
             if values is not None and len(values) == 1:
                 plain = table.get(values[0])
                 if plain is not None:
