@@ -1,6 +1,8 @@
 """Engine benchmark (not a test): goref against sgfmill on the same games, random and real.
 
-Run: ``.venv/bin/python -m bench.engine`` (``--games N`` to change the sample).
+Run: ``.venv/bin/python -m bench.engine`` (``--games N`` to change the sample,
+``--runs N`` to measure the real records N times and print the median of the runs,
+``--real-only`` for the real records alone).
 Prints, per kind of real record in tests/data/sgf (public archives: KGS, Fox, OGS,
 IGS, Sabaki, ...; plain move lists, records with comments or time stamps, with
 variations, with set-up positions), parse+replay+score per record against
@@ -105,28 +107,44 @@ def goref_full(data: bytes) -> None:
     score(replay(record, get_rules("chinese"), strict=False))
 
 
-def real_records() -> None:
-    """Parse+replay+score per real record, by kind, beside sgfmill."""
-    by_kind: dict[str, list[tuple[float, float]]] = {}
-    for path in sorted(SGF_DATA.glob("*/*.sgf")):
-        data = path.read_bytes()
-        try:
-            sgfmill_full(data)
-            goref_full(data)
-        except ValueError:
-            continue  # a record one of the two refuses (a bad encoding, an odd size)
-        ours = best_of(functools.partial(goref_full, data), repeat=5)
-        theirs = best_of(functools.partial(sgfmill_full, data), repeat=5)
-        by_kind.setdefault(kind_of(data), []).append((ours, theirs))
-    every = [t for times in by_kind.values() for t in times]
-    for kind, times in [*sorted(by_kind.items()), ("all", every)]:
-        ours = sum(o for o, _ in times)
-        theirs = sum(t for _, t in times)
-        median = statistics.median(t / o for o, t in times)
+def real_records(runs: int = 1) -> None:
+    """Parse+replay+score per real record, by kind, beside sgfmill; with ``runs`` above
+    one, each run's figures for all records and their median over the runs."""
+    summary: list[tuple[float, float]] = []
+    for run in range(runs):
+        by_kind: dict[str, list[tuple[float, float]]] = {}
+        for path in sorted(SGF_DATA.glob("*/*.sgf")):
+            data = path.read_bytes()
+            try:
+                sgfmill_full(data)
+                goref_full(data)
+            except ValueError:
+                continue  # a record one of the two refuses (a bad encoding, an odd size)
+            ours = best_of(functools.partial(goref_full, data), repeat=5)
+            theirs = best_of(functools.partial(sgfmill_full, data), repeat=5)
+            by_kind.setdefault(kind_of(data), []).append((ours, theirs))
+        every = [t for times in by_kind.values() for t in times]
+        for kind, times in [*sorted(by_kind.items()), ("all", every)]:
+            ours = sum(o for o, _ in times)
+            theirs = sum(t for _, t in times)
+            median = statistics.median(t / o for o, t in times)
+            if kind == "all":
+                summary.append((median, theirs / ours))
+            elif runs > 1:
+                continue
+            print(
+                f"real records{f' (run {run + 1})' if runs > 1 else ''}, {kind} x{len(times)}: "
+                f"parse+replay+score goref {1e3 * ours / len(times):.3f} ms, sgfmill "
+                f"{1e3 * theirs / len(times):.3f} ms per record; ratio median {median:.2f}x, "
+                f"of totals {theirs / ours:.2f}x"
+            )
+    if runs > 1:
+        medians = sorted(m for m, _ in summary)
+        totals = sorted(t for _, t in summary)
         print(
-            f"real records, {kind} x{len(times)}: parse+replay+score goref "
-            f"{1e3 * ours / len(times):.3f} ms, sgfmill {1e3 * theirs / len(times):.3f} ms "
-            f"per record; ratio median {median:.2f}x, of totals {theirs / ours:.2f}x"
+            f"real records, all, {runs} runs: ratio median per record "
+            f"{statistics.median(medians):.2f}x (runs {medians[0]:.2f}-{medians[-1]:.2f}x), "
+            f"of totals {statistics.median(totals):.2f}x (runs {totals[0]:.2f}-{totals[-1]:.2f}x)"
         )
 
 
@@ -169,10 +187,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--memory-games", type=int, default=10_000)
+    ap.add_argument("--runs", type=int, default=1, help="runs over the real records")
+    ap.add_argument("--real-only", action="store_true", help="the real records only")
     args = ap.parse_args()
     situational = get_rules("nz")  # situational superko, suicide legal
     chinese = get_rules("chinese")
-    real_records()
+    real_records(args.runs)
+    if args.real_only:
+        return
 
     for length in (250, 500):
         games = [random_game(length, 1000 * length + s) for s in range(args.games)]

@@ -2,7 +2,11 @@
 
 Built for speed in pure Python: flat indices, per-size tables, chains kept
 incrementally (stone list, liberty bit set, hash; the smaller merged into the larger),
-no flood fill per move.  It remembers the positions seen, for superko.
+no flood fill per move.  Set-up stones (AB/AW/AE) only fill the cells: a chain is
+built the first time a move or a question touches it, so a set-up position of a few
+moves builds a few chains, not all of them, and the hash of the first set-up's stones
+is worked out only if the hash itself is asked for.  It remembers the positions seen,
+for superko.
 """
 
 from __future__ import annotations
@@ -10,7 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
+from operator import xor
 
 from .coords import point_to_gtp
 from .rules import KoRule
@@ -42,7 +47,7 @@ class _Tables:
     """Per-size constants: neighbours, bits, Zobrist keys.  ``size`` is the number
     of columns (the row stride), ``height`` the number of rows."""
 
-    __slots__ = ("bit", "height", "neigh", "npoints", "side_key", "size", "zkey")
+    __slots__ = ("bit", "height", "index", "neigh", "npoints", "side_key", "size", "zkey")
 
     def __init__(self, size: int, height: int) -> None:
         n = size * height
@@ -64,6 +69,7 @@ class _Tables:
             neigh.append(tuple(nb))
         self.neigh: tuple[tuple[int, ...], ...] = tuple(neigh)
         self.bit: tuple[int, ...] = tuple(1 << i for i in range(n))
+        self.index: dict[Point, int] = {(i % size, i // size): i for i in range(n)}
         # Deterministic 64-bit keys, seeded by size: the same position always
         # has the same hash, across processes.
         rng = random.Random(0x60EF + size + (0 if height == size else height << 8))
@@ -104,15 +110,18 @@ class Board:
     """
 
     __slots__ = (
+        "_base",
+        "_base_stones",
         "_cells",
-        "_chash",
-        "_head",
-        "_libs",
+        "_chain_hash",
+        "_chain_head",
+        "_chain_libs",
+        "_chain_stones",
+        "_hash",
+        "_partial",
         "_seen_pos",
         "_seen_sit",
-        "_stones",
         "_t",
-        "hash",
         "height",
         "ko_color",
         "ko_point",
@@ -127,11 +136,21 @@ class Board:
         self.height = t.height
         self._t = t
         self._cells: list[int] = [0] * n
-        self._head: list[int] = [-1] * n
-        self._stones: list[list[int] | None] = [None] * n
-        self._libs: list[int] = [0] * n
-        self._chash: list[int] = [0] * n
-        self.hash = 0
+        # Per stone the index of its chain's head (-1: empty, or a stone whose chain
+        # is not built yet); per head the chain's stones, liberty bits and hash.
+        self._chain_head: list[int] = [-1] * n
+        self._chain_stones: list[list[int] | None] = [None] * n
+        self._chain_libs: list[int] = [0] * n
+        self._chain_hash: list[int] = [0] * n
+        # Whether some stones may belong to chains not built yet (after a set-up).
+        self._partial = False
+        # The Zobrist hash of the stones, kept as ``_hash ^ _base``: ``_base`` is the
+        # hash of the first set-up's stones, worked out only when ``hash`` is read
+        # (``_base_stones`` until then).  XOR is linear, so the positions a game goes
+        # through compare as well by ``_hash`` alone (superko reads nothing else).
+        self._hash = 0
+        self._base = 0
+        self._base_stones: tuple[list[int], list[int]] | None = None
         # The point the ``ko_color`` player may not retake at once (-1: none).
         self.ko_point = -1
         self.ko_color = 0
@@ -177,53 +196,122 @@ class Board:
         return board
 
     def place_setup(self, setup: Setup) -> None:
-        """Apply AB/AW/AE: the chains are rebuilt; ko and history are not reset."""
-        size, height = self.size, self.height
+        """Apply AB/AW/AE: the chains are built again when used; ko and history are not
+        reset."""
+        t = self._t
+        index = t.index
         cells = self._cells
-        for group, color in ((setup.black, 1), (setup.white, 2), (setup.empty, 0)):
-            for x, y in group:
-                if not (0 <= x < size and 0 <= y < height):
-                    raise ValueError(f"setup point {(x, y)} is off a {size}x{height} board")
-                cells[y * size + x] = color
-        self._rebuild()
+        zkey = t.zkey
+        groups = []
+        for points, color in ((setup.black, 1), (setup.white, 2), (setup.empty, 0)):
+            try:
+                groups.append((list(map(index.__getitem__, points)), color))
+            except KeyError:
+                bad = next(p for p in points if p not in index)
+                raise ValueError(
+                    f"setup point {bad} is off a {self.size}x{self.height} board"
+                ) from None
+        (black, _), (white, _), (empty, _) = groups
+        if (
+            not empty
+            and not self._seen_pos
+            and self._base_stones is None
+            and not self._base
+            and cells.count(0) == t.npoints
+            and setup.black.isdisjoint(setup.white)
+        ):
+            # The common case, a set-up on an empty board before any position was
+            # recorded: these stones are the base of the hash, worked out if asked for.
+            for i in black:
+                cells[i] = 1
+            for i in white:
+                cells[i] = 2
+            self._base_stones = (black, white)
+            # An empty board has no chain to forget: its stones are all new.
+            self._partial = bool(black or white)
+            self.ko_point = -1
+            return
+        h = self._hash
+        for indices, color in groups:
+            keys = zkey[color]
+            for i in indices:
+                old = cells[i]
+                if old != color:
+                    if old:
+                        h ^= zkey[old][i]
+                    if color:
+                        h ^= keys[i]
+                    cells[i] = color
+        self._hash = h
+        self._forget_chains()
         self.ko_point = -1
 
-    def _rebuild(self) -> None:
+    def _forget_chains(self) -> None:
+        """Drop every chain after stones were set up or taken off (the hash is kept
+        up to date by the caller): each is built again when first used."""
+        n = self._t.npoints
+        self._chain_head = [-1] * n
+        self._chain_stones = [None] * n
+        self._chain_libs = [0] * n
+        self._chain_hash = [0] * n
+        self._partial = self._cells.count(0) != n
+
+    def _grow(self, i: int) -> int:
+        """Build the chain of the stone at ``i``, not built yet; its head (``i``)."""
         t = self._t
-        n = t.npoints
         cells = self._cells
+        head = self._chain_head
         neigh = t.neigh
         bit = t.bit
-        zkey = t.zkey
-        head = [-1] * n
-        stones: list[list[int] | None] = [None] * n
-        libs = [0] * n
-        chash = [0] * n
-        h_all = 0
-        for i in [i for i, c in enumerate(cells) if c]:
-            if head[i] >= 0:
-                continue
-            c = cells[i]
-            keys = zkey[c]
-            members = [i]
-            head[i] = i
-            lib = 0
-            hh = 0
-            for s in members:  # the list grows while it is walked: a breadth-first fill
-                hh ^= keys[s]
-                for m in neigh[s]:
-                    cm = cells[m]
-                    if not cm:
-                        lib |= bit[m]
-                    elif cm == c and head[m] < 0:
-                        head[m] = i
-                        members.append(m)
-            stones[i] = members
-            libs[i] = lib
-            chash[i] = hh
-            h_all ^= hh
-        self._head, self._stones, self._libs, self._chash = head, stones, libs, chash
-        self.hash = h_all
+        c = cells[i]
+        keys = t.zkey[c]
+        members = [i]
+        head[i] = i
+        lib = 0
+        hh = 0
+        for s in members:  # the list grows while it is walked: a breadth-first fill
+            hh ^= keys[s]
+            for m in neigh[s]:
+                cm = cells[m]
+                if not cm:
+                    lib |= bit[m]
+                elif cm == c and head[m] < 0:  # not built: of this same chain
+                    head[m] = i
+                    members.append(m)
+        self._chain_stones[i] = members
+        self._chain_libs[i] = lib
+        self._chain_hash[i] = hh
+        return i
+
+    def _build_all(self) -> None:
+        """Build every chain not built yet."""
+        if self._partial:
+            head = self._chain_head
+            for i, c in enumerate(self._cells):
+                if c and head[i] < 0:
+                    self._grow(i)
+            self._partial = False
+
+    # Every chain built, for the modules that walk the chains themselves (territory).
+    @property
+    def _head(self) -> list[int]:
+        self._build_all()
+        return self._chain_head
+
+    @property
+    def _stones(self) -> list[list[int] | None]:
+        self._build_all()
+        return self._chain_stones
+
+    @property
+    def _libs(self) -> list[int]:
+        self._build_all()
+        return self._chain_libs
+
+    @property
+    def _chash(self) -> list[int]:
+        self._build_all()
+        return self._chain_hash
 
     def copy(self) -> Board:
         b = Board.__new__(Board)
@@ -231,11 +319,14 @@ class Board:
         b.height = self.height
         b._t = self._t
         b._cells = self._cells[:]
-        b._head = self._head[:]
-        b._stones = [None if s is None else s[:] for s in self._stones]
-        b._libs = self._libs[:]
-        b._chash = self._chash[:]
-        b.hash = self.hash
+        b._chain_head = self._chain_head[:]
+        b._chain_stones = [None if s is None else s[:] for s in self._chain_stones]
+        b._chain_libs = self._chain_libs[:]
+        b._chain_hash = self._chain_hash[:]
+        b._partial = self._partial
+        b._hash = self._hash
+        b._base = self._base
+        b._base_stones = self._base_stones  # never changed once set: shared
         b.ko_point = self.ko_point
         b.ko_color = self.ko_color
         b.last_captured = []
@@ -244,6 +335,19 @@ class Board:
         return b
 
     # ------------------------------------------------------------------ reading
+
+    @property
+    def hash(self) -> int:
+        """The Zobrist hash of the stones on the board: the same stones, the same hash."""
+        pending = self._base_stones
+        if pending is not None:
+            zkey = self._t.zkey
+            black, white = pending
+            self._base ^= reduce(xor, map(zkey[1].__getitem__, black), 0) ^ reduce(
+                xor, map(zkey[2].__getitem__, white), 0
+            )
+            self._base_stones = None
+        return self._hash ^ self._base
 
     def _index(self, point: Point) -> int:
         x, y = point
@@ -265,17 +369,24 @@ class Board:
 
     def chain(self, point: Point) -> frozenset[Point]:
         i = self._index(point)
-        h = self._head[i]
+        h = self._chain_head[i]
         if h < 0:
-            return frozenset()
-        members = self._stones[h]
+            if not self._cells[i]:
+                return frozenset()
+            h = self._grow(i)
+        members = self._chain_stones[h]
         assert members is not None
         return frozenset(self._point(s) for s in members)
 
     def liberties(self, point: Point) -> int:
         """The number of liberties of the chain at ``point`` (0 for an empty point)."""
-        h = self._head[self._index(point)]
-        return self._libs[h].bit_count() if h >= 0 else 0
+        i = self._index(point)
+        h = self._chain_head[i]
+        if h < 0:
+            if not self._cells[i]:
+                return 0
+            h = self._grow(i)
+        return self._chain_libs[h].bit_count()
 
     def to_ascii(self) -> str:
         chars = ".xo"
@@ -305,15 +416,15 @@ class Board:
 
     def record_position(self, to_move: Color | int) -> None:
         """Remember the current position (for superko) with ``to_move`` to play."""
-        h = self.hash
+        h = self._hash
         self._seen_pos.add(h)
         self._seen_sit.add(h ^ self._t.side_key[int(to_move)])
 
     def seen(self, to_move: Color | int | None = None) -> bool:
         """Has the current board occurred before (with ``to_move`` to play, if given)?"""
         if to_move is None:
-            return self.hash in self._seen_pos
-        return (self.hash ^ self._t.side_key[int(to_move)]) in self._seen_sit
+            return self._hash in self._seen_pos
+        return (self._hash ^ self._t.side_key[int(to_move)]) in self._seen_sit
 
     # ----------------------------------------------------------------- legality
 
@@ -330,8 +441,8 @@ class Board:
             return KO
         t = self._t
         bit = t.bit[i]
-        head = self._head
-        libs = self._libs
+        head = self._chain_head
+        libs = self._chain_libs
         has_lib = False
         caps: list[int] = []
         own: list[int] = []
@@ -339,23 +450,24 @@ class Board:
             c = cells[n]
             if not c:
                 has_lib = True
-            elif c == color:
-                h = head[n]
+                continue
+            h = head[n]
+            if h < 0:  # a set-up chain not built yet
+                h = self._grow(n)
+            if c == color:
                 if libs[h] != bit:
                     has_lib = True
                 if h not in own:
                     own.append(h)
-            else:
-                h = head[n]
-                if libs[h] == bit and h not in caps:
-                    caps.append(h)
+            elif libs[h] == bit and h not in caps:
+                caps.append(h)
         suicide = not caps and not has_lib
         if suicide and not suicide_legal:
             return SUICIDE
         if ko == 0:
             return LEGAL
-        chash = self._chash
-        nh = self.hash
+        chash = self._chain_hash
+        nh = self._hash
         if suicide:
             for h in own:
                 nh ^= chash[h]
@@ -407,15 +519,14 @@ class Board:
         """
         t = self._t
         cells = self._cells
-        head = self._head
-        libs = self._libs
-        stones = self._stones
-        chash = self._chash
+        head = self._chain_head
+        libs = self._chain_libs
+        stones = self._chain_stones
+        chash = self._chain_hash
         bits = t.bit
         bit = bits[i]
         key = t.zkey[color][i]
-        cells[i] = color
-        self.hash ^= key
+        self._hash ^= key
         mylibs = 0
         own: list[int] = []
         caps: list[int] = []
@@ -425,6 +536,8 @@ class Board:
                 mylibs |= bits[n]
                 continue
             h = head[n]
+            if h < 0:  # a set-up chain not built yet; built while ``i`` is still empty
+                h = self._grow(n)
             lb = libs[h]
             if lb & bit:
                 lb ^= bit
@@ -434,6 +547,7 @@ class Board:
                     own.append(h)
             elif not lb and h not in caps:
                 caps.append(h)
+        cells[i] = color
         # Merge the new stone with its own neighbours, into the largest chain.
         if not own:
             base = i
@@ -478,7 +592,7 @@ class Board:
             neigh = t.neigh
             removed: list[list[int]] = []
             count = 0
-            hsh = self.hash
+            hsh = self._hash
             for h in caps:
                 m = stones[h]
                 assert m is not None
@@ -489,12 +603,13 @@ class Board:
                 for s in m:
                     sb = bits[s]
                     for n in neigh[s]:
-                        if cells[n]:
-                            libs[head[n]] |= sb
+                        hn = head[n]
+                        if hn >= 0:  # a chain not built yet counts its liberties when built
+                            libs[hn] |= sb
                 stones[h] = None
                 count += len(m)
                 removed.append(m)
-            self.hash = hsh
+            self._hash = hsh
             self.last_captured = removed
             if count == 1 and len(members) == 1 and libs[base] == bits[removed[0][0]]:
                 self.ko_point = removed[0][0]
@@ -506,15 +621,16 @@ class Board:
             return 0
         # Suicide: the played stone's chain has no liberty and captured nothing.
         neigh = t.neigh
-        self.hash ^= chash[base]
+        self._hash ^= chash[base]
         for s in members:
             cells[s] = 0
             head[s] = -1
         for s in members:
             sb = bits[s]
             for n in neigh[s]:
-                if cells[n]:
-                    libs[head[n]] |= sb
+                hn = head[n]
+                if hn >= 0:
+                    libs[hn] |= sb
         stones[base] = None
         self.last_captured = [members]
         return -len(members)
@@ -555,7 +671,15 @@ class Board:
         self.record_position(color.opponent)
 
     def remove(self, points: Iterable[Point]) -> None:
-        """Take stones off (dead-stone removal); chains are rebuilt."""
+        """Take stones off (dead-stone removal); chains are built again when used."""
+        cells = self._cells
+        zkey = self._t.zkey
+        h = self._hash
         for p in points:
-            self._cells[self._index(p)] = 0
-        self._rebuild()
+            i = self._index(p)
+            c = cells[i]
+            if c:
+                h ^= zkey[c][i]
+                cells[i] = 0
+        self._hash = h
+        self._forget_chains()

@@ -91,6 +91,8 @@ _MOVE_PAIR = re.compile(r"([BW])\s*\[([a-z]{0,2})\]")
 _ONE_TREE_END = re.compile(r"\s*\)\s*+(?!\()")  # possessive: no backtracking into the spaces
 _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
+_SEMICOLON = re.compile(r"\s*;")
+_SET_UP = frozenset({"AB", "AW", "AE"})
 # Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
 # match (a set-up position's root lists hundreds of values).
 # One path per value (the identifier optional), not two alternatives: twice as fast.
@@ -140,9 +142,10 @@ class _Found:
 def _parse_tree_text(text: str, found: _Found = _Found()) -> GameRecord:
     split = _split_plain_moves(text)
     if split is not None:
-        root_text, pairs, tail = split
+        root, pairs, tail = split
         try:
-            record = _build(sgf.parse_text(root_text), pairs, tail, found)
+            trees = sgf.parse_text(root) if isinstance(root, str) else [sgf.GameTree([root])]
+            record = _build(trees, pairs, tail, found)
         except SgfError:
             # An error in the tail: read it all again, for the error's true place.
             if not tail:
@@ -157,31 +160,64 @@ def _parse_tree_text(text: str, found: _Found = _Found()) -> GameRecord:
 
 def _split_plain_moves(
     text: str,
-) -> tuple[str, list[tuple[str, str]], list[Node]] | None:
-    """The text up to the end of the root node (closed with ``)``, so that
-    offsets, lines and columns are unchanged), the (colour, value) pairs of
-    the move nodes after it, and the main line of what follows them (``None``:
-    read it all the general way)."""
+) -> tuple[str | Node, list[tuple[str, str]], list[Node]] | None:
+    """The root node, or the text up to its end (closed with ``)``, so that
+    offsets, lines and columns are unchanged) for the parser to read; the
+    (colour, value) pairs of the move nodes after it; and the main line of
+    what follows them (``None``: read it all the general way)."""
     start = sgf._START.search(text)
     if start is None:
         return None
-    root_end = _ROOT_PROPERTIES.match(text, start.end()).end()  # type: ignore[union-attr]
-    if _NODE_BOUNDARY.match(text, root_end) is None:  # a root the tokens do not cover
-        return None
-    run_end = _MOVE_RUN.match(text, root_end).end()  # type: ignore[union-attr]
-    pairs = _MOVE_PAIR.findall(text, root_end, run_end)
-    annotated = _ANNOTATED_MOVE.match
-    while (m := annotated(text, run_end)) is not None:
-        pairs.append(m.group(1, 2))
+    src = sgf._Source(text)
+    root: str | Node
+    read = sgf.read_node(src, start.end() - 1)
+    if read is not None:
+        root, root_end = read
+    else:
+        root_end = _ROOT_PROPERTIES.match(text, start.end()).end()  # type: ignore[union-attr]
+        if _NODE_BOUNDARY.match(text, root_end) is None:  # a root the tokens do not cover
+            return None
+        root = text[:root_end] + ")"
+    pairs: list[tuple[str, str]] = []
+    run, plain, annotated = _MOVE_RUN.match, _MOVE_PAIR.findall, _ANNOTATED_MOVE.match
+    run_end = root_end
+    while True:
+        # Plain moves in bulk, then one with a comment or a time stamp, and again: a
+        # record with a comment now and then goes back to the bulk reading after it.
+        run_start, run_end = run_end, run(text, run_end).end()  # type: ignore[union-attr]
+        if run_end > run_start:
+            pairs += plain(text, run_start, run_end)
+        m = annotated(text, run_end)
+        if m is None:
+            break
+        pairs.append((m[1], m[2]))
         run_end = m.end()
     if len(pairs) >= sgf.MAX_NODES:  # the root is a node too
         return None
     tail: list[Node] = []
     if _ONE_TREE_END.match(text, run_end) is None:
-        tail = _tail(text[run_end:], sgf.MAX_NODES - 1 - len(pairs))  # type: ignore[assignment]
-        if tail is None:
-            return None
-    return text[:root_end] + ")", pairs, tail
+        room = sgf.MAX_NODES - 1 - len(pairs)
+        last = _last_node(src, run_end) if room >= 2 else None
+        if last is not None:
+            tail = [last]
+        else:
+            tail = _tail(text[run_end:], room)  # type: ignore[assignment]
+            if tail is None:
+                return None
+    return root, pairs, tail
+
+
+def _last_node(src: sgf._Source, pos: int) -> Node | None:
+    """The game's last node when it is all that is left (the final node of a record
+    with its territory markup, or a comment): read in bulk, or ``None``."""
+    text = src.text
+    semicolon = _SEMICOLON.match(text, pos)
+    if semicolon is None:
+        return None
+    read = sgf.read_node(src, semicolon.end() - 1)
+    if read is None or _ONE_TREE_END.match(text, read[1]) is None:
+        return None
+    return read[0]
 
 
 def _tail(rest: str, room: int) -> list[Node] | None:
@@ -273,12 +309,16 @@ def _build(
         moved = True
     for node in [*nodes[1:], *tail]:
         props = node.properties
-        if len(props) == 1:  # the common case: a move and nothing else
+        # The common case: a move with nothing else, or with properties a record does
+        # not keep (marks, comments, time left); a set-up, or both colours, the long way.
+        if len(props) == 1 or props.keys().isdisjoint(_SET_UP):
             values = props.get("B")
             table = black_moves
             if values is None:
                 values = props.get("W")
                 table = white_moves
+            elif "W" in props:
+                values = None
             if values is not None and len(values) == 1:
                 plain = table.get(values[0])
                 if plain is not None:
@@ -294,8 +334,7 @@ def _build(
         if move is not None:
             actions.append(move)
             moved = True
-    start = _start_position(opening, size, height)
-    placed = [*start.values()].count(Color.BLACK)
+    placed = _start_position(opening, size, height)
     if handicap >= 2 and placed and placed != handicap:
         warnings.append(f"HA[{handicap}] but {placed} black stones are set up")
     if handicap >= 2 and not placed and _first_mover(actions) is Color.WHITE:
@@ -318,28 +357,28 @@ def _build(
         actions=tuple(actions),
         first_player=first_player,
         info=info,
-        territory_black=frozenset(_read_points(last, "TB", size, height, budget)),
-        territory_white=frozenset(_read_points(last, "TW", size, height, budget)),
+        territory_black=_read_points(last, "TB", size, height, budget),
+        territory_white=_read_points(last, "TW", size, height, budget),
         warnings=(*found.notes, *warnings),
         charset=found.charset,
     )
 
 
-def _start_position(
-    opening: list[tuple[Node, Setup]], size: int, height: int | None = None
-) -> dict[Point, Color]:
-    """The stones set up before the first move; a chain without a liberty is
-    refused (as sgfmill does), naming the node that last placed a stone of it.
+def _start_position(opening: list[tuple[Node, Setup]], size: int, height: int | None = None) -> int:
+    """How many black stones are set up before the first move; a chain without a
+    liberty is refused (as sgfmill does), naming the node that last placed a stone of it.
 
     The position is built once: a file may hold thousands of set-up nodes.
     """
     if not opening:
-        return {}
+        return 0
     rows = size if height is None else height
-    if len(opening) == 1:  # the root alone: no point is set up twice (_read_setup)
+    if len(opening) == 1:  # one node: no point is set up twice in it (_read_setup)
         only = opening[0][1]
         black: Collection[Point] = only.black
         white: Collection[Point] = only.white
+        if _all_chains_breathe(black, white, size, rows):  # the common case
+            return len(black)
         stones = dict.fromkeys(black, Color.BLACK)
         stones.update(dict.fromkeys(white, Color.WHITE))
     else:
@@ -351,8 +390,8 @@ def _start_position(
                 stones.pop(p, None)
         black = [p for p, color in stones.items() if color is Color.BLACK]
         white = [p for p, color in stones.items() if color is Color.WHITE]
-    if _all_chains_breathe(black, white, size, rows):  # the common case: no chain to name
-        return stones
+        if _all_chains_breathe(black, white, size, rows):  # the common case
+            return len(black)
     placed: dict[Point, tuple[Color, Node]] = {}
     for node, setup in opening:
         for points, color in ((setup.black, Color.BLACK), (setup.white, Color.WHITE)):
@@ -376,7 +415,7 @@ def _start_position(
                 f"the set-up {color.name.lower()} chain at {point_to_gtp(point, size, height)} "
                 f"({point_to_sgf(point)}) has no liberty",
             )
-    return {p: color for p, (color, _) in placed.items()}
+    return [color for color, _ in placed.values()].count(Color.BLACK)
 
 
 @cache
@@ -549,11 +588,13 @@ def _point_table(size: int, height: int | None) -> dict[str, Point]:
 
 def _read_points(
     node: Node, ident: str, size: int, height: int | None, budget: _Budget
-) -> set[Point]:
+) -> frozenset[Point]:
+    values = node.properties.get(ident)
+    if not values:
+        return frozenset()
     table = _point_table(size, height)
-    values = node.values(ident)
     if len(values) <= budget.left:  # the common case: every value one point, looked up
-        found = set(map(table.get, values))
+        found = frozenset(map(table.get, values))
         if None not in found:
             budget.left -= len(values)
             return found  # type: ignore[return-value]  # None is not in it
@@ -578,7 +619,7 @@ def _read_points(
                 f"the record lists more than {MAX_LISTED_POINTS:,} set-up or territory points",
             )
         points.update(expanded)
-    return points
+    return frozenset(points)
 
 
 def _read_setup(node: Node, size: int, height: int | None, budget: _Budget) -> Setup:
@@ -593,7 +634,7 @@ def _read_setup(node: Node, size: int, height: int | None, budget: _Budget) -> S
         if both:
             shown = ", ".join(sorted(point_to_sgf(p) for p in both))
             raise node.error(ident, f"point {shown} is set up twice in one node")
-    return Setup(black=frozenset(black), white=frozenset(white), empty=frozenset(empty))
+    return Setup(black=black, white=white, empty=empty)
 
 
 def _read_move(node: Node, size: int, height: int | None = None) -> Move | None:

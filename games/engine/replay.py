@@ -185,7 +185,7 @@ def replay(
     # Unbreakable cycles: how often each position occurred with each player to move.
     cycles: dict[int, int] | None = None
     if rules.cycle_no_result:
-        cycles = {board.hash ^ side_key[to_move]: 1}
+        cycles = {board._hash ^ side_key[to_move]: 1}
     no_result_at: int | None = None
     prisoners = [0, 0, 0]
     violations: list[Violation] = []
@@ -203,7 +203,7 @@ def replay(
             board.place_setup(action)
             board.record_position(to_move)
             if cycles is not None:
-                key = board.hash ^ side_key[to_move]
+                key = board._hash ^ side_key[to_move]
                 cycles[key] = cycles.get(key, 0) + 1
             continue
         if number >= limit:
@@ -255,7 +255,7 @@ def replay(
                     if n < 0 and not suicide_legal:
                         code = SUICIDE
                     elif ko:  # 1 positional, 2 situational superko
-                        h = board.hash
+                        h = board._hash
                         if h in seen_pos if ko == 1 else h ^ side_key[3 - color] in seen_sit:
                             code = SUPERKO
                     if code:
@@ -275,7 +275,7 @@ def replay(
                     first_capture = FirstCapture(number, Color(winner), n < 0)
         last_move = action
         to_move = 3 - color if number >= free else color
-        h = board.hash
+        h = board._hash
         seen_pos.add(h)
         h ^= side_key[to_move]
         seen_sit.add(h)

@@ -183,3 +183,24 @@ def test_illegal_points_lists_ko_and_suicide():
     assert bad == {pt("A1", 9): "ko"}
     board = Board.from_ascii(".x.\nx..\n...")
     assert board.illegal_points(W) == {(0, 0): "suicide"}
+
+
+def test_a_set_up_after_the_empty_board_was_recorded_is_a_new_position():
+    board = Board(5)
+    board.record_position(B)
+    board.place_setup(Setup(black=frozenset({(1, 1)}), white=frozenset({(3, 3)})))
+    assert not board.seen() and board.check((0, 0), B, ko=KoRule.POSITIONAL) is None
+    board.place_setup(Setup(empty=frozenset({(1, 1), (3, 3)})))
+    assert board.seen() and board.hash == Board(5).hash
+
+
+def test_a_set_up_board_and_its_copy_hash_as_the_same_stones_played():
+    board = Board.from_ascii("xo...\n.....\n..x..\n.....\n....o")
+    played = Board(5)
+    for point, color in board.stones().items():
+        played.play(point, color)
+    assert board.copy().hash == board.hash == played.hash
+    board.play((1, 1), W)
+    played.play((1, 1), W)
+    assert board.hash == played.hash
+    assert board.chain((1, 0)) == played.chain((1, 0)) == {(1, 0), (1, 1)}

@@ -76,6 +76,28 @@ GAME = "(;GM[1]FF[4]SZ[9]KM[6.5];B[ee];W[cc];B[gg];W[cg];B[gc];W[ge])"
         GAME.replace(";B[gg]", ";B[gg]\n;\n"),  # an empty node
         GAME.replace("KM[6.5]", "KM[6.5]AB[dd][ff]PL[W]"),
         GAME.replace("KM[6.5]", "KM[6.5]HA[2]").replace(";B[ee]", ";AB[cc][gg];W[ee]"),
+        # Moves beside marks and time left (read from the move tables), or not.
+        GAME.replace(";W[cc]", ";W[cc]CR[cc]WL[30]").replace(";B[gg]", ";CR[aa]B[gg]TB[aa]"),
+        GAME.replace(";W[cc]", ";W[cc]CR[cc]B[dd]"),
+        GAME.replace(";W[cc]", ";W[ cc]CR[cc]"),
+        GAME.replace(";W[cc]", ";W[cc]CR[cc]AB[dd]"),
+        GAME.replace(";W[cc]", ";W[cc][dd]CR[cc]"),
+        # Set-up positions: the root and a last node read in bulk, or left to the tokens.
+        "(;GM[1]SZ[9]AB[aa][bb]AW[ab][ba];TB[ii])",
+        "(;GM[1]SZ[9]AB[cc] [dd]\n[ee]AW[ff];C[no dead stones])",
+        "(;GM[1]SZ[9]AB[cc]AB[dd]AW[ff]TB[aa]TW[ab];TW[zz])",
+        "(;GM[1]SZ[9]AB[cc]x[dd];TB[aa])",
+        "(;GM[1]SZ[9]AB[cc]Ab[dd];TB[aa])",
+        "(;GM[1]SZ[9]AB[cc]C[a\\]b];TB[aa])",
+        "(;GM[1]SZ[9]AB[aa]AW[ab][ba];B[ee])",  # a chain with no liberty
+        "(;GM[1]SZ[40]AB[aa];C[x])",
+        "(;GM[1]SZ[9]AB[aa]AW[aa];C[x])",  # set up twice
+        "(;GM[1]SZ[9]C[a;b)c(]AB[aa];C[x;y)z];TB[bb])",
+        "(;GM[1]SZ[9]AB[aa];TB[bb])(;GM[1]SZ[9])",
+        "(;GM[1]SZ[9]AB[aa];TB[bb](;W[cc]))",
+        "(;GM[1]SZ[9]AB[aa];TB[bb]",
+        "(;GM[1]SZ[9]AB[aa][;TB[bb])",
+        "(;;GM[1]SZ[9]AB[aa];TB[bb])",
     ],
 )
 def test_odd_and_wrong_records_read_the_same_both_ways(text: str) -> None:

@@ -277,3 +277,30 @@ def test_the_fast_reader_reads_runs_of_values_as_the_careful_reader_does(
     assert fast is not None
     assert fast == sgf._Reader(src, sgf.MAX_NODES, sgf.MAX_DEPTH).read(start)
     assert fast[0].nodes[1].properties.get("CP") == fast[0].nodes[0].properties.get("CP")
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["AB", "TW", "C", "CoPyright", "B", "X" * 33, ""]),
+            st.lists(st.text(alphabet="ab]\\[ \n:;()", max_size=4), min_size=0, max_size=6),
+            st.sampled_from(["", " ", "\n", "\t", "x"]),
+        ),
+        max_size=6,
+    ),
+    st.sampled_from([")", ";B[aa])", "(;W[bb]))", " )"]),
+)
+def test_a_node_read_in_bulk_is_the_node_the_tokens_read(
+    props: list[tuple[str, list[str], str]], after: str
+) -> None:
+    body = "".join(
+        ident + space.join(f"[{v}]" for v in values) + space for ident, values, space in props
+    )
+    text = f"(;{body}{after}"
+    read = sgf.read_node(sgf._Source(text), 1)
+    if read is None:  # not the simple case: the tokens decide
+        return
+    node, end = read
+    assert end == sgf.node_end(text, 2)
+    # The node alone, as the record reader hands it to the tokens otherwise.
+    assert node.properties == sgf.parse_text(text[:end] + ")")[0].nodes[0].properties
