@@ -6,11 +6,15 @@
   shown on other objects' pages (not on a tournament's pages: a player's change bumps
   the ``tournament:<id>`` of each event he entered or played in instead, so a
   760-player event is not rebuilt for an edit anywhere else);
-- ``ratings``: every rating, bumped once by a recompute (bulk writes).
+- ``ratings``: every rating, bumped once by a recompute (bulk writes);
+- ``user:<id>``: what the signed-in header knows of an account (is he an official
+  anywhere, which player is he): bumped by a save of his player and by the services that
+  name or unname officials or link or unlink an account (``config.navigation``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ops import cache
@@ -26,6 +30,15 @@ def player(pk: Any) -> str:
 
 def tournament(pk: Any) -> str:
     return f"tournament:{pk}"
+
+
+def user(pk: Any) -> str:
+    return f"user:{pk}"
+
+
+def users(pks: Iterable[Any]) -> list[str]:
+    """The ``user:<id>`` names of these accounts (``None`` skipped)."""
+    return [user(pk) for pk in pks if pk is not None]
 
 
 def register() -> None:
@@ -52,7 +65,8 @@ def register() -> None:
             .values_list("tournament_id")
         )
         events = {t for (t,) in entered.union(played) if t is not None}
-        return [player(p.pk), PLAYERS, *(tournament(t) for t in events)]
+        # His account's header names him (the unlinked account's: the unlinking service).
+        return [player(p.pk), PLAYERS, *users([p.user_id]), *(tournament(t) for t in events)]
 
     cache.register(Player, player_names)
     # A club's name shows on player pages; an entry keeps the club it was made with.

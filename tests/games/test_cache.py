@@ -56,9 +56,9 @@ def test_the_player_page_is_served_from_the_cache_until_one_of_his_games_changes
     signed_in = Client()
     signed_in.force_login(bob.user)
     signed_in.get(url)
-    # the page's player (the heading); the header's session, user, his player, whether
-    # he directs, his games waiting: the rest is a cached fragment
-    with django_assert_num_queries(6):
+    # the page's player (the heading), the session, the user; the header is cached under
+    # his versions (config.navigation) and the rest is a cached fragment
+    with django_assert_num_queries(3):
         page = signed_in.get(url).content.decode()
     assert "Log out" in page and "B+R" not in page
     services.game_result_submit(actor=alice.user, game=game, result="B+R")

@@ -61,9 +61,9 @@ def test_a_signed_in_user_gets_the_cached_standings_under_his_own_header(
     url = standings_url(game, round="1", print="1")
     visitor = client.get(url).content.decode()
     signed_in.get(url)
-    # his session and user, the tournament, the header (his player, whether he is an
-    # official, his games waiting): the standings themselves are a cached fragment
-    with django_assert_num_queries(6):
+    # his session and user, the tournament; the header is cached under his versions
+    # (config.navigation) and the standings are a cached fragment
+    with django_assert_num_queries(3):
         page = signed_in.get(url).content.decode()
     assert "Log out" in page and "Log out" not in visitor
     body = visitor[visitor.index("<h1>") : visitor.index("</table>")]

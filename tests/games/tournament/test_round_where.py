@@ -122,9 +122,9 @@ def test_a_signed_in_player_gets_the_cached_tables_under_his_own_header(
     signed_in = Client()
     signed_in.force_login(bob.user)
     signed_in.get(where_url(game.tournament))
-    # his session and user, the round, the header (his player, whether he is an official,
-    # his games waiting): the tables themselves are a cached fragment
-    with django_assert_num_queries(6):
+    # his session and user, the round; the header is cached under his versions
+    # (config.navigation) and the tables are a cached fragment
+    with django_assert_num_queries(3):
         page = signed_in.get(where_url(game.tournament)).content.decode()
     assert "Log out" in page and "Liddell Alice" in page
 
