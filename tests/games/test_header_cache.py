@@ -1,0 +1,183 @@
+"""The signed-in header from the cache (config.navigation): no query on a warm cache, and
+fresh on the next page after every write that changes it (officials named in the admin
+or through the services, a claim, a confirmation, a contest, an account linked)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from config.navigation import header
+from games import services
+from games.groups import director_grant_admin
+from games.models import Game
+from games.tournament import services as tournament_services
+from referee import services as referee_services
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _as(user: Any) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def _header(client: Client, url: str = "/") -> str:
+    html = client.get(url).content.decode()
+    match = re.search(r"<header>(.*?)</header>", html, re.S)
+    assert match is not None
+    return match.group(1)
+
+
+def _desk(client: Client) -> bool:
+    return 'href="/referee/"' in _header(client)
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def test_a_warm_header_costs_no_query(game: Game, bob: Any, django_assert_num_queries: Any):  # type: ignore[no-untyped-def]
+    services.game_result_submit(actor=game.black.user, game=game, result="B+R")
+    request = RequestFactory().get("/")
+    request.user = bob.user
+    first = header(request)
+    with django_assert_num_queries(0):
+        again = header(request)
+    assert again == first and again["nav_waiting"] == 1 and not again["nav_official"]
+    assert again["nav_player"].pk == bob.pk and again["nav_player"].full_name == "Builder Bob"
+
+
+@pytest.mark.parametrize(
+    ("name", "most"),
+    # the session and the user, then: the tournament and whether he directs it; the
+    # standings' tournament; the player page's player.  The rest is cached.
+    [("games:tournament", 4), ("games:standings", 3), ("games:player", 3)],
+)
+def test_a_signed_in_warm_page_costs_at_most(  # type: ignore[no-untyped-def]
+    name: str, most: int, game: Game, alice: Any, bob: Any, django_assert_max_num_queries: Any
+):
+    services.game_result_submit(actor=bob.user, game=game, result="B+R")
+    url = reverse(name, args=[alice.pk if name == "games:player" else game.tournament_id])
+    client = _as(alice.user)
+    client.get(url)
+    with django_assert_max_num_queries(most):
+        page = client.get(url).content.decode()
+    assert "1 to confirm" in page and f'href="/players/{alice.pk}/">Liddell Alice' in page
+
+
+# --------------------------------------------------------------------------- officials
+
+
+@pytest.mark.parametrize("field", ["directors", "referees"])
+def test_an_official_named_in_the_admin_sees_the_referee_desk_on_his_next_page(  # type: ignore[no-untyped-def]
+    field: str, tournament: Any, director: Any, referee: Any
+):
+    from tests.games.test_admin import _form_data
+
+    director_grant_admin(user=director)
+    newcomer = UserFactory(username="newcomer")
+    his = _as(newcomer)
+    assert not _desk(his)  # warm: cached without the desk
+    admin = _as(director)
+    url = reverse("admin:games_tournament_change", args=[tournament.pk])
+    named = {
+        "directors": [str(director.pk), str(newcomer.pk)],
+        "referees": [str(referee.pk), str(newcomer.pk)],
+    }
+    response = admin.post(url, _form_data(admin.get(url), **{field: named[field]}), follow=True)
+    assert response.status_code == 200
+    assert getattr(tournament, field).filter(pk=newcomer.pk).exists()
+    assert _desk(his)
+    unnamed = {"directors": [str(director.pk)], "referees": [str(referee.pk)]}
+    admin.post(url, _form_data(admin.get(url), **{field: unnamed[field]}), follow=True)
+    assert not _desk(his)
+
+
+def test_a_referee_dropped_through_the_service_loses_the_desk(  # type: ignore[no-untyped-def]
+    tournament: Any, director: Any, referee: Any
+):
+    his = _as(referee)
+    assert _desk(his)
+    tournament_services.tournament_referees_set(actor=director, tournament=tournament, referees=[])
+    assert not _desk(his)
+
+
+def test_the_chief_referee_and_the_committee_see_the_desk_once_seated(  # type: ignore[no-untyped-def]
+    tournament: Any, director: Any
+):
+    ann, ben, cal, dee = (UserFactory(username=n) for n in ("ann", "ben", "cal", "dee"))
+    clients = {u.pk: _as(u) for u in (ann, ben, cal, dee)}
+    assert not any(_desk(c) for c in clients.values())
+    referee_services.tournament_officials_set(
+        actor=director, tournament=tournament, chief_referee=ann, committee=[ben, cal, dee]
+    )
+    assert all(_desk(c) for c in clients.values())
+    referee_services.tournament_officials_set(
+        actor=director, tournament=tournament, chief_referee=ann, committee=[]
+    )
+    assert _desk(clients[ann.pk]) and not _desk(clients[ben.pk]) and not _desk(clients[dee.pk])
+
+
+def test_whoever_creates_a_tournament_directs_it_from_his_next_page() -> None:
+    import datetime as dt
+
+    creator = UserFactory(username="creator")
+    director_grant_admin(user=creator)
+    his = _as(creator)
+    assert not _desk(his)
+    tournament_services.tournament_create(
+        actor=creator,
+        name="Night Cup",
+        start_date=dt.date.today(),
+        end_date=dt.date.today(),
+        rules="japanese",
+    )
+    assert _desk(his)
+
+
+# --------------------------------------------------------------------------- his games
+
+
+def test_a_claim_shows_at_once_and_a_confirmation_clears_it(  # type: ignore[no-untyped-def]
+    game: Game, alice: Any, bob: Any
+):
+    his = _as(alice.user)
+    assert "to confirm" not in _header(his)  # warm, with nothing waiting
+    services.game_result_submit(actor=bob.user, game=game, result="W+R")
+    assert "1 to confirm" in _header(his)
+    services.game_result_confirm(actor=alice.user, game=game)
+    assert "to confirm" not in _header(his)
+
+
+def test_a_contest_clears_the_count(game: Game, alice: Any, bob: Any) -> None:
+    his = _as(alice.user)
+    services.game_result_submit(actor=bob.user, game=game, result="W+R")
+    assert "1 to confirm" in _header(his)
+    services.game_result_contest(actor=alice.user, game=game, reason="I won on time")
+    assert "to confirm" not in _header(his)
+
+
+# --------------------------------------------------------------------------- his account
+
+
+def test_an_account_linked_to_a_player_names_him_and_the_old_account_no_longer(  # type: ignore[no-untyped-def]
+    superuser: Any, alice: Any, outsider: Any
+):
+    old, new = _as(alice.user), _as(outsider)
+    assert "Liddell Alice" in _header(old) and "My games" not in _header(new)
+    services.player_update(actor=superuser, player=alice, user=outsider)
+    assert "Liddell Alice" in _header(new) and "My games" in _header(new)
+    assert "Liddell Alice" not in _header(old) and "My games" not in _header(old)
+
+
+def test_a_renamed_player_is_renamed_in_his_header(superuser: Any, bob: Any) -> None:
+    his = _as(bob.user)
+    assert "Builder Bob" in _header(his)
+    services.player_update(actor=superuser, player=bob, family_name="Baumeister")
+    assert "Baumeister Bob" in _header(his)
