@@ -189,3 +189,21 @@ def test_a_renamed_player_is_renamed_in_his_header(superuser: Any, bob: Any) -> 
     assert "Builder Bob" in _header(his)
     services.player_update(actor=superuser, player=bob, family_name="Baumeister")
     assert "Baumeister Bob" in _header(his)
+
+
+def test_a_merge_moves_the_account_and_its_waiting_game_to_the_kept_record(  # type: ignore[no-untyped-def]
+    game: Game, alice: Any, bob: Any
+):
+    from games.models import PossibleDuplicate
+    from games.services.duplicates import duplicate_merge
+    from tests.factories import PlayerFactory
+
+    kept = PlayerFactory(family_name="Liddell", given_name="Alicia")
+    his = _as(alice.user)
+    services.game_result_submit(actor=bob.user, game=game, result="W+R")
+    assert f'href="/players/{alice.pk}/">Liddell Alice' in _header(his)
+    dup = PossibleDuplicate.objects.create(player=alice, other=kept, reason="the same name")
+    duplicate_merge(actor=None, duplicate=dup, keep=kept)
+    header_now = _header(his)
+    assert f'href="/players/{kept.pk}/">Liddell Alicia' in header_now
+    assert "1 to confirm" in header_now
