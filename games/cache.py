@@ -44,6 +44,7 @@ def users(pks: Iterable[Any]) -> list[str]:
 def register() -> None:
     """Called by ``GamesConfig.ready``."""
     from django.db.models import Q
+    from django.db.models.signals import post_delete, pre_delete
 
     from games.models import Club, Game, Player, Round, Tournament, TournamentEntry
 
@@ -74,3 +75,21 @@ def register() -> None:
     cache.register(Tournament, lambda t: [tournament(t.pk), TOURNAMENTS])
     cache.register(Round, lambda r: [tournament(r.tournament_id)])
     cache.register(TournamentEntry, lambda e: [tournament(e.tournament_id), player(e.player_id)])
+
+    # A superuser deletes tournaments and players with the admin's own delete, which no
+    # service sees: signals are the one place to catch it (and the M2M rows of a
+    # tournament go with it without an m2m_changed).  Deletes only: writes bump above.
+    pre_delete.connect(_tournament_deleted, sender=Tournament, dispatch_uid="games.cache.t")
+    post_delete.connect(_player_deleted, sender=Player, dispatch_uid="games.cache.p")
+
+
+def _tournament_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    # Its directors and referees see the referee desk no longer (the officials' seats:
+    # referee.apps).  Read before the delete takes the rows with it.
+    officials = {*instance.directors.values_list("pk", flat=True)}
+    officials |= {*instance.referees.values_list("pk", flat=True)}
+    cache.touch(*users(officials))
+
+
+def _player_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    cache.touch(*users([instance.user_id]))

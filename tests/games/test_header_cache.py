@@ -207,3 +207,45 @@ def test_a_merge_moves_the_account_and_its_waiting_game_to_the_kept_record(  # t
     header_now = _header(his)
     assert f'href="/players/{kept.pk}/">Liddell Alicia' in header_now
     assert "1 to confirm" in header_now
+
+
+def test_a_tournament_deleted_in_the_admin_takes_the_desk_from_its_officials(  # type: ignore[no-untyped-def]
+    superuser: Any,
+):
+    from tests.factories import TournamentFactory
+
+    cup = TournamentFactory(name="Short-lived Cup")
+    boss, ref = UserFactory(username="boss"), UserFactory(username="ref")
+    cup.directors.add(boss)
+    cup.referees.add(ref)
+    clients = [_as(u) for u in (boss, ref)]
+    assert all(_desk(c) for c in clients)
+    url = reverse("admin:games_tournament_delete", args=[cup.pk])
+    assert _as(superuser).post(url, {"post": "yes"}).status_code == 302
+    assert not any(_desk(c) for c in clients)
+
+
+def test_a_seated_chief_referee_loses_the_desk_with_his_tournament() -> None:
+    # The admin refuses this delete (the seats have no admin); the shell's does not.
+    from tests.factories import TournamentFactory
+
+    cup = TournamentFactory(name="Short-lived Cup")
+    chief = UserFactory(username="chief")
+    referee_services.tournament_officials_set(
+        actor=None, tournament=cup, chief_referee=chief, committee=[]
+    )
+    his = _as(chief)
+    assert _desk(his)
+    cup.delete()
+    assert not _desk(his)
+
+
+def test_a_player_deleted_in_the_admin_leaves_his_account_header(superuser: Any) -> None:
+    from tests.factories import PlayerFactory
+
+    loner = PlayerFactory(family_name="Loner", given_name="Lee", user=UserFactory(username="lee"))
+    his = _as(loner.user)
+    assert "Loner Lee" in _header(his)
+    url = reverse("admin:games_player_delete", args=[loner.pk])
+    assert _as(superuser).post(url, {"post": "yes"}).status_code == 302
+    assert "Loner Lee" not in _header(his) and "My games" not in _header(his)
