@@ -249,3 +249,22 @@ def test_a_player_deleted_in_the_admin_leaves_his_account_header(superuser: Any)
     url = reverse("admin:games_player_delete", args=[loner.pk])
     assert _as(superuser).post(url, {"post": "yes"}).status_code == 302
     assert "Loner Lee" not in _header(his) and "My games" not in _header(his)
+
+
+def test_an_accepted_invitation_names_the_player_in_the_accounts_header(  # type: ignore[no-untyped-def]
+    superuser: Any, outsider: Any
+):
+    from games.services.invitations import player_invitation_accept, player_invite
+    from tests.factories import PlayerFactory
+
+    carol = PlayerFactory(family_name="Carroll", given_name="Carol", email="carol@example.org")
+    tokens: list[str] = []
+    player_invite(
+        actor=superuser,
+        player=carol,
+        accept_url=lambda token: tokens.append(token) or f"http://testserver/{token}/",
+    )
+    his = _as(outsider)
+    assert "My games" not in _header(his)
+    player_invitation_accept(token=tokens[0], user=outsider)
+    assert f'href="/players/{carol.pk}/">Carroll Carol' in _header(his)
