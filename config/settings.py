@@ -290,6 +290,10 @@ EMAIL_TIMEOUT = 10
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+# Sessions read from the shared cache, written through to the database (ops.sessions):
+# a signed-in page costs no session query.  Only with Redis: a per-process memory cache
+# would keep a session another process logged out.
+SESSION_ENGINE = "ops.sessions" if REDIS_URL else "django.contrib.sessions.backends.db"
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)

@@ -10,3 +10,22 @@ class RefereeConfig(AppConfig):
         ("ruling", ("view",)),
         ("tournamentofficials", ("view", "add", "change")),
     )
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from referee.models import TournamentOfficials
+
+        # Seats go with their tournament in a superuser's admin delete, which no service
+        # sees: the seated lose the referee desk in their header (config.navigation).
+        post_delete.connect(
+            _seats_deleted, sender=TournamentOfficials, dispatch_uid="referee.seats_deleted"
+        )
+
+
+def _seats_deleted(sender: object, instance: object, **kwargs: object) -> None:
+    from games import cache as page_cache
+    from ops import cache
+
+    seated = [getattr(instance, "chief_referee_id", None), *getattr(instance, "committee_ids", [])]
+    cache.touch(*page_cache.users(seated))

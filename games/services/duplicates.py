@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games import cache as page_cache
 from games import permissions
 from games.engine.federation_ids import PLAYER_ID_FIELDS
 from games.models import (
@@ -23,6 +24,7 @@ from games.models import (
 )
 from games.services import outbound
 from games.services.players import player_audit_value
+from ops import cache
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, is_authenticated, require
@@ -216,6 +218,10 @@ def duplicate_merge(*, actor: Actor, duplicate: PossibleDuplicate, keep: Player)
             kept.user = user
             update.append("user")
         kept.save(update_fields=update)
+    # The games moved to the kept record, and maybe the gone one's account: both players'
+    # pages and that account's header (config.navigation) must not show the old split.
+    moved = [page_cache.user(user.pk)] if user is not None else []
+    cache.touch(page_cache.player(kept.pk), page_cache.player(gone_pk_value), *moved)
     audit_record(
         actor=actor,
         action=AuditAction.PLAYER_MERGED,

@@ -10,6 +10,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models.functions import Lower
 
+from games import cache as page_cache
 from games import permissions
 from games.cache import PLAYERS
 from games.engine.federation_ids import LABELS, PLAYER_ID_FIELDS
@@ -227,6 +228,8 @@ def player_update(
         player.email = email or ""
         changed.append("email")
     if user is not UNSET:
+        if player.user_id is not None:  # the account he leaves no longer names him
+            cache.touch(page_cache.user(player.user_id))
         player.user = user
         changed.append("user")
     if changed:

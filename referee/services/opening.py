@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
+from games import cache as page_cache
 from games import permissions
 from games.engine.record import write_record
 from games.engine.replay import replay
@@ -19,6 +20,7 @@ from games.services.codes import CodeHolder
 from games.services.common import GameLockedError
 from games.services.disputes import game_dispute_open, game_snapshot
 from games.services.results import refuse_if_locked
+from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
@@ -83,6 +85,7 @@ def tournament_officials_set(
             tournament=tournament
         )
         old = {"chief_referee": officials.chief_referee_id, "committee": officials.committee_ids}
+        seated = {officials.chief_referee_id, *officials.committee_ids}
         _refuse_while_heard(officials, chief_referee=chief_referee, members=members)
         officials.chief_referee = chief_referee
         officials.committee_1, officials.committee_2, officials.committee_3 = [
@@ -92,6 +95,9 @@ def tournament_officials_set(
             None,
         ][:3]
         validate_and_save(officials)
+        # Whoever took or left a seat sees the referee desk in his header, or no longer.
+        seats = {officials.chief_referee_id, *officials.committee_ids}
+        cache.touch(*page_cache.users(seated ^ seats))
         audit_record(
             actor=actor,
             action=AuditAction.TOURNAMENT_OFFICIALS_SET,

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import cache as page_cache
 from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
@@ -21,6 +22,7 @@ from games.tournament.services.settings import (
     as_komi,
     tournament_settings_update,
 )
+from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
@@ -67,6 +69,8 @@ def tournament_referees_set(*, actor: Actor, tournament: Tournament, referees: l
         tournament.referees.set(referees)
         new = sorted(u.pk for u in referees)
         if old != new:
+            # Their headers show the referee desk, or no longer do.
+            cache.touch(*page_cache.users(set(old) ^ set(new)))
             audit_record(
                 actor=actor,
                 action=AuditAction.TOURNAMENT_REFEREES_SET,
@@ -158,6 +162,7 @@ def tournament_create(
     creator = as_user(actor)
     if creator is not None:
         tournament.directors.add(creator)
+        cache.touch(page_cache.user(creator.pk))  # his header shows the referee desk
     audit_record(
         actor=actor,
         action=AuditAction.TOURNAMENT_CREATED,
@@ -292,6 +297,7 @@ def tournament_officials_set(
             raise ValidationError({"directors": "A tournament needs at least one director."})
         relation.set(wanted)
         old[name], new[name] = before, wanted
+        cache.touch(*page_cache.users(set(before) ^ set(wanted)))  # their headers' desk link
     if new:
         audit_record(
             actor=actor,

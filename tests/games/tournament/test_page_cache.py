@@ -54,16 +54,17 @@ def test_the_standings_page_is_served_whole_to_a_visitor_until_a_result_changes(
 
 
 def test_a_signed_in_user_gets_the_cached_standings_under_his_own_header(
-    client: Client, game: Game, bob: Any, django_assert_num_queries: Any
+    client: Client, game: Game, bob: Any, django_assert_num_queries: Any, settings: Any
 ) -> None:
+    settings.SESSION_ENGINE = "ops.sessions"  # as with REDIS_URL (config.settings)
     signed_in = Client()
     signed_in.force_login(bob.user)
     url = standings_url(game, round="1", print="1")
     visitor = client.get(url).content.decode()
     signed_in.get(url)
-    # his session and user, the tournament, the header (his player, whether he is an
-    # official, his games waiting): the standings themselves are a cached fragment
-    with django_assert_num_queries(6):
+    # his user, the tournament; his session, the header (cached under his versions,
+    # config.navigation) and the standings come from the cache
+    with django_assert_num_queries(2):
         page = signed_in.get(url).content.decode()
     assert "Log out" in page and "Log out" not in visitor
     body = visitor[visitor.index("<h1>") : visitor.index("</table>")]
