@@ -60,6 +60,11 @@ class ForgivingRedisCache(RedisCache):
         """Whether Redis failed in the last few seconds (reads skip it meanwhile)."""
         return time.monotonic() < type(self)._down_until
 
+    @classmethod
+    def forget_down(cls) -> None:
+        """Forget a failure: the next read tries Redis (a test's fresh start)."""
+        cls._down_until = 0.0
+
     def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
         if self.is_down():
             return default

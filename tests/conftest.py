@@ -46,6 +46,9 @@ def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for alias in ("default", "versioned"):
         caches[alias].clear()
     versioned.forget_versions()
+    # A test of Redis down marks it down for a few seconds, class-wide: without this,
+    # the page-cache tests right after it found nothing cached.
+    versioned.ForgivingRedisCache.forget_down()
     monkeypatch.setattr(versioned, "after_commit", lambda callback: callback())
     mark_broker(up=True)
     yield
