@@ -59,9 +59,15 @@ def reasons(
         yield "colours even out earlier White/Black imbalance"
 
 
+# A hand-paired game's colours are a problem only past this White-minus-Black balance:
+# within it, the next rounds even it out (the pairing's own colour cost does).
+MAX_BALANCE = 2
+
+
 def warnings(st: RoundState, black: int, white: int) -> list[str]:
-    """What a director should know about a game paired by hand: a repeat game, the same
-    club, a colour imbalance, a score gap."""
+    """The real problems of a game paired by hand ("Check"): a player not checked in, a
+    repeat game, a colour balance that would pass ±2.  A same-club game or a score gap
+    is the director's choice, not a problem: the preview's reasons name them."""
     a, b = st.players.get(black), st.players.get(white)
     if a is None or b is None:
         return ["a player is not checked in for this round"]
@@ -69,17 +75,10 @@ def warnings(st: RoundState, black: int, white: int) -> list[str]:
     met = a.met_in.get(white)
     if met:
         out.append(f"repeat game: they met in round {', '.join(map(str, met))}")
-    if a.club and a.club == b.club:
-        out.append(f"same club ({a.entrant.club})")
-    # Black again for a player with more Blacks, or White again for one with more Whites.
-    if a.wb <= -1:
-        out.append(f"{_name(a)} gets Black again (White - Black: {a.wb})")
-    if b.wb >= 1:
-        out.append(f"{_name(b)} gets White again (White - Black: +{b.wb})")
-    gap = abs(a.main - b.main)
-    if gap >= 2:
-        unit = "MMS" if st.mcmahon else "wins"
-        out.append(f"score gap of {gap} ({unit} {a.main} and {b.main})")
+    if a.wb - 1 < -MAX_BALANCE:
+        out.append(f"{_name(a)} gets Black again (White - Black: {a.wb}, then {a.wb - 1})")
+    if b.wb + 1 > MAX_BALANCE:
+        out.append(f"{_name(b)} gets White again (White - Black: +{b.wb}, then +{b.wb + 1})")
     return out
 
 
