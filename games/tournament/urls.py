@@ -26,6 +26,11 @@ urlpatterns = [
         views.checkin_toggle,
         name="checkin-toggle",
     ),
+    path(
+        "tournaments/<int:pk>/checkin/<int:entry_pk>/withdraw/",
+        views.checkin_withdraw,
+        name="checkin-withdraw",
+    ),
     path("tournaments/<int:pk>/close/", views.close, name="close"),
     path("duplicates/", views.duplicates, name="duplicates"),
 ]

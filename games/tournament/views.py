@@ -631,6 +631,23 @@ def checkin_toggle(request: HttpRequest, pk: int, entry_pk: int, number: int) ->
 
 @login_required
 @require_POST
+def checkin_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    """The player withdraws from round R on, in one action (``entry_withdraw``)."""
+    tournament = _directed(request, pk)
+    entry = get_object_or_404(TournamentEntry, pk=entry_pk, tournament=tournament)
+    number = small_number(request.POST.get("from_round"), digits=4)
+    try:
+        if number is None:
+            raise ValidationError("Say from which round he withdraws.")
+        tournament_services.entry_withdraw(actor=request.user, entry=entry, from_round=number)
+        messages.success(request, f"{entry.player} withdraws from round {number} on.")
+    except (ValidationError, PermissionDenied) as e:
+        messages.error(request, _errors(e))
+    return HttpResponseRedirect(reverse("games:checkin", args=[pk]) + f"#entry-{entry.pk}")
+
+
+@login_required
+@require_POST
 def close(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _directed(request, pk)
     try:

@@ -80,6 +80,23 @@ def test_one_click_moves_a_cell_through_absent_and_bye(as_director, tournament, 
     assert "csrfmiddlewaretoken" in grid and ">bye<" in grid
 
 
+def test_a_player_withdraws_from_round_r_in_one_action(as_director, tournament, alice):
+    (entry,) = enter(tournament, alice)
+    url = reverse("games:checkin-withdraw", args=[tournament.pk, entry.pk])
+    page = as_director.post(url, {"from_round": "2"}, follow=True).content.decode()
+    entry.refresh_from_db()
+    assert [entry.presence(n) for n in range(1, tournament.number_of_rounds + 1)] == [
+        "p",
+        *["a"] * (tournament.number_of_rounds - 1),
+    ]
+    assert "withdraws from round 2 on" in page
+    assert AuditEntry.objects.filter(action="entry.withdrawn").count() == 1
+    for bad in ("", "²", "0", "99"):  # a message, never a 500 nor a change
+        page = as_director.post(url, {"from_round": bad}, follow=True)
+        assert page.status_code == 200 and 'class="error"' in page.content.decode(), bad
+    assert AuditEntry.objects.filter(action="entry.withdrawn").count() == 1
+
+
 def test_the_check_in_refuses_a_get_and_a_missing_csrf_token(director, tournament, alice):
     (entry,) = enter(tournament, alice)
     client = Client(enforce_csrf_checks=True)
