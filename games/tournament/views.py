@@ -90,16 +90,19 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
     def body() -> dict[str, Any]:
         rounds = list(tournament.rounds.order_by("number"))
         data = day_selectors.event_of(tournament)  # the entries, once for both tables
+        # The current round's games only: the earlier rounds are one click away on their
+        # own pages (a congress's every game made this page 1.7 MB).
+        current = rounds[-1] if rounds else None
         games = day_selectors.with_entry_ranks(
-            tournament, list(day_selectors.tournament_games(tournament)), data.entries
+            tournament,
+            day_selectors.tournament_games(tournament, round_id=current.pk) if current else [],
+            data.entries,
         )
-        by_round: dict[int, list[Game]] = {r.pk: [] for r in rounds}
-        for g in games:
-            by_round.setdefault(g.round_id, []).append(g)
         # The standings replace the old points-then-wins crosstable (docs/tournaments.md).
         table = day_selectors.standings_of(tournament, data=data)
         return {
-            "rounds": [(r, by_round.get(r.pk, [])) for r in rounds],
+            "rounds": rounds,
+            "current": (current, games) if current else None,
             "round_numbers": list(range(1, table.round + 1)),
             "table": table,
             "standings": list(zip(table.rows, table.rounds, strict=True)),
@@ -114,7 +117,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             # The crosstable and rounds are a cached fragment (the template's
             # versioned_cache) until one of these versions is bumped.
             "versions": cache.versions(names),
-            **lazy_context(body, ["rounds", "round_numbers", "table", "standings"]),
+            **lazy_context(body, ["rounds", "current", "round_numbers", "table", "standings"]),
             "is_director": director,
             "review": dup_services.duplicates_open_of(tournament).count() if director else 0,
             "result_rounds": range(1, tournament.number_of_rounds + 1),
