@@ -46,17 +46,7 @@ def test_random_games_leave_the_same_stones_as_sgfmill(size, seed, length):
         sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
     assert ours(board) == sgfmill_stones(sb, size)
     # The incremental chains and hash agree with a board rebuilt from scratch.
-    stones = board.stones()
-    fresh = Board(size)
-    fresh.place_setup(
-        Setup(
-            black=frozenset(p for p, c in stones.items() if c == 1),
-            white=frozenset(p for p, c in stones.items() if c == 2),
-        )
-    )
-    assert fresh.hash == board.hash
-    for p in stones:
-        assert board.chain(p) == fresh.chain(p) and board.liberties(p) == fresh.liberties(p)
+    _agrees_with_a_fresh_board(board, size)
 
 
 @settings(max_examples=200, deadline=None)
@@ -130,14 +120,19 @@ def test_set_up_chains_built_when_first_touched_capture_as_sgfmill(size, seed, l
         sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
         assert ours(board) == sgfmill_stones(sb, size)
     # The chains built on the way, and those never touched, agree with a fresh board's.
-    now = board.stones()
+    _agrees_with_a_fresh_board(board, size)
+
+
+def _agrees_with_a_fresh_board(board: Board, size: int) -> None:
+    """Hash, chains and liberties equal those of a board set up afresh with its stones."""
+    stones = board.stones()
     fresh = Board(size)
     fresh.place_setup(
         Setup(
-            black=frozenset(p for p, c in now.items() if c == 1),
-            white=frozenset(p for p, c in now.items() if c == 2),
+            black=frozenset(p for p, c in stones.items() if c == 1),
+            white=frozenset(p for p, c in stones.items() if c == 2),
         )
     )
     assert fresh.hash == board.hash
-    for p in now:
+    for p in stones:
         assert board.chain(p) == fresh.chain(p) and board.liberties(p) == fresh.liberties(p)
