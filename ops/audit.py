@@ -19,15 +19,9 @@ def audit_record(
     new: Any = None,
 ) -> AuditEntry:
     """Add one audit row.  Call it inside the service's transaction."""
-    return AuditEntry.objects.create(
-        actor=as_user(actor),
-        action=action,
-        object_type=obj._meta.label_lower,
-        object_id=str(obj.pk),
-        object_repr=str(obj)[:200],
-        old_value=old,
-        new_value=new,
-    )
+    entry = _entry(as_user(actor), action, obj, old, new)
+    entry.save(force_insert=True)
+    return entry
 
 
 def audit_record_many(
@@ -37,17 +31,18 @@ def audit_record_many(
     rows).  Call it inside the service's transaction."""
     user = as_user(actor)
     AuditEntry.objects.bulk_create(
-        [
-            AuditEntry(
-                actor=user,
-                action=action,
-                object_type=obj._meta.label_lower,
-                object_id=str(obj.pk),
-                object_repr=str(obj)[:200],
-                old_value=old,
-                new_value=new,
-            )
-            for obj, old, new in rows
-        ],
-        batch_size=1000,
+        [_entry(user, action, obj, old, new) for obj, old, new in rows], batch_size=1000
+    )
+
+
+def _entry(user: Any, action: str, obj: models.Model, old: Any, new: Any) -> AuditEntry:
+    """The row that names ``obj`` (one shape for a single write and a bulk one)."""
+    return AuditEntry(
+        actor=user,
+        action=action,
+        object_type=obj._meta.label_lower,
+        object_id=str(obj.pk),
+        object_repr=str(obj)[:200],
+        old_value=old,
+        new_value=new,
     )
