@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
+from games.engine.names import folded
 from games.models import (
     LOCKED_STATES,
     Game,
     GameState,
     Player,
     ResultReason,
+    Round,
     Tournament,
     TournamentEntry,
 )
+from games.models import Presence as EntryPresence
 from games.tournament.engine.formats import aga, egf, ffg, opengotha, spreadsheet
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.model import (
@@ -458,3 +462,102 @@ def round_view(tournament: Tournament, number: int) -> RoundView:
         state=state,
         players=data.players,
     )
+
+
+# "Where do I play" (views.round_where): its rows and its search, the
+# same on the server (``?q=``) and in static/games/round_where.js.
+WHERE_QUERY = 80
+
+
+@dataclass(frozen=True, slots=True)
+class WhereRow:
+    """One table of a round as a player looks for it."""
+
+    table: int | None
+    black: str
+    black_rank: str
+    white: str
+    white_rank: str
+    handicap: int
+    komi: Decimal
+    names: str  # both names folded for the search, "|" between them
+
+
+@dataclass(frozen=True, slots=True)
+class RestRow:
+    """An entrant without a game in the round: a bye, absent, or not paired."""
+
+    name: str
+    rank: str
+    why: str
+    names: str
+
+
+def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
+    """The round's tables and, once it is paired, who does not play in it, each kept
+    when ``query`` matches (two queries, the entries and the games, none per row)."""
+    # Only the columns shown: a 760-player round spent half its time loading the rest.
+    names = ("family_name", "given_name", "declared_rank")
+    entries = {
+        e.player_id: e
+        for e in TournamentEntry.objects.filter(tournament_id=rnd.tournament_id)
+        .select_related("player")
+        .only("player_id", "rank", "participation", *(f"player__{n}" for n in names))
+    }
+    shown: dict[int, str] = {}
+    ranks = {
+        pid: shown.get(e.rank) or shown.setdefault(e.rank, str(Rank(e.rank)))
+        for pid, e in entries.items()
+    }
+    games = list(
+        rnd.games.select_related("black", "white")
+        .only(
+            "table",
+            "handicap",
+            "komi",
+            "black_id",
+            "white_id",
+            "round_id",
+            *(f"{c}__{n}" for c in ("black", "white") for n in names),
+        )
+        .order_by("table", "id")
+    )
+    rows = [
+        WhereRow(
+            table=g.table,
+            black=g.black.full_name,
+            black_rank=ranks.get(g.black_id) or str(g.black.rank),
+            white=g.white.full_name,
+            white_rank=ranks.get(g.white_id) or str(g.white.rank),
+            handicap=g.handicap,
+            komi=g.komi,
+            names=f"{folded(g.black.full_name)}|{folded(g.white.full_name)}",
+        )
+        for g in games
+    ]
+    paired = {g.black_id for g in games} | {g.white_id for g in games}
+    resting = [
+        RestRow(
+            name=e.player.full_name,
+            rank=ranks[pid],
+            why=_NOT_PLAYING.get(e.presence(rnd.number), "not paired"),
+            names=folded(e.player.full_name),
+        )
+        for pid, e in entries.items()
+        if games and pid not in paired
+    ]
+    resting.sort(key=lambda r: r.names)
+    return {
+        "rows": [r for r in rows if matches(r, query)],
+        "resting": [r for r in resting if matches(r, query)],
+        "total": len(rows),
+    }
+
+
+_NOT_PLAYING: dict[str, str] = {EntryPresence.BYE: "bye", EntryPresence.ABSENT: "absent"}
+
+
+def matches(row: WhereRow | RestRow, query: str) -> bool:
+    """Whether one of the row's players has every word of ``query`` in his name."""
+    words = folded(query).split()
+    return not words or any(all(w in name for w in words) for name in row.names.split("|"))

@@ -41,12 +41,10 @@ from games.tournament.services import entries_csv
 from games.tournament.services.lifecycle import UnfinishedGames
 from games.views.public import (
     FRAGMENTS,
-    MAX_QUERY,
     lazy_context,
     render_spliced,
     splice_mark,
     visitor_cached,
-    where_tables,
 )
 from ops import cache
 from ops.commands import error_text
@@ -145,7 +143,7 @@ def round_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Where do I play: a round's tables for the players' phones, searchable by name
     (``?q=``, no script needed).  Cached like the tournament page; a search is filtered
     from the same rows, not cached (docs/tournaments.md, "Where do I play")."""
-    query = " ".join(request.GET.get("q", "").split())[:MAX_QUERY]
+    query = " ".join(request.GET.get("q", "").split())[: day_selectors.WHERE_QUERY]
     names = [page_cache.tournament(pk)]
     key = f"where.{pk}.{number}"
     page = functools.partial(_round_where_page, request, pk, number, key, names, query)
@@ -162,7 +160,7 @@ def _round_where_page(
     def body() -> str:
         return render_to_string(
             "games/_round_where_body.html",
-            {"tournament": rnd.tournament, "round": rnd, **where_tables(rnd, query)},
+            {"tournament": rnd.tournament, "round": rnd, **day_selectors.where_tables(rnd, query)},
         )
 
     fragment = (

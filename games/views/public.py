@@ -8,8 +8,6 @@ import functools
 import gzip
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -19,11 +17,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 
-from games.engine.names import folded
-from games.models import Presence, Round, TournamentEntry
 from ops import cache
 from ops.compress import MIN_BYTES, Page, accepts_gzip, gzipped
-from ratings.ranks import Rank
 
 # The context variable that collects a page's cached fragments (``splice_mark``).
 FRAGMENTS = "spliced_fragments"
@@ -89,105 +84,6 @@ def csp_nonce(request: HttpRequest) -> str:
     # django-csp's nonce is lazy and reads as false until first turned into text.
     nonce = getattr(request, "csp_nonce", None)
     return "" if nonce is None else str(nonce)
-
-
-# "Where do I play" (games.tournament.views.round_where): its rows and its search, the
-# same on the server (``?q=``) and in static/games/round_where.js.
-MAX_QUERY = 80
-
-
-@dataclass(frozen=True, slots=True)
-class WhereRow:
-    """One table of a round as a player looks for it."""
-
-    table: int | None
-    black: str
-    black_rank: str
-    white: str
-    white_rank: str
-    handicap: int
-    komi: Decimal
-    names: str  # both names folded for the search, "|" between them
-
-
-@dataclass(frozen=True, slots=True)
-class RestRow:
-    """An entrant without a game in the round: a bye, absent, or not paired."""
-
-    name: str
-    rank: str
-    why: str
-    names: str
-
-
-def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
-    """The round's tables and, once it is paired, who does not play in it, each kept
-    when ``query`` matches (two queries, the entries and the games, none per row)."""
-    # Only the columns shown: a 760-player round spent half its time loading the rest.
-    names = ("family_name", "given_name", "declared_rank")
-    entries = {
-        e.player_id: e
-        for e in TournamentEntry.objects.filter(tournament_id=rnd.tournament_id)
-        .select_related("player")
-        .only("player_id", "rank", "participation", *(f"player__{n}" for n in names))
-    }
-    shown: dict[int, str] = {}
-    ranks = {
-        pid: shown.get(e.rank) or shown.setdefault(e.rank, str(Rank(e.rank)))
-        for pid, e in entries.items()
-    }
-    games = list(
-        rnd.games.select_related("black", "white")
-        .only(
-            "table",
-            "handicap",
-            "komi",
-            "black_id",
-            "white_id",
-            "round_id",
-            *(f"{c}__{n}" for c in ("black", "white") for n in names),
-        )
-        .order_by("table", "id")
-    )
-    rows = [
-        WhereRow(
-            table=g.table,
-            black=g.black.full_name,
-            black_rank=ranks.get(g.black_id) or str(g.black.rank),
-            white=g.white.full_name,
-            white_rank=ranks.get(g.white_id) or str(g.white.rank),
-            handicap=g.handicap,
-            komi=g.komi,
-            names=f"{folded(g.black.full_name)}|{folded(g.white.full_name)}",
-        )
-        for g in games
-    ]
-    paired = {g.black_id for g in games} | {g.white_id for g in games}
-    resting = [
-        RestRow(
-            name=e.player.full_name,
-            rank=ranks[pid],
-            why=_NOT_PLAYING.get(e.presence(rnd.number), "not paired"),
-            names=folded(e.player.full_name),
-        )
-        for pid, e in entries.items()
-        if games and pid not in paired
-    ]
-    resting.sort(key=lambda r: r.names)
-    return {
-        "rows": [r for r in rows if matches(r, query)],
-        "resting": [r for r in resting if matches(r, query)],
-        "total": len(rows),
-    }
-
-
-_NOT_PLAYING: dict[str, str] = {Presence.BYE: "bye", Presence.ABSENT: "absent"}
-
-
-def matches(row: WhereRow | RestRow, query: str) -> bool:
-    """Whether one of the row's players has every word of ``query`` in his name."""
-    words = folded(query).split()
-    return not words or any(all(w in name for w in words) for name in row.names.split("|"))
 
 
 def splice_mark(context: Any, fragment: Page) -> SafeString:
