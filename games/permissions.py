@@ -70,21 +70,12 @@ def own_tournament_id(player: Player) -> int | None:
     """The tournament that first entered ``player`` (the lowest entry id): its directors
     are his own.  Entering him elsewhere later never changes it, so a director cannot
     make a player his by entering him (docs/games.md, "A director's reach")."""
-    first = player.entries.order_by("pk").values_list("tournament_id", flat=True).first()
-    if first is not None:
-        return int(first)
-    # A game without an entry (older data): the tournament of his first game.
-    game = (
-        Game.objects.filter(Q(black=player) | Q(white=player))
-        .order_by("pk")
-        .values_list("tournament_id", flat=True)
-        .first()
-    )
-    return None if game is None else int(game)
+    return own_tournament_ids([player]).get(player.pk)
 
 
 def own_tournament_ids(players: list[Player]) -> dict[int, int]:
-    """``own_tournament_id`` for many players in two queries (a list of entrants)."""
+    """``own_tournament_id`` of each player, in one query (and one per player with no
+    entry, older data: the tournament of his first game)."""
     ids = [p.pk for p in players]
     firsts = (
         TournamentEntry.objects.filter(player_id__in=ids)
@@ -93,9 +84,19 @@ def own_tournament_ids(players: list[Player]) -> dict[int, int]:
         .annotate(first=Min("pk"))
         .values_list("first", flat=True)
     )
-    return dict(
+    own: dict[int, int] = dict(
         TournamentEntry.objects.filter(pk__in=firsts).values_list("player_id", "tournament_id")
     )
+    for pk in set(ids) - set(own):
+        game = (
+            Game.objects.filter(Q(black_id=pk) | Q(white_id=pk))
+            .order_by("pk")
+            .values_list("tournament_id", flat=True)
+            .first()
+        )
+        if game is not None:
+            own[pk] = int(game)
+    return own
 
 
 def directors_of(players: list[Player]) -> dict[int, set[int]]:
