@@ -5,7 +5,8 @@ Run: ``.venv/bin/python -m bench.web`` (``--seconds S`` per measurement,
 
 Creates its own PostgreSQL database (``BENCH_DATABASE_URL``, default
 postgres://postgres@127.0.0.1:5432/goref_bench_web, dropped and migrated
-afresh), seeds a rated tournament and rates it, collects the static files, and starts gunicorn on loopback with the
+afresh), seeds a rated tournament (its last round still to play) and rates it, collects
+the static files, and starts gunicorn on loopback and a Celery worker, as ``make serve`` does, with the
 production settings (``DEBUG=0``, ``config/gunicorn.py``, the cache and broker
 on ``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/5; the HTTPS redirect
 off, since nothing terminates TLS on loopback).  The event has ``--players``
@@ -21,8 +22,9 @@ alternation, ``--rounds`` times each:
 * the tournament page for a signed-in player (his session cookie: his own header around
   the cached fragment, which is spliced in compressed as it was cached);
 * the standings page ``/tournaments/<id>/standings/``;
-* the tournament page again while a result is entered every second (the event's version
-  bumped from this process): each bump makes every cached copy miss once.
+* the tournament page again while the director enters a result every second (through the
+  results page's service, from this process): each result makes every cached copy of the
+  event's pages miss, and the worker rebuilds them while gunicorn serves the last copy.
 
 The load comes from ``wrk`` (keep-alive connections) when it is installed,
 else from a Python client (threads, ``http.client`` keep-alive), which is
@@ -128,10 +130,16 @@ def _seed(players_count: int) -> tuple[dict[str, str], int]:
                     white=white,
                     komi=Decimal("6.5"),
                     rules="japanese",
-                    state="final",
-                    locked_at=dt.datetime(2026, 3, 8, tzinfo=dt.UTC),
-                    result_winner="B" if (table + number) % 3 else "W",
-                    result_reason="resignation",
+                    **(
+                        {}  # the last round is played during the bench (_writing)
+                        if number == ROUNDS
+                        else {
+                            "state": "final",
+                            "locked_at": dt.datetime(2026, 3, 8, tzinfo=dt.UTC),
+                            "result_winner": "B" if (table + number) % 3 else "W",
+                            "result_reason": "resignation",
+                        }
+                    ),
                 )
             )
     Game.objects.bulk_create(games)
@@ -146,6 +154,7 @@ def _seed(players_count: int) -> tuple[dict[str, str], int]:
 
     players[0].user = get_user_model().objects.create_user("bench-player", password=SECRET)
     players[0].save(update_fields=["user"])
+    tournament.directors.add(get_user_model().objects.create_user("bench-director"))
     a, b = players[0].pk, players[1].pk
     urls = {
         "bare view": "/bench/bare/",
@@ -288,21 +297,39 @@ def _python_load(
 
 
 @contextlib.contextmanager
-def _writing(event: int, on: bool) -> Iterator[None]:
-    """While on: the event's version bumped every second, as a result entered would."""
+def _writing(event: int, on: bool, entered: list[int]) -> Iterator[None]:
+    """While on: one result of the last round entered every second by the event's director,
+    through the service the results page calls (the worker then rebuilds the event's pages,
+    as under ``make serve``); the ids of the games go to ``entered``."""
     if not on:
         yield
         return
-    from games import cache as page_cache
-    from ops import cache as versioned
+    from django.contrib.auth import get_user_model
+    from django.db import connection
 
+    from games.models import Game
+    from games.services import game_result_enter
+
+    director = get_user_model().objects.get(username="bench-director")
     stop = threading.Event()
 
-    def bump() -> None:
-        while not stop.wait(1.0):
-            versioned.touch(page_cache.tournament(event))  # no transaction: at once
+    def enter() -> None:
+        try:
+            while not stop.wait(1.0):
+                game = (
+                    Game.objects.filter(tournament_id=event, round__number=ROUNDS, result_winner="")
+                    .select_related("tournament", "round", "black", "white")
+                    .order_by("table")
+                    .first()
+                )
+                if game is None:
+                    return
+                game_result_enter(actor=director, game=game, result="B+R")
+                entered.append(game.pk)
+        finally:
+            connection.close()
 
-    writer = threading.Thread(target=bump, daemon=True)
+    writer = threading.Thread(target=enter, daemon=True)
     writer.start()
     try:
         yield
@@ -427,13 +454,30 @@ def main() -> None:
     )
 
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    celery = str(Path(sys.executable).with_name("celery"))
     log = work / "gunicorn.log"
-    with log.open("wb") as out:
+    with log.open("wb") as out, (work / "worker.log").open("wb") as worker_out:
         proc = subprocess.Popen(
             [gunicorn, "-c", "config/gunicorn.py", "config.wsgi"],
             cwd=ROOT,
             env=env,
             stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        # As `make serve` runs it: it rebuilds the event's pages after each result.
+        worker = subprocess.Popen(
+            [
+                celery,
+                "-A",
+                "config",
+                "worker",
+                "--loglevel=WARNING",
+                "-n",
+                f"bench-{os.getpid()}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=worker_out,
             stderr=subprocess.STDOUT,
         )
     try:
@@ -453,22 +497,25 @@ def main() -> None:
             f"load: {'wrk' if load is _wrk else 'Python threads (client-bound)'}, "
             f"{args.seconds:g} s per measurement, {args.rounds} rounds alternated"
         )
+        entered: list[int] = []
         results: dict[int, dict[str, list[Figure]]] = {}
         for connections in levels:
             results[connections] = {name: [] for name in urls}
             for _ in range(args.rounds):
                 for name, path in urls.items():
-                    with _writing(event, on=name == WRITING):
+                    with _writing(event, name == WRITING, entered):
                         figure = load(
                             args.port, path, connections, args.seconds, cookies.get(name, "")
                         )
                     results[connections][name].append(figure)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for process in (proc, worker):
+            process.terminate()
+        for process in (proc, worker):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
     for connections in levels:
         print(f"\n{connections} connections")
@@ -491,6 +538,10 @@ def main() -> None:
                 f"{bare.p50_ms:>10.1f}{bare.p99_ms:>10.1f}{ratio:>8.2f}  {verdict}"
             )
 
+    print(
+        f"\n{WRITING}: {len(entered)} results entered during its measurements, one a second, "
+        "each followed by the worker's rebuild of the tournament page and standings"
+    )
     print("\nanswer sizes, plain and gzipped (as sent to a browser):")
     for name, (plain, packed) in sizes.items():
         print(f"  {name:<16}{plain / 1024:>9.1f} KB{packed / 1024:>9.1f} KB")

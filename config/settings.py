@@ -203,6 +203,11 @@ GOREF_BROKER_DOWN_SECONDS = env_int("GOREF_BROKER_DOWN_SECONDS", 5, minimum=0)
 # A visitor (no session, no token) may see a write this many seconds late: each
 # process trusts the cache versions it read that recently (ops.cache.versions).
 GOREF_VISITOR_STALE_SECONDS = env_int("GOREF_VISITOR_STALE_SECONDS", 1, minimum=0)
+# After a write, the worker rebuilds an event's tournament page and standings
+# (games.tournament.pages); meanwhile readers get the copy built before it, for at most
+# this many seconds (then a web process rebuilds it, as with no worker).
+GOREF_WARM_PAGES = env_bool("GOREF_WARM_PAGES", True)
+GOREF_WARM_SECONDS = env_int("GOREF_WARM_SECONDS", 10, minimum=1)
 # bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
 GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
 GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)

@@ -14,12 +14,16 @@ which bounds what a bump lost in a Redis outage can leave stale.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
@@ -217,10 +221,21 @@ def _bump(names: list[str]) -> None:
     stamp = time.time_ns()
     for n in names:  # this process sees its own writes at once, whatever max_age
         _seen.pop(n, None)
+    warms = _warms_of(names)
     try:
+        # The flags first: no reader may see the new version before it knows a worker
+        # is rebuilding what shows it (else it rebuilds it too, in a web process).
+        if warms:
+            cache.set_many(
+                {_flag(e): stamp for _, entries in warms for e in entries},
+                timeout=settings.GOREF_WARM_SECONDS,
+            )
         cache.set_many({_VERSION_PREFIX + n: stamp for n in names}, timeout=None)
     except Exception:  # any backend: a lost bump is bounded by the entries' timeout
         log.warning("cache versions %s not bumped", names, exc_info=True)
+    for queue, entries in warms:
+        if not queue():  # no worker will come: the readers rebuild, as without warming
+            cache.delete_many([_flag(e) for e in entries])
 
 
 # name -> (version, monotonic time it was read): versions this process read lately.
@@ -263,8 +278,6 @@ def versions(names: Iterable[str], max_age: float = 0.0) -> str:
 
 def visitor_max_age(request: Any) -> float:
     """``GOREF_VISITOR_STALE_SECONDS`` for a request with no signed-in user, else 0."""
-    from django.conf import settings
-
     from ops.services import is_authenticated
 
     if is_authenticated(getattr(request, "user", None)):
@@ -299,25 +312,33 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
     others serve the entry last built under the same name, stale by at most one
     rebuild, or, with none, wait for the new one (at most ``WAIT_SECONDS``, then
     compute it themselves).  Without this, every thread that missed a 400 ms page
-    right after a write rebuilt it at once.
+    right after a write rebuilt it at once.  An entry a worker was asked to rebuild
+    for these versions (``register_warmer``) is waited for the same way, so that no
+    web process rebuilds it at all.
     """
     entries = caches["versioned"]
     hit = entries.get(full, _MISS)
     if hit is not _MISS:
         found: T = hit
         return found
-    name = full.partition("@")[0]
+    name, _, stamps = full.partition("@")
     if _shared_cache_down():  # no lock to take, no stale copy to share: build it here
         return _build(full, name, compute, timeout, share=False)
-    lock = f"lock:{full}"
-    if cache.add(lock, 1, timeout=LOCK_SECONDS):
-        try:
-            return _build(full, name, compute, timeout)
-        finally:
-            cache.delete(lock)
+    if _warming.get():  # the worker asked to rebuild it: no lock to wait on
+        return _build(full, name, compute, timeout)
     # Inside another entry's rebuild, a stale copy would be kept under that entry's new
     # versions (a whole page built around a stale fragment): wait for the fresh one.
-    stale = _MISS if _building.get() else cache.get(f"last:{name}", _MISS)
+    wanted = [_flag(name)] if _building.get() else [_flag(name), f"last:{name}"]
+    known = cache.get_many(wanted)
+    warmed = str(known.get(_flag(name), "-")) in stamps.split(".")
+    if not warmed:
+        lock = f"lock:{full}"
+        if cache.add(lock, 1, timeout=LOCK_SECONDS):
+            try:
+                return _build(full, name, compute, timeout)
+            finally:
+                cache.delete(lock)
+    stale = known.get(f"last:{name}", _MISS)
     if stale is not _MISS:
         last: T = stale
         return last
@@ -334,6 +355,10 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
 # Whether this thread (this context) is computing an entry: per context, so threads
 # never see each other's.
 _building: ContextVar[bool] = ContextVar("goref_cache_building", default=False)
+
+
+# Whether this context is a worker's rebuild asked for by ``register_warmer``'s queue.
+_warming: ContextVar[bool] = ContextVar("goref_cache_warming", default=False)
 
 
 def _build(
@@ -361,3 +386,60 @@ def _shared_cache_down() -> bool:
     a cache that is not ``ForgivingRedisCache`` (local memory in development) never is."""
     backend = caches["default"]
     return isinstance(backend, ForgivingRedisCache) and backend.is_down()
+
+
+# --------------------------------------------------------------------------- warming
+
+_FLAG_PREFIX = "warming:"
+
+
+@dataclass(frozen=True)
+class _Warmer:
+    prefix: str
+    entries: Callable[[str], list[str]]
+    queue: Callable[[str], bool]
+
+
+_warmers: list[_Warmer] = []
+
+
+def register_warmer(
+    prefix: str, entries: Callable[[str], list[str]], queue: Callable[[str], bool]
+) -> None:
+    """After a bump of a version named ``prefix...``, ``queue(name)`` asks a worker to
+    rebuild the entries named ``entries(name)`` (False: it could not).
+
+    Until the worker has, or for ``GOREF_WARM_SECONDS`` at most, readers of those
+    entries serve the copy last built (or wait for the new one) instead of rebuilding
+    it in the web process: a 100-300 ms rebuild there holds the process's other
+    threads (the GIL) and the page's tail latency with them.  Apps call this when ready.
+    """
+    _warmers.append(_Warmer(prefix, entries, queue))
+
+
+@contextmanager
+def warming() -> Iterator[None]:
+    """The worker's side of ``register_warmer``: entries missing in this block are built
+    here, whoever holds their lock or their flag, and versions are read afresh."""
+    forget_versions()  # this process's own memo may predate the bump
+    token = _warming.set(True)
+    try:
+        yield
+    finally:
+        _warming.reset(token)
+
+
+def _flag(entry: str) -> str:
+    return _FLAG_PREFIX + entry
+
+
+def _warms_of(names: list[str]) -> list[tuple[Callable[[], bool], list[str]]]:
+    """(queue it, entries it rebuilds) for each warmer of these bumped names."""
+    if not settings.GOREF_WARM_PAGES:
+        return []
+    return [
+        (functools.partial(w.queue, n), w.entries(n))
+        for n in names
+        for w in _warmers
+        if n.startswith(w.prefix)
+    ]

@@ -22,12 +22,23 @@ pytest_plugins = ["tests.personas"]
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRE_INTEGRATION = os.environ.get("GOREF_REQUIRE_INTEGRATION") == "1"
+# The servers and workers tests start as processes: no page rebuilds queued for a worker
+# that may not run (see _no_page_warming); a test that wants them passes "1".
+os.environ.setdefault("GOREF_WARM_PAGES", "0")
 
 
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings) -> None:  # type: ignore[no-untyped-def]
     """Personas create several users per test; a slow hasher would dominate the run."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_page_warming(settings) -> None:  # type: ignore[no-untyped-def]
+    """No worker runs beside most tests: a queued page rebuild would leave the pages a
+    test reads stale for ``GOREF_WARM_SECONDS``.  tests/games/tournament/test_page_warming.py
+    turns it on."""
+    settings.GOREF_WARM_PAGES = False
 
 
 @pytest.fixture(autouse=True)

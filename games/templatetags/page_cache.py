@@ -13,7 +13,7 @@ from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.safestring import SafeString
 
-from games.views.public import FRAGMENTS, splice_mark
+from games.views.public import FRAGMENTS, fragment_entry, splice_mark
 from ops import cache
 from ops.compress import Page
 
@@ -27,7 +27,7 @@ class VersionedCacheNode(template.Node):
 
     def render(self, context: template.Context) -> SafeString:
         name = ".".join(str(p.resolve(context)) for p in self.parts)
-        key = f"fragment.{name}.gz@{context['versions']}"
+        key = f"{fragment_entry(name)}@{context['versions']}"
 
         def build() -> Page:
             # A fragment inside this one is written into it, not left as a mark.

@@ -35,12 +35,14 @@ from games.models import (
 from games.permissions import is_any_director, is_director, is_federation_official
 from games.services import duplicates as dup_services
 from games.services import invitations, outbound
+from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import entries_csv
 from games.tournament.services.lifecycle import UnfinishedGames
 from games.views.public import (
     FRAGMENTS,
+    fragment_entry,
     lazy_context,
     render_spliced,
     splice_mark,
@@ -78,7 +80,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # its players' names (a player's save bumps the events he is in, games.cache).
     names = [page_cache.tournament(pk)]
     return visitor_cached(
-        request, f"page.tournament.{pk}", names, lambda: _tournament_page(request, pk, names)
+        request, pages.tournament_key(pk), names, lambda: _tournament_page(request, pk, names)
     )
 
 
@@ -196,7 +198,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     number = small_number(after, digits=4)
     printable = request.GET.get("print") == "1"
     names = [page_cache.tournament(pk)]
-    key = f"standings.{pk}.{'last' if number is None else number}.{int(printable)}"
+    key = pages.standings_key(pk, number, printable)
     return visitor_cached(
         request,
         f"page.{key}",
@@ -234,7 +236,7 @@ def _standings_page(
             )
         )
 
-    fragment = cache.single_flight(f"fragment.{key}.gz@{cache.versions(names)}", body)
+    fragment = cache.single_flight(f"{fragment_entry(key)}@{cache.versions(names)}", body)
     context: dict[str, Any] = {"tournament": tournament, "print": printable, FRAGMENTS: []}
     context["body"] = splice_mark(context, fragment)
     return render_spliced(request, "games/standings.html", context)

@@ -41,6 +41,17 @@ class _NotCached(Exception):
         self.response = response
 
 
+def visitor_entry(key: str) -> str:
+    """The cache entry name of ``visitor_cached(request, key, ...)``'s whole page."""
+    # ".gz2": a page kept by an earlier release has other fields.
+    return f"{key}.gz2"
+
+
+def fragment_entry(name: str) -> str:
+    """The cache entry name of a page's compressed fragment called ``name``."""
+    return f"fragment.{name}.gz"
+
+
 def visitor_cached(
     request: HttpRequest, key: str, names: list[str], page: Callable[[], HttpResponse]
 ) -> HttpResponse:
@@ -60,9 +71,8 @@ def visitor_cached(
         return Page.of(content.decode(response.charset or "utf-8"), csp_nonce(request))
 
     try:
-        # ".gz2": a page kept by an earlier release has other fields.
         cached_page = cache.cached(
-            f"{key}.gz2", names, build, max_age=settings.GOREF_VISITOR_STALE_SECONDS
+            visitor_entry(key), names, build, max_age=settings.GOREF_VISITOR_STALE_SECONDS
         )
     except _NotCached as refused:
         return refused.response

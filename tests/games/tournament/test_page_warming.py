@@ -1,0 +1,146 @@
+"""After a result, the worker rebuilds the event's tournament page and standings; the web
+processes serve the copy built before it meanwhile and rebuild nothing themselves
+(games.tournament.pages, ops.cache.register_warmer)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from games.tournament import pages
+from games.tournament import selectors as day_selectors
+from games.tournament.tasks import pages_warm
+from tests.conftest import wait_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def warming(settings: Any) -> None:
+    settings.GOREF_WARM_PAGES = True
+    settings.SESSION_ENGINE = "ops.sessions"  # as with REDIS_URL (config.settings)
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The rebuilds queued for the worker (none runs here)."""
+    calls: list[int] = []
+    monkeypatch.setattr(pages_warm, "delay", calls.append)
+    return calls
+
+
+def no_rebuild(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a web request rebuilt the standings")
+
+    monkeypatch.setattr(day_selectors, "standings_of", refuse)
+
+
+def urls(game: Game) -> list[str]:
+    pk = game.tournament_id
+    return [reverse("games:tournament", args=[pk]), reverse("games:standings", args=[pk])]
+
+
+def result(game: Game, alice: Any, bob: Any) -> None:
+    services.game_result_submit(actor=alice.user, game=game, result="B+R")
+    services.game_result_confirm(actor=bob.user, game=game)
+
+
+def test_readers_serve_the_last_copy_until_the_worker_has_rebuilt_the_pages(
+    client: Client,
+    game: Game,
+    alice: Any,
+    bob: Any,
+    warming: None,
+    queued: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    django_assert_num_queries: Any,
+) -> None:
+    signed_in = Client()
+    signed_in.force_login(bob.user)
+    for url in urls(game):
+        client.get(url), signed_in.get(url)  # cached, for visitors and for the header's user
+    result(game, alice, bob)
+    assert set(queued) == {game.tournament_id}  # a rebuild per write (submit, confirm)
+
+    with monkeypatch.context() as patched:
+        no_rebuild(patched)
+        for url in urls(game):
+            assert "2?/w" in client.get(url).content.decode()  # the copy from before
+            assert "2?/w" in signed_in.get(url).content.decode()
+
+    assert pages.warm(game.tournament_id) == [200, 200]  # what the worker does
+
+    with monkeypatch.context() as patched:
+        no_rebuild(patched)
+        for url in urls(game):
+            with django_assert_num_queries(0):  # the whole page, as the worker cached it
+                page = client.get(url)
+            assert "2-/w" in page.content.decode()
+            assert "2-/w" in signed_in.get(url).content.decode()
+            assert "Log out" in signed_in.get(url).content.decode()
+    # the worker's copy carries this request's nonce, not the worker's
+    again = client.get(urls(game)[0])
+    assert f'nonce="{again.wsgi_request.csp_nonce}"' in again.content.decode()  # type: ignore[attr-defined]
+
+
+def test_with_the_broker_down_the_readers_rebuild_as_before(
+    client: Client,
+    game: Game,
+    alice: Any,
+    bob: Any,
+    warming: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def down(pk: int) -> None:
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(pages_warm, "delay", down)
+    for url in urls(game):
+        client.get(url)
+    result(game, alice, bob)
+    for url in urls(game):
+        assert "2-/w" in client.get(url).content.decode()
+
+
+def test_a_rebuild_that_never_comes_is_trusted_for_GOREF_WARM_SECONDS_only(
+    client: Client,
+    game: Game,
+    alice: Any,
+    bob: Any,
+    warming: None,
+    queued: list[int],
+    settings: Any,
+) -> None:
+    settings.GOREF_WARM_SECONDS = 1
+    url = urls(game)[1]
+    client.get(url)
+    result(game, alice, bob)
+    assert "2?/w" in client.get(url).content.decode()
+    time.sleep(1.2)  # the worker is lost: the flag expires and a reader rebuilds
+    assert "2-/w" in client.get(url).content.decode()
+
+
+@pytest.mark.integration
+def test_a_real_worker_rebuilds_the_pages_after_a_result_entered(
+    start_worker: Any,
+    client: Client,
+    game: Game,
+    alice: Any,
+    bob: Any,
+    warming: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start_worker(env_extra={"GOREF_WARM_PAGES": "1"})
+    for url in urls(game):
+        client.get(url)
+    result(game, alice, bob)
+    no_rebuild(monkeypatch)  # from here on, only the worker builds them
+    for url in urls(game):
+        assert wait_for(lambda url=url: "2-/w" in client.get(url).content.decode(), 60)
