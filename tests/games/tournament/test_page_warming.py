@@ -4,7 +4,9 @@ processes serve the copy built before it meanwhile and rebuild nothing themselve
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -47,16 +49,26 @@ def urls(game: Game) -> list[str]:
     return [reverse("games:tournament", args=[pk]), reverse("games:standings", args=[pk])]
 
 
-def result(game: Game, alice: Any, bob: Any) -> None:
-    services.game_result_submit(actor=alice.user, game=game, result="B+R")
-    services.game_result_confirm(actor=bob.user, game=game)
+@pytest.fixture
+def result_after_visits(game: Game, alice: Any, bob: Any) -> Callable[..., None]:
+    """Both pages cached for each client given (a visitor's whole page, a signed-in
+    user's fragment and header), then a result that changes them."""
+
+    def play(*clients: Client) -> None:
+        for url in urls(game):
+            for client in clients:
+                client.get(url)
+        services.game_result_submit(actor=alice.user, game=game, result="B+R")
+        services.game_result_confirm(actor=bob.user, game=game)
+
+    return play
 
 
 def test_readers_serve_the_last_copy_until_the_worker_has_rebuilt_the_pages(
     client: Client,
     game: Game,
-    alice: Any,
     bob: Any,
+    result_after_visits: Callable[..., None],
     warming: None,
     queued: list[int],
     monkeypatch: pytest.MonkeyPatch,
@@ -64,9 +76,7 @@ def test_readers_serve_the_last_copy_until_the_worker_has_rebuilt_the_pages(
 ) -> None:
     signed_in = Client()
     signed_in.force_login(bob.user)
-    for url in urls(game):
-        client.get(url), signed_in.get(url)  # cached, for visitors and for the header's user
-    result(game, alice, bob)
+    result_after_visits(client, signed_in)
     assert set(queued) == {game.tournament_id}  # a rebuild per write (submit, confirm)
 
     with monkeypatch.context() as patched:
@@ -93,8 +103,7 @@ def test_readers_serve_the_last_copy_until_the_worker_has_rebuilt_the_pages(
 def test_with_the_broker_down_the_readers_rebuild_as_before(
     client: Client,
     game: Game,
-    alice: Any,
-    bob: Any,
+    result_after_visits: Callable[..., None],
     warming: None,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -102,9 +111,7 @@ def test_with_the_broker_down_the_readers_rebuild_as_before(
         raise ConnectionError("broker down")
 
     monkeypatch.setattr(pages_warm, "delay", down)
-    for url in urls(game):
-        client.get(url)
-    result(game, alice, bob)
+    result_after_visits(client)
     for url in urls(game):
         assert "2-/w" in client.get(url).content.decode()
 
@@ -112,16 +119,14 @@ def test_with_the_broker_down_the_readers_rebuild_as_before(
 def test_a_rebuild_that_never_comes_is_trusted_for_GOREF_WARM_SECONDS_only(
     client: Client,
     game: Game,
-    alice: Any,
-    bob: Any,
+    result_after_visits: Callable[..., None],
     warming: None,
     queued: list[int],
     settings: Any,
 ) -> None:
     settings.GOREF_WARM_SECONDS = 1
     url = urls(game)[1]
-    client.get(url)
-    result(game, alice, bob)
+    result_after_visits(client)
     assert "2?/w" in client.get(url).content.decode()
     time.sleep(1.2)  # the worker is lost: the flag expires and a reader rebuilds
     assert "2-/w" in client.get(url).content.decode()
@@ -132,15 +137,16 @@ def test_a_real_worker_rebuilds_the_pages_after_a_result_entered(
     start_worker: Any,
     client: Client,
     game: Game,
-    alice: Any,
-    bob: Any,
+    result_after_visits: Callable[..., None],
     warming: None,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     start_worker(env_extra={"GOREF_WARM_PAGES": "1"})
-    for url in urls(game):
-        client.get(url)
-    result(game, alice, bob)
+    result_after_visits(client)
     no_rebuild(monkeypatch)  # from here on, only the worker builds them
     for url in urls(game):
-        assert wait_for(lambda url=url: "2-/w" in client.get(url).content.decode(), 60)
+        assert wait_for(functools.partial(shows_result, client, url), 60)
+
+
+def shows_result(client: Client, url: str) -> bool:
+    return "2-/w" in client.get(url).content.decode()
