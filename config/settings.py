@@ -205,8 +205,11 @@ GOREF_BROKER_DOWN_SECONDS = env_int("GOREF_BROKER_DOWN_SECONDS", 5, minimum=0)
 GOREF_VISITOR_STALE_SECONDS = env_int("GOREF_VISITOR_STALE_SECONDS", 1, minimum=0)
 # After a write, the worker rebuilds an event's tournament page and standings
 # (games.tournament.pages); meanwhile readers get the copy built before it, for at most
-# this many seconds (then a web process rebuilds it, as with no worker).
-GOREF_WARM_PAGES = env_bool("GOREF_WARM_PAGES", True)
+# this many seconds (then a web process rebuilds it, as with no worker).  Only where the
+# cache is shared with the worker (Redis): `make run`'s local memory is per process.
+GOREF_WARM_PAGES = env_bool("GOREF_WARM_PAGES", bool(REDIS_URL))
+if GOREF_WARM_PAGES and not REDIS_URL:
+    raise ConfigError("GOREF_WARM_PAGES=1 needs REDIS_URL: the worker's pages must reach the web")
 GOREF_WARM_SECONDS = env_int("GOREF_WARM_SECONDS", 10, minimum=1)
 # bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
 GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)

@@ -66,6 +66,7 @@ def test_it_boots_with_no_configuration_at_all(tmp_path: Path) -> None:
         ({"GOREF_RATING_SYSTEM": "elo"}, "GOREF_RATING_SYSTEM='elo' is not a rating system"),
         ({"GOREF_PROVISIONAL_GAMES": "-1"}, "GOREF_PROVISIONAL_GAMES=-1 must be at least 0"),
         ({"CELERY_TASK_TIME_LIMIT": "ten"}, "CELERY_TASK_TIME_LIMIT='ten' is not an integer"),
+        ({"GOREF_WARM_PAGES": "1", "REDIS_URL": ""}, "GOREF_WARM_PAGES=1 needs REDIS_URL"),
         (
             {"CELERY_TASK_TIME_LIMIT": "4000", "CELERY_VISIBILITY_TIMEOUT": "3600"},
             "must be below CELERY_VISIBILITY_TIMEOUT",
