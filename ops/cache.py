@@ -50,6 +50,10 @@ class _OneClientPerPool(RedisCacheClient):
     thread-safe (it takes a connection from the pool per command), so one is shared.
     """
 
+    # Django's own, missing from its type stubs.
+    _client: Any
+    _get_connection_pool: Callable[[bool], Any]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
