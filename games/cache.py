@@ -1,7 +1,8 @@
 """The version names of the cached public reads (``ops.cache``), and which saved rows bump them.
 
 - ``player:<id>``: his games, rank, club, rating (player page, rating lookup, handicap);
-- ``tournament:<id>``: its games, rounds and settings (tournament page, crosstable);
+- ``tournament:<id>``: its games, rounds, settings, state and directors (tournament page,
+  crosstable);
 - ``players`` / ``tournaments``: any player's or tournament's name, rank or club,
   shown on other objects' pages (not on a tournament's pages: a player's change bumps
   the ``tournament:<id>`` of each event he entered or played in instead, so a
@@ -88,7 +89,8 @@ def _tournament_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
     # referee.apps).  Read before the delete takes the rows with it.
     officials = {*instance.directors.values_list("pk", flat=True)}
     officials |= {*instance.referees.values_list("pk", flat=True)}
-    cache.touch(*users(officials))
+    # Its page keeps its row (games.tournament.selectors.tournament_head): a 404 now.
+    cache.touch(tournament(instance.pk), *users(officials))
 
 
 def _player_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:

@@ -7,6 +7,7 @@ and 404 (docs/games.md, "Roles").
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -22,12 +23,17 @@ def is_superuser(user: Any) -> bool:
     return is_authenticated(user) and bool(user.is_superuser)
 
 
-def is_director(user: Any, tournament: Tournament) -> bool:
-    """The user directs ``tournament`` (or is a superuser)."""
+def is_director(
+    user: Any, tournament: Tournament, *, directors: Collection[int] | None = None
+) -> bool:
+    """The user directs ``tournament`` (or is a superuser); ``directors``: its directors'
+    user ids when the caller holds them already (a cached page), else one query."""
     if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
+    if directors is not None:
+        return bool(user.pk in directors)
     return tournament.directors.filter(pk=user.pk).exists()
 
 

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.db import models, transaction
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,30 @@ _MISS: Any = _Miss()
 _registry: dict[type[models.Model], Callable[[Any], Iterable[str]]] = {}
 
 
+class _OneClientPerPool(RedisCacheClient):
+    """Django's Redis cache client, keeping one ``redis.Redis`` per connection pool.
+
+    Django builds a new one for every command, and each copies its table of response
+    callbacks: about 60 µs, four times on a signed-in page.  A ``redis.Redis`` is
+    thread-safe (it takes a connection from the pool per command), so one is shared.
+    """
+
+    # Django's own, missing from its type stubs.
+    _client: Any
+    _get_connection_pool: Callable[[bool], Any]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))  # the pools live as long as this client
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class ForgivingRedisCache(RedisCache):
     """Django's Redis cache where a Redis error is a miss (reads) or a no-op (writes).
 
@@ -55,6 +79,10 @@ class ForgivingRedisCache(RedisCache):
     """
 
     _down_until = 0.0
+
+    def __init__(self, server: Any, params: Any) -> None:
+        super().__init__(server, params)
+        self._class = _OneClientPerPool
 
     def _failed(self, what: str) -> None:
         type(self)._down_until = time.monotonic() + DOWN_SECONDS

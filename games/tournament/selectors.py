@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import caches
+
 from games.engine.names import folded
 from games.models import (
     LOCKED_STATES,
@@ -319,6 +321,31 @@ TABLE_FIELDS = (
     "result_reason",
     "result_margin",
 )
+
+
+@dataclass(frozen=True)
+class TournamentHead:
+    """A tournament's row and its directors' user ids: what its page reads per request."""
+
+    tournament: Tournament
+    directors: frozenset[int]
+
+
+def tournament_head(pk: int, versions: str) -> TournamentHead | None:
+    """The tournament ``pk`` and its directors (None if there is none), kept under
+    ``versions``, its ``tournament:<id>`` version read by the caller before this: no query
+    on a warm cache.  The same for every reader; its saves, close and directors bump it."""
+    key = f"tournament-head.{pk}@{versions}"
+    entries = caches["versioned"]
+    head: TournamentHead | None = entries.get(key)
+    if head is None:
+        tournament = Tournament.objects.filter(pk=pk).first()
+        if tournament is None:
+            return None  # not kept: a miss costs what it did before
+        directors = frozenset(tournament.directors.values_list("pk", flat=True))
+        head = TournamentHead(tournament, directors)
+        entries.set(key, head)
+    return head
 
 
 def tournament_games(tournament: Tournament, round_id: int | None = None) -> list[Game]:

@@ -85,7 +85,12 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    # The versions first: the row and fragment kept under them are then never older.
+    versions = cache.versions(names)
+    head = day_selectors.tournament_head(pk, versions)
+    if head is None:
+        raise Http404
+    tournament = head.tournament
 
     def body() -> dict[str, Any]:
         rounds = list(tournament.rounds.order_by("number"))
@@ -108,7 +113,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "standings": list(zip(table.rows, table.rounds, strict=True)),
         }
 
-    director = is_director(request.user, tournament)
+    director = is_director(request.user, tournament, directors=head.directors)
     return render_spliced(
         request,
         "games/tournament_detail.html",
@@ -116,7 +121,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "tournament": tournament,
             # The crosstable and rounds are a cached fragment (the template's
             # versioned_cache) until one of these versions is bumped.
-            "versions": cache.versions(names),
+            "versions": versions,
             **lazy_context(body, ["rounds", "current", "round_numbers", "table", "standings"]),
             "is_director": director,
             "review": dup_services.duplicates_open_of(tournament).count() if director else 0,

@@ -179,3 +179,13 @@ def test_with_the_cache_down_a_rebuild_takes_no_lock_and_shares_no_copy(
         )
     assert versioned.single_flight("page.x@1", lambda: "built") == "built"
     assert tried == ["set"]
+
+
+def test_the_redis_cache_keeps_one_client_for_every_command(redis_url: str) -> None:
+    # Django's own builds a client per command (its callback table copied each time).
+    backend = versioned.ForgivingRedisCache(redis_url, {"KEY_PREFIX": "one-client-test"})
+    client = backend._cache.get_client()
+    backend.set("key", "value")
+    assert backend.get("key") == "value" and backend.get_many(["key"]) == {"key": "value"}
+    assert backend._cache.get_client(write=True) is client
+    backend.delete("key")

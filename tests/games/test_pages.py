@@ -159,12 +159,13 @@ def test_the_tournament_page_query_count_does_not_grow_with_games(
     client: Client, finished: Game, director: Any, django_assert_num_queries: Any
 ) -> None:
     url = reverse("games:tournament", args=[finished.tournament_id])
-    # tournament, rounds, games, their players (each once); the entries (for the games'
-    # ranks and the standings both) and the standings' games
-    with django_assert_num_queries(6):
+    # tournament and its directors (kept for the signed-in pages), rounds, games, their
+    # players (each once); the entries (for the games' ranks and the standings both) and
+    # the standings' games
+    with django_assert_num_queries(7):
         client.get(url)
     _more_games(finished.tournament, director, rounds=3, per_round=4)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         response = client.get(url)
     # The current round's 4 games; the earlier rounds are links to their own pages.
     body = response.content.decode()

@@ -9,10 +9,12 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games import cache as page_cache
 from games import permissions
 from games.models import LOCKED_STATES, Game, Tournament
 from games.services import outbound
 from games.tournament.services.tournaments import rated_dates_limit
+from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict, require
@@ -85,6 +87,7 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
         raise StateConflict("This tournament has already started.")
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["started_at"])
+    cache.touch(page_cache.tournament(tournament.pk))  # its pages keep the row they read
     audit_record(
         actor=actor,
         action=AuditAction.TOURNAMENT_STARTED,
@@ -132,6 +135,8 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
         tournament.started_at = now
         fields.append("started_at")
     tournament.save(update_fields=fields)
+    # Its page says "closed" and no longer offers the director the close button.
+    cache.touch(page_cache.tournament(tournament.pk))
     audit_record(
         actor=actor,
         action=AuditAction.TOURNAMENT_CLOSED,

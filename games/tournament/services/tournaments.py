@@ -298,6 +298,8 @@ def tournament_officials_set(
         relation.set(wanted)
         old[name], new[name] = before, wanted
         cache.touch(*page_cache.users(set(before) ^ set(wanted)))  # their headers' desk link
+        if name == "directors":  # the tournament page keeps its directors with its row
+            cache.touch(page_cache.tournament(tournament.pk))
     if new:
         audit_record(
             actor=actor,

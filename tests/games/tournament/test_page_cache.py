@@ -230,3 +230,77 @@ def test_a_fragment_inside_a_fragment_is_written_into_it_not_left_as_a_mark(db: 
         assert len(holder) == 1 and holder[0].body() == b"ABC"
         assert text.startswith("<header><!--fragment-") and text.endswith("--></header>")
     assert template.render(Context({"versions": "nested-1"})) == "<header>ABC</header>"
+
+
+# --------------------------------------------------------------------------- signed in
+
+
+def _signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize(("who", "queries"), [("player", 1), ("director", 2)])
+def test_a_signed_in_warm_tournament_page_costs_his_user_and_a_directors_review_count(
+    who: str,
+    queries: int,
+    game: Game,
+    alice: Any,
+    director: Any,
+    django_assert_num_queries: Any,
+    settings: Any,
+) -> None:
+    settings.SESSION_ENGINE = "ops.sessions"  # as with REDIS_URL (config.settings)
+    signed_in = _signed_in(alice.user if who == "player" else director)
+    url = reverse("games:tournament", args=[game.tournament_id])
+    signed_in.get(url)
+    # the tournament, its directors, the fragments and the header come from the cache
+    with django_assert_num_queries(queries):
+        page = signed_in.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    text = gzip.decompress(page.content).decode()
+    assert "Log out" in text and "Liddell Alice" in text
+    assert ("edit in admin" in text) == (who == "director")
+
+
+def test_a_user_named_a_director_sees_the_director_links_on_his_next_page_and_not_after(
+    tournament: Any, director: Any, outsider: Any
+) -> None:
+    from games.tournament import services as tournament_services
+
+    url = reverse("games:tournament", args=[tournament.pk])
+    his = _signed_in(outsider)
+    assert "edit in admin" not in his.get(url).content.decode()  # warm: kept without them
+    tournament_services.tournament_officials_set(
+        actor=director, tournament=tournament, directors=[director, outsider]
+    )
+    assert "edit in admin" in his.get(url).content.decode()
+    tournament_services.tournament_officials_set(
+        actor=director, tournament=tournament, directors=[director]
+    )
+    assert "edit in admin" not in his.get(url).content.decode()
+
+
+def test_a_closed_tournament_says_so_and_offers_no_close_on_the_directors_next_page(
+    tournament: Any, director: Any
+) -> None:
+    from games.tournament import services as tournament_services
+
+    url = reverse("games:tournament", args=[tournament.pk])
+    his = _signed_in(director)
+    before = his.get(url).content.decode()
+    assert "Close the tournament" in before and "rounds ·\n  open</p>" in before
+    closed = tournament_services.tournament_close(actor=None, tournament=tournament)
+    after = his.get(url).content.decode()
+    assert "Close the tournament" not in after and "open</p>" not in after
+    assert f"closed {closed.closed_at:%Y-%m-%d}</p>" in after
+
+
+def test_a_deleted_tournament_is_a_404_for_a_signed_in_reader_too(
+    tournament: Any, alice: Any
+) -> None:
+    url = reverse("games:tournament", args=[tournament.pk])
+    his = _signed_in(alice.user)
+    assert his.get(url).status_code == 200  # warm
+    tournament.delete()  # the admin's own delete: no service sees it
+    assert his.get(url).status_code == 404
