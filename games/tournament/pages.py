@@ -25,8 +25,8 @@ from games.views.public import fragment_entry, visitor_entry
 from ops import cache
 from ops.tasks_common import publish_or_log
 
-# The name ``templates/games/tournament_detail.html`` gives its cached body.
-TOURNAMENT_BODY = "tournament-body"
+# The name of the tournament page's cached body (its template's ``body_fragment``).
+TOURNAMENT_BODY = "tournament-main"
 _PREFIX = "tournament:"  # games.cache.tournament's names
 
 

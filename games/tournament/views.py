@@ -122,6 +122,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             # The crosstable and rounds are a cached fragment (the template's
             # versioned_cache) until one of these versions is bumped.
             "versions": versions,
+            "body_fragment": pages.TOURNAMENT_BODY,  # the worker rebuilds it by this name
             **lazy_context(body, ["rounds", "current", "round_numbers", "table", "standings"]),
             "is_director": director,
             "review": dup_services.duplicates_open_of(tournament).count() if director else 0,
