@@ -43,6 +43,7 @@ class _Miss:
 
 
 _MISS: Any = _Miss()
+MISSING: Any = _MISS  # what ``peek`` returns for an entry not there
 _registry: dict[type[models.Model], Callable[[Any], Iterable[str]]] = {}
 
 
@@ -311,6 +312,11 @@ def visitor_max_age(request: Any) -> float:
     if is_authenticated(getattr(request, "user", None)):
         return 0.0
     return float(settings.GOREF_VISITOR_STALE_SECONDS)
+
+
+def peek(key: str, depends_on: Iterable[str], max_age: float = 0.0) -> Any:
+    """What ``cached(key, depends_on, ...)`` holds now, or ``MISSING`` (nothing is built)."""
+    return caches["versioned"].get(f"{key}@{versions(depends_on, max_age)}", MISSING)
 
 
 def cached(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -31,7 +32,7 @@ from games.services.players import PLAYER_FIELDS
 from games.tournament import services as tournament_services
 from ops import cache
 from ops.accounts import token_create, token_revoke
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, CachedRead, changes, service_errors, valid
 from ops.auth import TokenAuthentication
 from ops.cache import visitor_max_age
 from ops.logins import locked_message
@@ -103,7 +104,7 @@ class TokenView(APIView):
     ),
 )
 class PlayerViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Player]
+    CachedRead, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Player]
 ):
     """Players: readable by everyone, created and edited by tournament directors and staff."""
 
@@ -122,14 +123,18 @@ class PlayerViewSet(
         club or the ratings change (``games.cache``)."""
         if small_number(pk) is None:
             return super().retrieve(request, pk=pk)  # the usual 404
-        versions = [page_cache.player(pk), page_cache.PLAYERS, page_cache.RATINGS]
+        key, versions = _player_entry(int(pk or 0))
         data = cache.cached(
-            f"api.player.{int(pk or 0)}",
+            key,
             versions,
             lambda: dict(s.PlayerSerializer(self.get_object()).data),
             max_age=visitor_max_age(request),
         )
         return Response(data)
+
+    def cached_read(self, request: HttpRequest, **kwargs: Any) -> tuple[str, list[str]] | None:
+        pk = small_number(kwargs.get("pk"))  # none on the list, whose answers are not kept
+        return None if pk is None or request.GET else _player_entry(pk)
 
     def create(self, request: Request) -> Response:
         data = valid(s.PlayerWriteSerializer, request.data)
@@ -145,6 +150,12 @@ class PlayerViewSet(
                 actor=request.user, player=player, **changes(data, (*PLAYER_FIELDS, "email"))
             )
         return Response(s.PlayerSerializer(player).data)
+
+
+def _player_entry(pk: int) -> tuple[str, list[str]]:
+    """The cache key and versions of the player lookup: until he, any player's club or
+    the ratings change (``games.cache``)."""
+    return f"api.player.{pk}", [page_cache.player(pk), page_cache.PLAYERS, page_cache.RATINGS]
 
 
 # --------------------------------------------------------------------------- games

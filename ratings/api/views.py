@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -26,8 +27,9 @@ from games.models import Game, Player, Tournament
 from games.selectors import search_players
 from games.tournament.api.serializers import EntrySerializer
 from ops import cache
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, CachedRead, service_errors, valid
 from ops.cache import visitor_max_age
+from ops.text import small_number
 from ratings import lists, selectors, services
 from ratings.api import serializers as s
 from ratings.models import RatingListEntry
@@ -62,7 +64,7 @@ def _two_players(data: dict[str, Any]) -> tuple[Player, Player]:
     return _player_field(data["black"], "black"), _player_field(data["white"], "white")
 
 
-class HandicapView(APIView):
+class HandicapView(CachedRead, APIView):
     """The handicap, komi and colours the tournament's policy gives two players."""
 
     permission_classes = [AllowAny]
@@ -75,18 +77,32 @@ class HandicapView(APIView):
         data = valid(s.HandicapQuerySerializer, request.query_params.dict())
         if data["black"] == data["white"]:
             _two_players(data)  # the 400
-        black, white, tid = data["black"], data["white"], data.get("tournament")
-        # Cached until either player, the tournament or the ratings change (games.cache).
-        versions = [page_cache.player(black), page_cache.player(white), page_cache.RATINGS]
-        versions.append(page_cache.tournament(tid) if tid is not None else page_cache.TOURNAMENTS)
 
         def answer() -> dict[str, Any]:
             a, b = _two_players(data)
             tournament = tournament_field(data, "tournament")
             return dict(s.HandicapSerializer(handicap_payload(tournament, a, b)).data)
 
-        key = f"api.handicap.{black}.{white}.{tid}"
+        key, versions = _handicap_entry(data["black"], data["white"], data.get("tournament"))
         return Response(cache.cached(key, versions, answer, max_age=visitor_max_age(request)))
+
+    def cached_read(self, request: HttpRequest, **kwargs: Any) -> tuple[str, list[str]] | None:
+        params = request.GET
+        if not set(params) <= {"black", "white", "tournament"}:
+            return None
+        ids = [small_number(params.get(name)) for name in ("black", "white")]
+        tid = small_number(params["tournament"]) if "tournament" in params else None
+        if None in ids or ("tournament" in params and tid is None):
+            return None  # what only the serializer can answer (a 400)
+        return _handicap_entry(ids[0], ids[1], tid)
+
+
+def _handicap_entry(black: Any, white: Any, tid: Any) -> tuple[str, list[str]]:
+    """The cache key and versions of a handicap answer: until either player, the
+    tournament or the ratings change (``games.cache``)."""
+    versions = [page_cache.player(black), page_cache.player(white), page_cache.RATINGS]
+    versions.append(page_cache.tournament(tid) if tid is not None else page_cache.TOURNAMENTS)
+    return f"api.handicap.{black}.{white}.{tid}", versions
 
 
 def handicap_payload(tournament: Tournament | None, a: Player, b: Player) -> dict[str, Any]:
