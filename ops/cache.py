@@ -264,7 +264,7 @@ def _bump(names: list[str]) -> None:
         log.warning("cache versions %s not bumped", names, exc_info=True)
     for queue, entries in warms:
         if not queue():  # no worker will come: the readers rebuild, as without warming
-            cache.delete_many([_flag(e) for e in entries])
+            unflag(entries)
 
 
 # name -> (version, monotonic time it was read): versions this process read lately.
@@ -461,6 +461,12 @@ def warming() -> Iterator[None]:
         yield
     finally:
         _warming.reset(token)
+
+
+def unflag(entries: Iterable[str]) -> None:
+    """The worker could not build these entries (the page is gone, or failed): readers
+    build them again at once rather than serve the last copy until the flags expire."""
+    cache.delete_many([_flag(e) for e in entries])
 
 
 def _flag(entry: str) -> str:

@@ -69,7 +69,10 @@ def warm(pk: int) -> list[int]:
     for any visitor); their status codes."""
     paths = [reverse("games:tournament", args=[pk]), reverse("games:standings", args=[pk])]
     with cache.warming():
-        return [_visit(path) for path in paths]
+        statuses = [_visit(path) for path in paths]
+    if any(status != 200 for status in statuses):  # deleted meanwhile, or an error
+        cache.unflag(warmed_entries(f"{_PREFIX}{pk}"))
+    return statuses
 
 
 @functools.cache

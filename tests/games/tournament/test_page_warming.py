@@ -150,3 +150,17 @@ def test_a_real_worker_rebuilds_the_pages_after_a_result_entered(
 
 def shows_result(client: Client, url: str) -> bool:
     return "2-/w" in client.get(url).content.decode()
+
+
+def test_a_page_the_worker_cannot_build_is_not_served_from_the_last_copy(
+    client: Client,
+    game: Game,
+    result_after_visits: Callable[..., None],
+    warming: None,
+    queued: list[int],
+) -> None:
+    result_after_visits(client)
+    game.tournament.delete()  # the admin's delete, right after the result
+    assert pages.warm(game.tournament_id) == [404, 404]
+    for url in urls(game):
+        assert client.get(url).status_code == 404
