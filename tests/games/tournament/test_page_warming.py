@@ -25,7 +25,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("warming")]
 
 
 @pytest.fixture
-def warming(settings: Any) -> None:
+def warming(settings: Any, game: Game) -> None:
+    """On once the event is set up: its creation queues no rebuild."""
     settings.GOREF_WARM_PAGES = True
     settings.SESSION_ENGINE = "ops.sessions"  # as with REDIS_URL (config.settings)
 
