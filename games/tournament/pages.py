@@ -7,7 +7,7 @@ of CPU at congress size; done in a web process, it holds that process's other th
 bump queues ``games.pages_warm`` instead: the worker requests both pages as a visitor
 would, which builds and caches them (the whole visitor page and the fragment that a
 signed-in user's page is built around), while readers get the copy built before the
-write (``ops.cache.register_warmer``; docs/operations.md, "Page cache").
+write (``ops.cache.register_warmer``; docs/operations.md, "Cached reads").
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def warm_queue(version: str) -> bool:
 
 
 def register() -> None:
-    """Called by ``games.cache.register``."""
+    """Called by ``GamesConfig.ready``."""
     cache.register_warmer(_PREFIX, warmed_entries, warm_queue)
 
 
