@@ -221,7 +221,12 @@ def _standings_page(
     number: int | None,
     printable: bool,
 ) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    # As the tournament page: its row kept under the versions the fragment is read by.
+    versions = cache.versions(names)
+    head = day_selectors.tournament_head(pk, versions)
+    if head is None:
+        raise Http404
+    tournament = head.tournament
 
     def body() -> Page:
         try:
@@ -242,7 +247,7 @@ def _standings_page(
             )
         )
 
-    fragment = cache.single_flight(f"{fragment_entry(key)}@{cache.versions(names)}", body)
+    fragment = cache.single_flight(f"{fragment_entry(key)}@{versions}", body)
     context: dict[str, Any] = {"tournament": tournament, "print": printable, FRAGMENTS: []}
     context["body"] = splice_mark(context, fragment)
     return render_spliced(request, "games/standings.html", context)

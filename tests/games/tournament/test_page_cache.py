@@ -62,9 +62,9 @@ def test_a_signed_in_user_gets_the_cached_standings_under_his_own_header(
     url = standings_url(game, round="1", print="1")
     visitor = client.get(url).content.decode()
     signed_in.get(url)
-    # his user, the tournament; his session, the header (cached under his versions,
-    # config.navigation) and the standings come from the cache
-    with django_assert_num_queries(2):
+    # his user; his session, the header (cached under his versions, config.navigation),
+    # the tournament's row and the standings come from the cache
+    with django_assert_num_queries(1):
         page = signed_in.get(url).content.decode()
     assert "Log out" in page and "Log out" not in visitor
     body = visitor[visitor.index("<h1>") : visitor.index("</table>")]
