@@ -106,8 +106,42 @@ def database_url_for_test_db() -> str:
     return f"postgres://{auth}{host}:{port}/{cfg['NAME']}"
 
 
-class Worker:
+class Started:
+    """A process a test starts from the project's root, in its own process group (so that
+    it is stopped with its children), its output in ``log``."""
+
+    what = "process"
+
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path) -> None:
+        self.log = log
+        self._fh = log.open("wb")
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdout=self._fh,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def _wait(self, ready: Callable[[], bool], timeout: float, interval: float) -> None:
+        """Until ``ready()``; an error with the end of its log if it exits or times out."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.what} exited early:\n{self.log.read_text()[-3000:]}")
+            if ready():
+                return
+            time.sleep(interval)
+        raise RuntimeError(
+            f"{self.what} not ready after {timeout}s:\n{self.log.read_text()[-3000:]}"
+        )
+
+
+class Worker(Started):
     """A real ``celery worker`` process bound to the test database and broker."""
+
+    what = "worker"
 
     def __init__(
         self,
@@ -118,44 +152,29 @@ class Worker:
         hostname: str = "",
         beat_schedule: Path | None = None,
     ) -> None:
-        self.log = log
         self.hostname = hostname or f"test-{os.getpid()}-{time.monotonic_ns()}@%h"
         beat = ["-B", "-s", str(beat_schedule)] if beat_schedule else []
-        self._fh = log.open("wb")
         # A delay: celery started through tests/games/slow_worker.py, slowed per game.
         command = ["tests.games.slow_worker", str(scoring_delay)] if scoring_delay else ["celery"]
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                *command,
-                "-A",
-                "config",
-                "worker",
-                "--loglevel=INFO",
-                f"--concurrency={concurrency}",
-                "--without-mingle",
-                "--without-gossip",
-                "--pool=prefork",
-                f"--hostname={self.hostname}",
-                *beat,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=self._fh,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        argv = [
+            sys.executable,
+            "-m",
+            *command,
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=INFO",
+            f"--concurrency={concurrency}",
+            "--without-mingle",
+            "--without-gossip",
+            "--pool=prefork",
+            f"--hostname={self.hostname}",
+            *beat,
+        ]
+        super().__init__(argv, env, log)
 
     def wait_ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"worker exited early:\n{self.log.read_text()[-3000:]}")
-            if b"ready." in self.log.read_bytes():
-                return
-            time.sleep(0.2)
-        raise RuntimeError(f"worker not ready after {timeout}s:\n{self.log.read_text()[-3000:]}")
+        self._wait(lambda: b"ready." in self.log.read_bytes(), timeout, 0.2)
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Kill the whole process group (the main process and its pool children)."""

@@ -16,7 +16,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -33,7 +32,7 @@ from games.models import Tournament
 from ops.accounts import token_create
 from ops.models import Job, JobState
 from ratings.services import JOB_KIND
-from tests.conftest import ROOT, database_url_for_test_db
+from tests.conftest import ROOT, Started, database_url_for_test_db
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.integration
@@ -51,35 +50,25 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Server:
+class Server(Started):
     """``gunicorn -c config/gunicorn.py config.wsgi`` as ``make serve`` starts it."""
+
+    what = "gunicorn"
 
     def __init__(self, env: dict[str, str], log: Path) -> None:
         self.port = int(env["PORT"])
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        self._fh = log.open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
-            cwd=ROOT,
-            env=env,
-            stdout=self._fh,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        argv = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"]
+        super().__init__(argv, env, log)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited early:\n{self.log.read_text()[-3000:]}")
-            try:
-                if requests.get(f"{self.url}/healthz", timeout=2).status_code == 200:
-                    return
-            except requests.RequestException:  # not listening yet, or a worker still booting
-                pass
-            time.sleep(0.3)
-        raise RuntimeError(f"gunicorn not ready after {timeout}s:\n{self.log.read_text()[-3000:]}")
+        self._wait(self._healthy, timeout, 0.3)
+
+    def _healthy(self) -> bool:
+        try:
+            return requests.get(f"{self.url}/healthz", timeout=2).status_code == 200
+        except requests.RequestException:  # not listening yet, or a worker still booting
+            return False
 
     def stop(self) -> None:
         if self.proc.poll() is None:
