@@ -38,19 +38,21 @@ demo: migrate
 # (a worker whose children died under it could hang); the shell waits on the server
 # (a trap runs during `wait`, not while a foreground command runs), then stops the
 # worker with one SIGTERM (a warm shutdown) and kills its group if it is still there
-# after RUN_GRACE seconds.
+# after RUN_GRACE seconds.  $(call with_worker,WORKER OPTIONS,WEB SERVER COMMAND).
 RUN_GRACE ?= 10
-run: demo
-	@mkdir -p var
-	@echo "Starting a Celery worker (log: var/worker.log) and the web server on http://$(HOST):$(PORT)/"
-	@setsid $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO --concurrency=2 \
+with_worker = setsid $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO $(1) \
 	  -n "$(NODE)" > var/worker.log 2>&1 & worker=$$!; \
-	  $(BIN)/python manage.py runserver $(HOST):$(PORT) & web=$$!; \
+	  $(2) & web=$$!; \
 	  stop() { trap '' INT TERM; trap - EXIT; kill -TERM $$web $$worker 2>/dev/null; \
 	    for _ in $$(seq $$(( $(RUN_GRACE) * 10 ))); do kill -0 $$worker 2>/dev/null || break; sleep 0.1; done; \
 	    kill -KILL -- -$$worker 2>/dev/null; wait; }; \
 	  trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap stop EXIT; \
 	  wait $$web
+
+run: demo
+	@mkdir -p var
+	@echo "Starting a Celery worker (log: var/worker.log) and the web server on http://$(HOST):$(PORT)/"
+	@$(call with_worker,--concurrency=2,$(BIN)/python manage.py runserver $(HOST):$(PORT))
 
 worker: venv
 	@mkdir -p var
@@ -73,14 +75,7 @@ serve: venv
 	  $(BIN)/python manage.py migrate --noinput && \
 	  $(BIN)/python manage.py check --deploy --fail-level ERROR && \
 	  { echo "Starting a Celery worker with beat (log: var/worker.log) and gunicorn on http://$(HOST):$(PORT)/"; \
-	    setsid $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO \
-	      -n "$(NODE)" > var/worker.log 2>&1 & worker=$$!; \
-	    $(BIN)/gunicorn -c config/gunicorn.py config.wsgi & web=$$!; \
-	    stop() { trap '' INT TERM; trap - EXIT; kill -TERM $$web $$worker 2>/dev/null; \
-	      for _ in $$(seq $$(( $(RUN_GRACE) * 10 ))); do kill -0 $$worker 2>/dev/null || break; sleep 0.1; done; \
-	      kill -KILL -- -$$worker 2>/dev/null; wait; }; \
-	    trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap stop EXIT; \
-	    wait $$web; }
+	    $(call with_worker,,$(BIN)/gunicorn -c config/gunicorn.py config.wsgi); }
 
 # The formatter owns layout; lint-imports checks the import contracts in pyproject.toml.
 lint: venv
