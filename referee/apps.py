@@ -1,4 +1,11 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.apps import AppConfig
+
+if TYPE_CHECKING:
+    from referee.models import TournamentOfficials
 
 
 class RefereeConfig(AppConfig):
@@ -23,9 +30,8 @@ class RefereeConfig(AppConfig):
         )
 
 
-def _seats_deleted(sender: object, instance: object, **kwargs: object) -> None:
+def _seats_deleted(sender: object, instance: TournamentOfficials, **kwargs: object) -> None:
     from games import cache as page_cache
     from ops import cache
 
-    seated = [getattr(instance, "chief_referee_id", None), *getattr(instance, "committee_ids", [])]
-    cache.touch(*page_cache.users(seated))
+    cache.touch(*page_cache.users([instance.chief_referee_id, *instance.committee_ids]))
