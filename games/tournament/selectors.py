@@ -574,9 +574,10 @@ def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
         if games and pid not in paired
     ]
     resting.sort(key=lambda r: r.names)
+    words = folded(query).split()
     return {
-        "rows": [r for r in rows if matches(r, query)],
-        "resting": [r for r in resting if matches(r, query)],
+        "rows": [r for r in rows if matches(r, words)],
+        "resting": [r for r in resting if matches(r, words)],
         "total": len(rows),
     }
 
@@ -584,7 +585,6 @@ def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
 _NOT_PLAYING: dict[str, str] = {EntryPresence.BYE: "bye", EntryPresence.ABSENT: "absent"}
 
 
-def matches(row: WhereRow | RestRow, query: str) -> bool:
-    """Whether one of the row's players has every word of ``query`` in his name."""
-    words = folded(query).split()
+def matches(row: WhereRow | RestRow, words: list[str]) -> bool:
+    """Whether one of the row's players has every one of ``words`` (folded) in his name."""
     return not words or any(all(w in name for w in words) for name in row.names.split("|"))

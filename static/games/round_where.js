@@ -1,5 +1,5 @@
 // "Where do I play": the rows whose player names hold every word typed stay shown, as
-// the server's ?q= search does (games.views.public.matches).  A static file: the CSP
+// the server's ?q= search does (games.tournament.selectors.matches).  A static file: the CSP
 // allows no inline script without the page's nonce.
 (() => {
   const box = document.getElementById("q");
