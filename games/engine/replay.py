@@ -259,7 +259,9 @@ def replay(
                         if h in seen_pos if ko == 1 else h ^ side_key[3 - color] in seen_sit:
                             code = SUPERKO
                     if code:
-                        violation = Violation(number, action.color, point, REASONS[code], size)
+                        violation = Violation(
+                            number, action.color, point, REASONS[code], size, height
+                        )
                         if strict:  # the board must stand before this move: read it again
                             before = replay(record, rules, strict=True, stop_after=number - 1)
                             before.violations.append(violation)

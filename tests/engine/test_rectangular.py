@@ -91,6 +91,17 @@ def test_the_seki_on_a_9x5_board_counts_as_on_a_square_one() -> None:
     assert wmsg.fill_in is not None and wmsg.fill_in.to_dict()["stones_per_side"] == 22
 
 
+def test_a_suicide_on_a_rectangle_is_named_on_its_own_rows() -> None:
+    # Suicide and superko are found after the stone is placed, by another path than
+    # an occupied point or a ko: their violation must carry the rows too.
+    record = parse_record(b"(;GM[1]SZ[3:5];B[be];W[cc];B[ad];W[ae])")
+    for strict in (False, True):
+        done = replay(record, get_rules("japanese"), strict=strict)
+        (violation,) = done.violations
+        assert violation.describe() == "move 4, White A1: suicide"
+        assert violation.to_dict()["point"] == "A1"
+
+
 def test_a_rectangular_record_is_written_back_with_its_shape() -> None:
     record = parse_record(SEKI_9X5.read_bytes())
     text = write_record(record)
