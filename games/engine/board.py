@@ -89,6 +89,36 @@ def tables(size: int, height: int | None = None) -> _Tables:
     return _Tables(size, size if height is None else height)
 
 
+@cache
+def _edge_masks(size: int, rows: int) -> tuple[int, int]:
+    """Bit masks of the points not in the first column and not in the last one."""
+    first = sum(1 << (y * size) for y in range(rows))
+    full = (1 << (size * rows)) - 1
+    return full ^ first, full ^ (first << (size - 1))
+
+
+def flood(seeds: int, through: int, size: int, rows: int) -> int:
+    """On bit boards (bit ``y*size+x`` is the point (x, y)): the points of ``through``
+    joined to ``seeds`` by steps to a neighbour inside ``through``.
+
+    Every region grows at once, a few big-integer operations per step; the shifts by
+    one are masked so that they do not wrap round a row.
+    """
+    not_first, not_last = _edge_masks(size, rows)
+    reached = 0
+    frontier = seeds
+    while frontier:
+        frontier = (
+            ((frontier << 1) & not_first)
+            | ((frontier >> 1) & not_last)
+            | (frontier << size)
+            | (frontier >> size)
+        ) & through
+        through ^= frontier
+        reached |= frontier
+    return reached
+
+
 def point_label(point: Point, size: int, height: int | None = None) -> str:
     """Letters and numbers (``D4``): GTP columns without I, row 1 at the bottom."""
     return point_to_gtp(point, size, None if height == size else height)
