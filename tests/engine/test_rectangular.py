@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -24,19 +22,10 @@ from games.engine.scoring import dead_from_markup, score, score_position
 from games.engine.sgf import SgfError
 from games.engine.types import Color, Setup
 
-ROOT = Path(__file__).resolve().parents[2]
+from .engine_helpers import ROOT, run_engine
+
 SEKI_9X5 = Path(__file__).parent / "fixtures" / "rectangular_9x5_seki.sgf"
 DATA = ROOT / "tests" / "data" / "sgf"
-
-
-def engine(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_sz_with_a_colon_gives_columns_and_rows() -> None:
@@ -129,18 +118,18 @@ def test_the_dead_stone_estimate_refuses_a_rectangle_by_name() -> None:
 
 
 def test_the_command_line_scores_a_rectangular_record() -> None:
-    done = engine("score", str(SEKI_9X5), "--rules", "japanese", "--json")
+    done = run_engine("score", str(SEKI_9X5), "--rules", "japanese", "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["result"] == "B+11.5" and data["seki"]["points"] == ["D5"]
-    checked = engine("check", str(SEKI_9X5), "--rules", "japanese", "--json")
+    checked = run_engine("check", str(SEKI_9X5), "--rules", "japanese", "--json")
     report = json.loads(checked.stdout)[0]
     assert (report["size"], report["height"], report["legal"]) == (9, 5, True)
 
 
 def test_the_command_line_refuses_to_estimate_dead_stones_on_a_rectangle() -> None:
     for args in (("dead",), ("score", "--estimate-dead")):
-        done = engine(args[0], str(SEKI_9X5), *args[1:], "--rules", "japanese")
+        done = run_engine(args[0], str(SEKI_9X5), *args[1:], "--rules", "japanese")
         assert done.returncode == 2, done.stderr
         assert "needs a square board, not 9x5" in done.stderr
 
