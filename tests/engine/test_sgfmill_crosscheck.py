@@ -8,13 +8,14 @@ after every sequence.  sgfmill rows count from the bottom: (x, y) -> (size-1-y, 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import boards
 
 from games.engine.board import Board
-from games.engine.types import Setup
+from games.engine.types import Point, Setup
 
 
 def sgfmill_stones(sb: boards.Board, size: int) -> dict[tuple[int, int], int]:
@@ -87,13 +88,7 @@ def test_set_up_chains_built_when_first_touched_capture_as_sgfmill(size, seed, l
         if not scratch._cells[i]:
             scratch._place(i, rng.choice((1, 2)))
     stones = scratch.stones()
-    board = Board(size)
-    board.place_setup(
-        Setup(
-            black=frozenset(p for p, c in stones.items() if c == 1),
-            white=frozenset(p for p, c in stones.items() if c == 2),
-        )
-    )
+    board = _set_up(stones, size)
     sb = boards.Board(size)
     sb.apply_setup(
         [(size - 1 - y, x) for (x, y), c in stones.items() if c == 1],
@@ -123,16 +118,22 @@ def test_set_up_chains_built_when_first_touched_capture_as_sgfmill(size, seed, l
     _agrees_with_a_fresh_board(board, size)
 
 
-def _agrees_with_a_fresh_board(board: Board, size: int) -> None:
-    """Hash, chains and liberties equal those of a board set up afresh with its stones."""
-    stones = board.stones()
-    fresh = Board(size)
-    fresh.place_setup(
+def _set_up(stones: Mapping[Point, int], size: int) -> Board:
+    """A ``size`` board with ``stones`` (1 Black, 2 White) set up at once."""
+    board = Board(size)
+    board.place_setup(
         Setup(
             black=frozenset(p for p, c in stones.items() if c == 1),
             white=frozenset(p for p, c in stones.items() if c == 2),
         )
     )
+    return board
+
+
+def _agrees_with_a_fresh_board(board: Board, size: int) -> None:
+    """Hash, chains and liberties equal those of a board set up afresh with its stones."""
+    stones = board.stones()
+    fresh = _set_up(stones, size)
     assert fresh.hash == board.hash
     for p in stones:
         assert board.chain(p) == fresh.chain(p) and board.liberties(p) == fresh.liberties(p)
