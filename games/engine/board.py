@@ -80,13 +80,18 @@ class _Tables:
         self.side_key: tuple[int, int, int] = (0, 0, rng.getrandbits(64))
 
 
-@cache
 def tables(size: int, height: int | None = None) -> _Tables:
-    """The tables of a ``size`` board, or of ``size`` columns by ``height`` rows."""
-    for n in (size, size if height is None else height):
+    """The tables of a ``size`` board, or of ``size`` columns by ``height`` rows
+    (``tables(9)`` and ``tables(9, 9)`` are the same object)."""
+    return _shape_tables(size, size if height is None else height)
+
+
+@cache
+def _shape_tables(size: int, height: int) -> _Tables:
+    for n in (size, height):
         if not MIN_SIZE <= n <= MAX_SIZE:
             raise ValueError(f"board size {n} is out of range {MIN_SIZE}..{MAX_SIZE}")
-    return _Tables(size, size if height is None else height)
+    return _Tables(size, height)
 
 
 @cache

@@ -103,6 +103,7 @@ def test_the_square_tables_are_unchanged_by_the_rectangular_ones() -> None:
     # Zobrist keys are seeded by the shape; a square board keeps its old seed,
     # so stored position hashes stay valid.
     assert tables(9).zkey == tables(9, 9).zkey
+    assert tables(9) is tables(9, 9)  # built once per shape
     assert tables(9).zkey[1][0] == random.Random(0x60EF + 9).getrandbits(64)
     assert tables(9, 5).zkey[1][:45] != tables(9).zkey[1][:45]
     assert tables(9, 5).npoints == 45 and tables(5, 9).neigh[44] == (39, 43)
