@@ -126,7 +126,7 @@ def flood(seeds: int, through: int, size: int, rows: int) -> int:
 
 def point_label(point: Point, size: int, height: int | None = None) -> str:
     """Letters and numbers (``D4``): GTP columns without I, row 1 at the bottom."""
-    return point_to_gtp(point, size, None if height == size else height)
+    return point_to_gtp(point, size, height)
 
 
 @dataclass(frozen=True, slots=True)
