@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import cache, reduce
 from operator import xor
 
-from .coords import point_to_gtp
+from .coords import check_size, point_to_gtp
 from .rules import KoRule
-from .types import MAX_SIZE, MIN_SIZE, Color, Point, Setup
+from .types import Color, Point, Setup
 
 # Result codes of Board._check (kept as ints on the hot path).
 LEGAL = 0
@@ -88,9 +88,7 @@ def tables(size: int, height: int | None = None) -> _Tables:
 
 @cache
 def _shape_tables(size: int, height: int) -> _Tables:
-    for n in (size, height):
-        if not MIN_SIZE <= n <= MAX_SIZE:
-            raise ValueError(f"board size {n} is out of range {MIN_SIZE}..{MAX_SIZE}")
+    check_size(size, height)
     return _Tables(size, height)
 
 
