@@ -133,6 +133,7 @@ def test_the_command_line_refuses_to_estimate_dead_stones_on_a_rectangle() -> No
         done = run_engine(args[0], str(SEKI_9X5), *args[1:], "--rules", "japanese")
         assert done.returncode == 2, done.stderr
         assert "needs a square board, not 9x5" in done.stderr
+        assert "--dead" in done.stderr  # what to do instead
 
 
 @settings(max_examples=60, deadline=None)
