@@ -27,6 +27,18 @@ def ours(board: Board) -> dict[tuple[int, int], int]:
     return {p: int(c) for p, c in board.stones().items()}
 
 
+def _play_at_random(board: Board, sb: boards.Board, size: int, rng: random.Random) -> bool:
+    """A stone of a random colour on a random point of both boards, unless the point is
+    taken (colours at random: any order is a legal board sequence); whether one was played."""
+    color = rng.choice((1, 2))
+    i = rng.randrange(size * size)
+    if board._cells[i]:
+        return False
+    board._place(i, color)
+    sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
+    return True
+
+
 @settings(max_examples=2000, deadline=None)
 @given(
     size=st.sampled_from([2, 3, 4, 5, 7, 9, 13, 19]),
@@ -37,14 +49,8 @@ def test_random_games_leave_the_same_stones_as_sgfmill(size, seed, length):
     rng = random.Random(seed)
     board = Board(size)
     sb = boards.Board(size)
-    captured_by_us = 0
     for _ in range(length):
-        color = rng.choice((1, 2))  # colours at random: any order is a legal board sequence
-        i = rng.randrange(size * size)
-        if board._cells[i]:
-            continue
-        captured_by_us += abs(board._place(i, color))
-        sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
+        _play_at_random(board, sb, size, rng)
     assert ours(board) == sgfmill_stones(sb, size)
     # The incremental chains and hash agree with a board rebuilt from scratch.
     _agrees_with_a_fresh_board(board, size)
@@ -62,12 +68,7 @@ def test_area_score_matches_sgfmill_without_neutral_points(seed):
     board = Board(size)
     sb = boards.Board(size)
     for _ in range(rng.randint(0, 3 * size * size)):
-        color = rng.choice((1, 2))
-        i = rng.randrange(size * size)
-        if board._cells[i]:
-            continue
-        board._place(i, color)
-        sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
+        _play_at_random(board, sb, size, rng)
     s = score_position(board, get_rules("chinese"), komi=0)  # type: ignore[arg-type]
     assert s.black_area - s.white_area == sb.area_score()
 
@@ -107,13 +108,8 @@ def test_set_up_chains_built_when_first_touched_capture_as_sgfmill(size, seed, l
             # sgfmill takes off the chains the set-up left with no liberty: so do we.
             board.remove(set(ours(board)) - set(sgfmill_stones(sb, size)))
             assert ours(board) == sgfmill_stones(sb, size)
-        color = rng.choice((1, 2))
-        i = rng.randrange(size * size)
-        if board._cells[i]:
-            continue
-        board._place(i, color)
-        sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
-        assert ours(board) == sgfmill_stones(sb, size)
+        if _play_at_random(board, sb, size, rng):
+            assert ours(board) == sgfmill_stones(sb, size)
     # The chains built on the way, and those never touched, agree with a fresh board's.
     _agrees_with_a_fresh_board(board, size)
 
