@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
-from games.engine.coords import GTP_COLUMNS, point_to_gtp
+from games.engine.coords import GTP_COLUMNS, check_size, point_to_gtp
 from games.engine.handicap import fixed_points, max_fixed_stones
-from games.engine.types import MAX_SIZE, MIN_SIZE, Color, Point
+from games.engine.types import Color, Point
 
 CELL = 24  # pixels between two lines
 STONE_R = CELL * 0.47
@@ -53,10 +53,8 @@ def board_svg(
     acts on a click.  Points off the board raise ``ValueError``: a caller with a
     bad position should not get a silently wrong picture.
     """
+    check_size(size, height)
     rows = size if height is None else height
-    for n in (size, rows):
-        if not MIN_SIZE <= n <= MAX_SIZE:
-            raise ValueError(f"board size {n} is out of range ({MIN_SIZE}-{MAX_SIZE})")
 
     def check(p: Point, what: str) -> None:
         x, y = p

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import cache, reduce
 from operator import xor
 
-from .coords import point_to_gtp
+from .coords import check_size, point_to_gtp
 from .rules import KoRule
-from .types import MAX_SIZE, MIN_SIZE, Color, Point, Setup
+from .types import Color, Point, Setup
 
 # Result codes of Board._check (kept as ints on the hot path).
 LEGAL = 0
@@ -80,18 +80,51 @@ class _Tables:
         self.side_key: tuple[int, int, int] = (0, 0, rng.getrandbits(64))
 
 
-@cache
 def tables(size: int, height: int | None = None) -> _Tables:
-    """The tables of a ``size`` board, or of ``size`` columns by ``height`` rows."""
-    for n in (size, size if height is None else height):
-        if not MIN_SIZE <= n <= MAX_SIZE:
-            raise ValueError(f"board size {n} is out of range {MIN_SIZE}..{MAX_SIZE}")
-    return _Tables(size, size if height is None else height)
+    """The tables of a ``size`` board, or of ``size`` columns by ``height`` rows
+    (``tables(9)`` and ``tables(9, 9)`` are the same object)."""
+    return _shape_tables(size, size if height is None else height)
+
+
+@cache
+def _shape_tables(size: int, height: int) -> _Tables:
+    check_size(size, height)
+    return _Tables(size, height)
+
+
+@cache
+def _edge_masks(size: int, rows: int) -> tuple[int, int]:
+    """Bit masks of the points not in the first column and not in the last one."""
+    first = sum(1 << (y * size) for y in range(rows))
+    full = (1 << (size * rows)) - 1
+    return full ^ first, full ^ (first << (size - 1))
+
+
+def flood(seeds: int, through: int, size: int, rows: int) -> int:
+    """On bit boards (bit ``y*size+x`` is the point (x, y)): the points of ``through``
+    joined to ``seeds`` by steps to a neighbour inside ``through``.
+
+    Every region grows at once, a few big-integer operations per step; the shifts by
+    one are masked so that they do not wrap round a row.
+    """
+    not_first, not_last = _edge_masks(size, rows)
+    reached = 0
+    frontier = seeds
+    while frontier:
+        frontier = (
+            ((frontier << 1) & not_first)
+            | ((frontier >> 1) & not_last)
+            | (frontier << size)
+            | (frontier >> size)
+        ) & through
+        through ^= frontier
+        reached |= frontier
+    return reached
 
 
 def point_label(point: Point, size: int, height: int | None = None) -> str:
     """Letters and numbers (``D4``): GTP columns without I, row 1 at the bottom."""
-    return point_to_gtp(point, size, None if height == size else height)
+    return point_to_gtp(point, size, height)
 
 
 @dataclass(frozen=True, slots=True)

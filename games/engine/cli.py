@@ -203,7 +203,7 @@ def _score(args: argparse.Namespace, rules: Rules) -> int:
         elif args.estimate_dead and record.height is not None:
             raise CliError(
                 f"{args.file}: --estimate-dead needs a square board, not "
-                f"{record.size}x{record.height}",
+                f"{record.size}x{record.height}: list the dead stones with --dead",
                 USAGE,
             )
         elif args.estimate_dead:
@@ -240,7 +240,7 @@ def _dead(args: argparse.Namespace, rules: Rules) -> int:
     if record.height is not None:
         raise CliError(
             f"{args.file}: the dead-stone estimate needs a square board, not "
-            f"{record.size}x{record.height}",
+            f"{record.size}x{record.height}: count it with score --dead POINTS",
             USAGE,
         )
     estimate = estimate_dead(rep.board, rules)

@@ -40,7 +40,8 @@ def board_shape(size: int, height: int | None = None) -> str:
     return f"{size}x{size if height is None else height}"
 
 
-def _check_size(size: int, height: int | None = None) -> None:
+def check_size(size: int, height: int | None = None) -> None:
+    """Refuse a board size (or a rectangle's columns or rows) outside 2..25."""
     for n in (size, size if height is None else height):
         if not MIN_SIZE <= n <= MAX_SIZE:
             raise ValueError(f"board size {n} is out of range ({MIN_SIZE}-{MAX_SIZE})")
@@ -53,7 +54,7 @@ def _on_board(p: Point, size: int, height: int | None = None) -> bool:
 def sgf_to_point(s: str, size: int, height: int | None = None) -> Point:
     """``"dp"`` -> ``(3, 15)``.  Passes (``""``, ``"tt"``) are not points here:
     see ``is_sgf_pass``."""
-    _check_size(size, height)
+    check_size(size, height)
     if len(s) != 2 or s[0] not in _SGF_LETTERS or s[1] not in _SGF_LETTERS:
         raise CoordinateError(
             s, size, "is not an SGF point (two lowercase letters, such as dd)", height
@@ -80,7 +81,7 @@ def is_sgf_pass(s: str, size: int, height: int | None = None) -> bool:
 
 def gtp_to_point(s: str, size: int, height: int | None = None) -> Point:
     """``"D4"`` (or ``"d4"``) -> ``(3, height - 4)``."""
-    _check_size(size, height)
+    check_size(size, height)
     rows = size if height is None else height
     m = _GTP_RE.match(s.strip())
     if not m:
@@ -99,7 +100,7 @@ def gtp_to_point(s: str, size: int, height: int | None = None) -> Point:
 
 def point_to_gtp(p: Point, size: int, height: int | None = None) -> str:
     """``(3, 15)`` on 19x19 -> ``"D4"`` (rows counted up from the bottom row)."""
-    _check_size(size, height)
+    check_size(size, height)
     if not _on_board(p, size, height):
         raise ValueError(f"point {p!r} is not on a {board_shape(size, height)} board")
     return f"{GTP_COLUMNS[p[0]]}{(size if height is None else height) - p[1]}"

@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache
 
 from . import sgf
-from .board import Board
+from .board import Board, flood
 from .coords import (
     CoordinateError,
     board_shape,
@@ -419,13 +419,9 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int, height: int | 
 
 
 @cache
-def _bit_table(size: int, height: int) -> tuple[dict[Point, int], int, int]:
-    """Each point's bit (``y*size+x``), and the masks of the points off the first
-    column and off the last one (a shift by one must not wrap round a row)."""
-    bits = {(x, y): 1 << (y * size + x) for y in range(height) for x in range(size)}
-    first = sum(1 << (y * size) for y in range(height))
-    full = (1 << (size * height)) - 1
-    return bits, full ^ first, full ^ (first << (size - 1))
+def _point_bits(size: int, height: int) -> dict[Point, int]:
+    """Each point's bit on a bit board (``y*size+x``)."""
+    return {(x, y): 1 << (y * size + x) for y in range(height) for x in range(size)}
 
 
 def _all_chains_breathe(
@@ -433,31 +429,13 @@ def _all_chains_breathe(
 ) -> bool:
     """Whether every chain of a set-up position has a liberty, on bit boards: each
     colour's stones next to an empty point grow through their own colour until
-    nothing changes (a few big-integer operations per step, no board built)."""
-    bits, not_first, not_last = _bit_table(size, height)
-    look = bits.__getitem__
+    nothing changes (no board built)."""
+    look = _point_bits(size, height).__getitem__
     # Distinct powers of two: their sum is their union.
     black = sum(map(look, black_points))
     white = sum(map(look, white_points))
     empty = ((1 << (size * height)) - 1) ^ black ^ white
-    for own in (black, white):
-        reached = 0
-        frontier = empty
-        while frontier:
-            frontier = (
-                (
-                    ((frontier << 1) & not_first)
-                    | ((frontier >> 1) & not_last)
-                    | (frontier << size)
-                    | (frontier >> size)
-                )
-                & own
-                & ~reached
-            )
-            reached |= frontier
-        if reached != own:
-            return False
-    return True
+    return all(flood(empty, own, size, height) == own for own in (black, white))
 
 
 def _white_after_black_setup(

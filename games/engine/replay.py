@@ -8,7 +8,6 @@ and first capture are handled: docs/rules.md, "Replaying a record" and "Legality
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from .board import _KO_CODE, KO, OCCUPIED, REASONS, SUICIDE, SUPERKO, Board
@@ -180,7 +179,7 @@ def replay(
     seen_pos = board._seen_pos
     seen_sit = board._seen_sit
     side_key = board._t.side_key
-    index = _index_table(size, record.rows)
+    index = board._t.index
     black = Color.BLACK
     # Unbreakable cycles: how often each position occurred with each player to move.
     cycles: dict[int, int] | None = None
@@ -259,7 +258,9 @@ def replay(
                         if h in seen_pos if ko == 1 else h ^ side_key[3 - color] in seen_sit:
                             code = SUPERKO
                     if code:
-                        violation = Violation(number, action.color, point, REASONS[code], size)
+                        violation = Violation(
+                            number, action.color, point, REASONS[code], size, height
+                        )
                         if strict:  # the board must stand before this move: read it again
                             before = replay(record, rules, strict=True, stop_after=number - 1)
                             before.violations.append(violation)
@@ -305,9 +306,3 @@ def replay(
         moves_after_end=moves_after_end,
         no_result_at=no_result_at,
     )
-
-
-@cache
-def _index_table(size: int, rows: int) -> dict[Point, int]:
-    """Board point to flat index, for every point of a ``size`` by ``rows`` board."""
-    return {(x, y): y * size + x for y in range(rows) for x in range(size)}

@@ -11,10 +11,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from .board import Board
+from .board import Board, flood
 from .coords import point_to_gtp
 from .fillin import FillIn, _num, fill_in
 from .result import Reason, Result
@@ -197,14 +196,6 @@ def _validate_dead(board: Board, dead: set[Point]) -> None:
             )
 
 
-@cache
-def _edge_masks(size: int, rows: int) -> tuple[int, int]:
-    """Bit masks of the points not in the first column and not in the last one."""
-    first = sum(1 << (y * size) for y in range(rows))
-    full = (1 << (size * rows)) - 1
-    return full ^ first, full ^ (first << (size - 1))
-
-
 _BLACK_BITS = bytes.maketrans(b"\x00\x01\x02", b"010")
 _WHITE_BITS = bytes.maketrans(b"\x00\x01\x02", b"001")
 _EMPTY_BITS = bytes.maketrans(b"\x00\x01\x02", b"100")
@@ -220,24 +211,12 @@ def _area_counts(cells: list[int], size: int, rows: int) -> list[int]:
     """
     raw = bytes(cells)  # bit i of each mask is cell i (the strings are reversed)
     empty = int(raw.translate(_EMPTY_BITS)[::-1], 2)
-    not_first, not_last = _edge_masks(size, rows)
     reached = []
     stones = []
     for table in (_BLACK_BITS, _WHITE_BITS):
-        frontier = int(raw.translate(table)[::-1], 2)
-        stones.append(frontier.bit_count())
-        free = empty
-        reach = 0
-        while frontier:
-            frontier = (
-                ((frontier << 1) & not_first)
-                | ((frontier >> 1) & not_last)
-                | (frontier << size)
-                | (frontier >> size)
-            ) & free
-            free ^= frontier
-            reach |= frontier
-        reached.append(reach)
+        own = int(raw.translate(table)[::-1], 2)
+        stones.append(own.bit_count())
+        reached.append(flood(own, empty, size, rows))
     black, white = reached
     both = (black & white).bit_count()
     b, w = black.bit_count() - both, white.bit_count() - both

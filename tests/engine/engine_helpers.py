@@ -5,7 +5,10 @@ Random games come from ``games.engine.randgame.random_moves`` (shared with the b
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from decimal import Decimal
+from pathlib import Path
 
 from games.engine.board import Board
 from games.engine.types import Color, GameRecord, Move, Point, Setup
@@ -28,6 +31,20 @@ SCORE_KEYS = (
     "dame",
     "white_passed_first",
 )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_engine(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m games.engine ARGS`` in a subprocess from the repository root."""
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def pt(name: str, height: int) -> Point:

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .engine_helpers import SCORE_KEYS
+from .engine_helpers import ROOT, SCORE_KEYS, run_engine
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"
 GNUGO = str(FIXTURES / "gnugo_9x9_seed2.sgf")
 CGOBAN = str(FIXTURES / "cgoban_9x9_territory.sgf")
@@ -21,18 +19,8 @@ KO = str(FIXTURES / "simple_ko_retake.sgf")
 DEAD = "G7,F3,G3,E2"  # docs/rules.md, "One game under three presets"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def run_json(*args: str) -> Any:
-    done = run(*args, "--json")
+    done = run_engine(*args, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -47,23 +35,23 @@ def assert_one_line_error(done: subprocess.CompletedProcess[str], status: int, w
 
 
 def test_check_says_a_legal_game_is_legal() -> None:
-    done = run("check", GNUGO, "--rules", "chinese")
+    done = run_engine("check", GNUGO, "--rules", "chinese")
     assert done.returncode == 0
     assert done.stdout.strip() == f"{GNUGO}: legal (46 moves)"
 
 
 def test_check_reports_the_superko_violation_under_positional_superko() -> None:
-    done = run("check", SUPERKO, "--rules", "chinese")
+    done = run_engine("check", SUPERKO, "--rules", "chinese")
     assert done.returncode == 1
     assert "illegal: move 4, White B6: superko" in done.stdout
 
 
 def test_check_accepts_the_same_game_under_situational_superko() -> None:
-    assert run("check", SUPERKO, "--rules", "nz").returncode == 0
+    assert run_engine("check", SUPERKO, "--rules", "nz").returncode == 0
 
 
 def test_check_json_gives_number_colour_point_and_reason_per_file() -> None:
-    done = run("check", GNUGO, KO, "--rules", "japanese", "--json")
+    done = run_engine("check", GNUGO, KO, "--rules", "japanese", "--json")
     assert done.returncode == 1
     legal, ko = json.loads(done.stdout)
     assert legal["legal"] is True and legal["first_illegal"] is None
@@ -82,7 +70,7 @@ def test_check_json_reports_size_komi_handicap_first_player_and_charset() -> Non
     real = ROOT / "tests" / "data" / "sgf" / "real"
     handol = str(real / "lee-sedol-handol-g1.sgf")
     fox = str(real / "tencent-2018-km375.sgf")
-    done = run("check", handol, fox, GNUGO, "--rules", "chinese", "--json")
+    done = run_engine("check", handol, fox, GNUGO, "--rules", "chinese", "--json")
     assert done.returncode == 0, done.stderr
     reports = json.loads(done.stdout)
     read = [
@@ -123,7 +111,7 @@ def test_check_goes_on_past_an_unreadable_file_and_exits_with_the_worst_status(
     tmp_path: Path,
 ) -> None:
     missing = str(tmp_path / "missing.sgf")
-    done = run("check", missing, SUPERKO, GNUGO, "--rules", "chinese")
+    done = run_engine("check", missing, SUPERKO, GNUGO, "--rules", "chinese")
     assert done.returncode == 3
     assert "superko" in done.stdout and "legal (46 moves)" in done.stdout
     assert_one_line_error(done, 3, "missing.sgf: cannot read")
@@ -167,7 +155,7 @@ def test_komi_overrides_the_preset() -> None:
 
 
 def test_score_prints_readable_lines_without_json() -> None:
-    done = run("score", GNUGO, "--rules", "chinese", "--dead", DEAD)
+    done = run_engine("score", GNUGO, "--rules", "chinese", "--dead", DEAD)
     assert done.returncode == 0
     lines = done.stdout.splitlines()
     assert lines[0] == f"{GNUGO}: B+5.5"
@@ -175,7 +163,7 @@ def test_score_prints_readable_lines_without_json() -> None:
 
 
 def test_score_refuses_a_game_with_an_illegal_move() -> None:
-    assert_one_line_error(run("score", SUPERKO, "--rules", "chinese"), 1, "move 4")
+    assert_one_line_error(run_engine("score", SUPERKO, "--rules", "chinese"), 1, "move 4")
 
 
 @pytest.mark.parametrize(
@@ -196,27 +184,27 @@ def test_score_refuses_a_game_with_an_illegal_move() -> None:
 def test_bad_input_is_one_line_on_stderr_with_its_exit_status(
     args: list[str], status: int, words: str
 ) -> None:
-    assert_one_line_error(run(*args), status, words)
+    assert_one_line_error(run_engine(*args), status, words)
 
 
 def test_a_broken_sgf_file_names_line_and_column(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;GM[1]SZ[9]\n;B[ee];W[zz])")
     assert_one_line_error(
-        run("score", str(bad), "--rules", "chinese"), 3, "line 2, column 8, property W"
+        run_engine("score", str(bad), "--rules", "chinese"), 3, "line 2, column 8, property W"
     )
 
 
 def test_binary_garbage_is_a_bad_file_not_a_crash(tmp_path: Path) -> None:
     bad = tmp_path / "noise.sgf"
     bad.write_bytes(bytes(range(256)) * 10)
-    assert_one_line_error(run("check", str(bad), "--rules", "chinese"), 3, "noise.sgf")
+    assert_one_line_error(run_engine("check", str(bad), "--rules", "chinese"), 3, "noise.sgf")
 
 
 def test_reader_warnings_go_to_stderr(tmp_path: Path) -> None:
     fox = tmp_path / "fox.sgf"
     fox.write_text("(;GM[1]SZ[9]AP[foxwq]KM[375];B[ee])")
-    done = run("check", str(fox), "--rules", "chinese")
+    done = run_engine("check", str(fox), "--rules", "chinese")
     assert done.returncode == 0
     assert "warning: Fox record" in done.stderr
 
@@ -239,7 +227,7 @@ def test_score_can_count_with_the_estimate() -> None:
 
 
 def test_score_refuses_dead_stones_and_the_estimate_together() -> None:
-    done = run("score", GNUGO, "--rules", "chinese", "--dead", "G7", "--estimate-dead")
+    done = run_engine("score", GNUGO, "--rules", "chinese", "--dead", "G7", "--estimate-dead")
     assert_one_line_error(done, 2, "not allowed with argument")
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -24,19 +22,10 @@ from games.engine.scoring import dead_from_markup, score, score_position
 from games.engine.sgf import SgfError
 from games.engine.types import Color, Setup
 
-ROOT = Path(__file__).resolve().parents[2]
+from .engine_helpers import ROOT, run_engine
+
 SEKI_9X5 = Path(__file__).parent / "fixtures" / "rectangular_9x5_seki.sgf"
 DATA = ROOT / "tests" / "data" / "sgf"
-
-
-def engine(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_sz_with_a_colon_gives_columns_and_rows() -> None:
@@ -91,6 +80,17 @@ def test_the_seki_on_a_9x5_board_counts_as_on_a_square_one() -> None:
     assert wmsg.fill_in is not None and wmsg.fill_in.to_dict()["stones_per_side"] == 22
 
 
+def test_a_suicide_on_a_rectangle_is_named_on_its_own_rows() -> None:
+    # Suicide and superko are found after the stone is placed, by another path than
+    # an occupied point or a ko: their violation must carry the rows too.
+    record = parse_record(b"(;GM[1]SZ[3:5];B[be];W[cc];B[ad];W[ae])")
+    for strict in (False, True):
+        done = replay(record, get_rules("japanese"), strict=strict)
+        (violation,) = done.violations
+        assert violation.describe() == "move 4, White A1: suicide"
+        assert violation.to_dict()["point"] == "A1"
+
+
 def test_a_rectangular_record_is_written_back_with_its_shape() -> None:
     record = parse_record(SEKI_9X5.read_bytes())
     text = write_record(record)
@@ -103,6 +103,7 @@ def test_the_square_tables_are_unchanged_by_the_rectangular_ones() -> None:
     # Zobrist keys are seeded by the shape; a square board keeps its old seed,
     # so stored position hashes stay valid.
     assert tables(9).zkey == tables(9, 9).zkey
+    assert tables(9) is tables(9, 9)  # built once per shape
     assert tables(9).zkey[1][0] == random.Random(0x60EF + 9).getrandbits(64)
     assert tables(9, 5).zkey[1][:45] != tables(9).zkey[1][:45]
     assert tables(9, 5).npoints == 45 and tables(5, 9).neigh[44] == (39, 43)
@@ -118,20 +119,21 @@ def test_the_dead_stone_estimate_refuses_a_rectangle_by_name() -> None:
 
 
 def test_the_command_line_scores_a_rectangular_record() -> None:
-    done = engine("score", str(SEKI_9X5), "--rules", "japanese", "--json")
+    done = run_engine("score", str(SEKI_9X5), "--rules", "japanese", "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["result"] == "B+11.5" and data["seki"]["points"] == ["D5"]
-    checked = engine("check", str(SEKI_9X5), "--rules", "japanese", "--json")
+    checked = run_engine("check", str(SEKI_9X5), "--rules", "japanese", "--json")
     report = json.loads(checked.stdout)[0]
     assert (report["size"], report["height"], report["legal"]) == (9, 5, True)
 
 
 def test_the_command_line_refuses_to_estimate_dead_stones_on_a_rectangle() -> None:
     for args in (("dead",), ("score", "--estimate-dead")):
-        done = engine(args[0], str(SEKI_9X5), *args[1:], "--rules", "japanese")
+        done = run_engine(args[0], str(SEKI_9X5), *args[1:], "--rules", "japanese")
         assert done.returncode == 2, done.stderr
         assert "needs a square board, not 9x5" in done.stderr
+        assert "--dead" in done.stderr  # what to do instead
 
 
 @settings(max_examples=60, deadline=None)

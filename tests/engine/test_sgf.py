@@ -304,3 +304,21 @@ def test_a_node_read_in_bulk_is_the_node_the_tokens_read(
     assert end == sgf.node_end(text, 2)
     # The node alone, as the record reader hands it to the tokens otherwise.
     assert node.properties == sgf.parse_text(text[:end] + ")")[0].nodes[0].properties
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(;GM[1]SZ[9]AB[aa][bb]AW[cc];B[dd])",
+        "(;AB[aa] [bb]\n[cc]\tAW[dd])",
+        "(;C[a;b)c(]AB[aa](;B[bb]))",
+    ],
+)
+def test_a_simple_node_is_read_in_bulk(text: str) -> None:
+    # The property test above returns early whenever read_node leaves a node to the
+    # tokens: these simple nodes must be read in bulk, or it would check nothing.
+    read = sgf.read_node(sgf._Source(text), 1)
+    assert read is not None, f"read_node left {text!r} to the tokens"
+    node, end = read
+    assert end == sgf.node_end(text, 2)
+    assert node.properties == sgf.parse_text(text[:end] + ")")[0].nodes[0].properties

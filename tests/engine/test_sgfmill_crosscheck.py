@@ -8,13 +8,14 @@ after every sequence.  sgfmill rows count from the bottom: (x, y) -> (size-1-y, 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import boards
 
 from games.engine.board import Board
-from games.engine.types import Setup
+from games.engine.types import Point, Setup
 
 
 def sgfmill_stones(sb: boards.Board, size: int) -> dict[tuple[int, int], int]:
@@ -24,6 +25,18 @@ def sgfmill_stones(sb: boards.Board, size: int) -> dict[tuple[int, int], int]:
 
 def ours(board: Board) -> dict[tuple[int, int], int]:
     return {p: int(c) for p, c in board.stones().items()}
+
+
+def _play_at_random(board: Board, sb: boards.Board, size: int, rng: random.Random) -> bool:
+    """A stone of a random colour on a random point of both boards, unless the point is
+    taken (colours at random: any order is a legal board sequence); whether one was played."""
+    color = rng.choice((1, 2))
+    i = rng.randrange(size * size)
+    if board._cells[i]:
+        return False
+    board._place(i, color)
+    sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
+    return True
 
 
 @settings(max_examples=2000, deadline=None)
@@ -36,14 +49,8 @@ def test_random_games_leave_the_same_stones_as_sgfmill(size, seed, length):
     rng = random.Random(seed)
     board = Board(size)
     sb = boards.Board(size)
-    captured_by_us = 0
     for _ in range(length):
-        color = rng.choice((1, 2))  # colours at random: any order is a legal board sequence
-        i = rng.randrange(size * size)
-        if board._cells[i]:
-            continue
-        captured_by_us += abs(board._place(i, color))
-        sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
+        _play_at_random(board, sb, size, rng)
     assert ours(board) == sgfmill_stones(sb, size)
     # The incremental chains and hash agree with a board rebuilt from scratch.
     _agrees_with_a_fresh_board(board, size)
@@ -61,12 +68,7 @@ def test_area_score_matches_sgfmill_without_neutral_points(seed):
     board = Board(size)
     sb = boards.Board(size)
     for _ in range(rng.randint(0, 3 * size * size)):
-        color = rng.choice((1, 2))
-        i = rng.randrange(size * size)
-        if board._cells[i]:
-            continue
-        board._place(i, color)
-        sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
+        _play_at_random(board, sb, size, rng)
     s = score_position(board, get_rules("chinese"), komi=0)  # type: ignore[arg-type]
     assert s.black_area - s.white_area == sb.area_score()
 
@@ -87,13 +89,7 @@ def test_set_up_chains_built_when_first_touched_capture_as_sgfmill(size, seed, l
         if not scratch._cells[i]:
             scratch._place(i, rng.choice((1, 2)))
     stones = scratch.stones()
-    board = Board(size)
-    board.place_setup(
-        Setup(
-            black=frozenset(p for p, c in stones.items() if c == 1),
-            white=frozenset(p for p, c in stones.items() if c == 2),
-        )
-    )
+    board = _set_up(stones, size)
     sb = boards.Board(size)
     sb.apply_setup(
         [(size - 1 - y, x) for (x, y), c in stones.items() if c == 1],
@@ -112,27 +108,28 @@ def test_set_up_chains_built_when_first_touched_capture_as_sgfmill(size, seed, l
             # sgfmill takes off the chains the set-up left with no liberty: so do we.
             board.remove(set(ours(board)) - set(sgfmill_stones(sb, size)))
             assert ours(board) == sgfmill_stones(sb, size)
-        color = rng.choice((1, 2))
-        i = rng.randrange(size * size)
-        if board._cells[i]:
-            continue
-        board._place(i, color)
-        sb.play(size - 1 - i // size, i % size, "b" if color == 1 else "w")
-        assert ours(board) == sgfmill_stones(sb, size)
+        if _play_at_random(board, sb, size, rng):
+            assert ours(board) == sgfmill_stones(sb, size)
     # The chains built on the way, and those never touched, agree with a fresh board's.
     _agrees_with_a_fresh_board(board, size)
 
 
-def _agrees_with_a_fresh_board(board: Board, size: int) -> None:
-    """Hash, chains and liberties equal those of a board set up afresh with its stones."""
-    stones = board.stones()
-    fresh = Board(size)
-    fresh.place_setup(
+def _set_up(stones: Mapping[Point, int], size: int) -> Board:
+    """A ``size`` board with ``stones`` (1 Black, 2 White) set up at once."""
+    board = Board(size)
+    board.place_setup(
         Setup(
             black=frozenset(p for p, c in stones.items() if c == 1),
             white=frozenset(p for p, c in stones.items() if c == 2),
         )
     )
+    return board
+
+
+def _agrees_with_a_fresh_board(board: Board, size: int) -> None:
+    """Hash, chains and liberties equal those of a board set up afresh with its stones."""
+    stones = board.stones()
+    fresh = _set_up(stones, size)
     assert fresh.hash == board.hash
     for p in stones:
         assert board.chain(p) == fresh.chain(p) and board.liberties(p) == fresh.liberties(p)
