@@ -130,9 +130,6 @@ def duplicate_keep_apart(*, actor: Actor, duplicate: PossibleDuplicate) -> Possi
     return dup
 
 
-_IDS = PLAYER_ID_FIELDS
-
-
 @transaction.atomic
 def duplicate_merge(*, actor: Actor, duplicate: PossibleDuplicate, keep: Player) -> Player:
     """One person: the other record's entries, games, result claims, rank history,
@@ -165,7 +162,7 @@ def duplicate_merge(*, actor: Actor, duplicate: PossibleDuplicate, keep: Player)
         raise StateConflict(f"Both play in {both.tournament}: they are two people.")
     differ = [
         f
-        for f in _IDS
+        for f in PLAYER_ID_FIELDS
         if getattr(kept, f) and getattr(gone, f) != getattr(kept, f) and getattr(gone, f)
     ]
     if differ:
@@ -194,7 +191,7 @@ def duplicate_merge(*, actor: Actor, duplicate: PossibleDuplicate, keep: Player)
     Game.objects.filter(result_submitted_by=gone).update(result_submitted_by=kept)
     ResultSubmission.objects.filter(player=gone).update(player=kept)
     outbound.players_merged(kept=kept, gone=gone, earliest=earliest)
-    fill = [f for f in _IDS if not getattr(kept, f) and getattr(gone, f)]
+    fill = [f for f in PLAYER_ID_FIELDS if not getattr(kept, f) and getattr(gone, f)]
     values = {f: getattr(gone, f) for f in fill}
     user = gone.user
     dup.delete()  # the decision lives on in the audit entry, which names both records
