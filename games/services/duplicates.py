@@ -90,18 +90,19 @@ def duplicates_visible(actor: Actor) -> QuerySet[PossibleDuplicate]:
         return pairs
     if not is_authenticated(actor):
         return pairs.none()
-    directed = Tournament.objects.filter(permissions.directed_by(actor))
-    entered = TournamentEntry.objects.filter(tournament__in=directed).values("player")
-    return pairs.filter(Q(tournament__in=directed) | Q(player__in=entered) | Q(other__in=entered))
+    return pairs.filter(_of(Tournament.objects.filter(permissions.directed_by(actor))))
 
 
 def duplicates_open_of(tournament: Tournament) -> QuerySet[PossibleDuplicate]:
     """The open pairs the tournament raised or that name one of its players."""
-    entered = TournamentEntry.objects.filter(tournament=tournament).values("player")
-    return PossibleDuplicate.objects.filter(
-        Q(tournament=tournament) | Q(player__in=entered) | Q(other__in=entered),
-        state=DuplicateState.OPEN,
-    )
+    return PossibleDuplicate.objects.filter(_of([tournament]), state=DuplicateState.OPEN)
+
+
+def _of(tournaments: QuerySet[Tournament] | list[Tournament]) -> Q:
+    """A pair is a tournament's if it raised the pair or one of the two is entered in it:
+    the one rule of who sees a pair, for the review page, the admin and the services."""
+    entered = TournamentEntry.objects.filter(tournament__in=tournaments).values("player")
+    return Q(tournament__in=tournaments) | Q(player__in=entered) | Q(other__in=entered)
 
 
 def can_decide(actor: Actor, dup: PossibleDuplicate) -> bool:
