@@ -10,7 +10,12 @@ from urllib.parse import urlsplit, urlunsplit
 def database_urls(default: str) -> tuple[str, str]:
     """The benchmark's database URL, and the server's ``postgres`` database to manage it."""
     url = os.environ.get("BENCH_DATABASE_URL", default)
-    return url, urlunsplit(urlsplit(url)._replace(path="/postgres"))
+    return url, admin_url(url)
+
+
+def admin_url(url: str) -> str:
+    """The ``postgres`` database of the server ``url`` is on (to drop and create it)."""
+    return urlunsplit(urlsplit(url)._replace(path="/postgres"))
 
 
 def recreate_database(url: str, admin_url: str) -> None:

@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -32,17 +31,12 @@ SEARCH_BUDGET_MS = 50.0
 
 
 def _setup(url: str) -> None:
-    from bench.database import recreate_database
+    from bench.database import admin_url, fresh_database
 
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    recreate_database(url, urlunsplit(urlsplit(url)._replace(path="/postgres")))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    settings_module = os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings")
+    fresh_database(
+        url, admin_url(url), {"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": settings_module}
+    )
 
 
 def synthetic_egd(lines: int, seed: int = 7) -> bytes:

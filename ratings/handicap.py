@@ -41,8 +41,8 @@ class HandicapPolicy:
     Boards of ``small_board_size`` and smaller use ``small_board_cap``;
     ``reduction`` is egf only; ``white_passes_when_free=None``: as the policy says.
     Komi, as a tournament pairs it: ``even_komi`` (None: the rules'), ``handicap_komi``
-    (None: the convention of ``komi_convention``, else of ``kind``; "mcmahon" is paired
-    as ``egf`` but named for its komi).
+    (None: the convention of ``kind``; a "mcmahon" tournament is paired as ``egf``, whose
+    convention, 0.5, is the McMahon one too).
     """
 
     kind: PolicyKind = PolicyKind.NZ
@@ -52,7 +52,6 @@ class HandicapPolicy:
     reduction: int = 0
     even_komi: Decimal | None = None
     handicap_komi: Decimal | None = None
-    komi_convention: str = ""
     # OpenGotha's no-handicap threshold (a grade, 0 = 1d): grades above it count as it.
     no_handicap_above: int | None = None
     white_passes_when_free: bool | None = None
@@ -74,8 +73,9 @@ class HandicapPolicy:
         even = rules.komi if self.even_komi is None else self.even_komi
         with_handicap = self.handicap_komi
         if with_handicap is None:
-            convention = self.komi_convention or self.kind.value
-            with_handicap = handicap_komi_default(convention, rules.handicap_komi, max(handicap, 1))
+            with_handicap = handicap_komi_default(
+                self.kind.value, rules.handicap_komi, max(handicap, 1)
+            )
         return game_komi(handicap, even=even, with_handicap=with_handicap)
 
 

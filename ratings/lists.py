@@ -15,7 +15,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from games import permissions
 from games.engine.names import name_key
 from games.models import Tournament, TournamentEntry
-from games.selectors import MAX_QUERY, search_words
+from games.selectors import MAX_QUERY, MAX_RESULTS, search_words
 from games.tournament import services as tournament_services
 from games.tournament.engine.model import Entrant
 from games.tournament.services.identity import EntrantError, players_identify
@@ -27,7 +27,6 @@ from ratings.models import RatingList, RatingListEntry, RatingListToken
 from ratings.ranks import MIN_INDEX
 
 BATCH = 5000
-MAX_RESULTS = 20
 
 
 @dataclass(frozen=True)

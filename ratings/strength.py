@@ -93,7 +93,6 @@ def policy_for(tournament: Tournament | None) -> HandicapPolicy:
         reduction=reduction,
         even_komi=Decimal(tournament.komi),
         handicap_komi=None if handicap_komi is None else Decimal(handicap_komi),
-        komi_convention=tournament.handicap_policy,
         no_handicap_above=threshold,
     )
 

@@ -90,18 +90,19 @@ def duplicates_visible(actor: Actor) -> QuerySet[PossibleDuplicate]:
         return pairs
     if not is_authenticated(actor):
         return pairs.none()
-    directed = Tournament.objects.filter(permissions.directed_by(actor))
-    entered = TournamentEntry.objects.filter(tournament__in=directed).values("player")
-    return pairs.filter(Q(tournament__in=directed) | Q(player__in=entered) | Q(other__in=entered))
+    return pairs.filter(_of(Tournament.objects.filter(permissions.directed_by(actor))))
 
 
 def duplicates_open_of(tournament: Tournament) -> QuerySet[PossibleDuplicate]:
     """The open pairs the tournament raised or that name one of its players."""
-    entered = TournamentEntry.objects.filter(tournament=tournament).values("player")
-    return PossibleDuplicate.objects.filter(
-        Q(tournament=tournament) | Q(player__in=entered) | Q(other__in=entered),
-        state=DuplicateState.OPEN,
-    )
+    return PossibleDuplicate.objects.filter(_of([tournament]), state=DuplicateState.OPEN)
+
+
+def _of(tournaments: QuerySet[Tournament] | list[Tournament]) -> Q:
+    """A pair is a tournament's if it raised the pair or one of the two is entered in it:
+    the one rule of who sees a pair, for the review page, the admin and the services."""
+    entered = TournamentEntry.objects.filter(tournament__in=tournaments).values("player")
+    return Q(tournament__in=tournaments) | Q(player__in=entered) | Q(other__in=entered)
 
 
 def can_decide(actor: Actor, dup: PossibleDuplicate) -> bool:
@@ -128,9 +129,6 @@ def duplicate_keep_apart(*, actor: Actor, duplicate: PossibleDuplicate) -> Possi
         new={"state": dup.state},
     )
     return dup
-
-
-_IDS = PLAYER_ID_FIELDS
 
 
 @transaction.atomic
@@ -165,7 +163,7 @@ def duplicate_merge(*, actor: Actor, duplicate: PossibleDuplicate, keep: Player)
         raise StateConflict(f"Both play in {both.tournament}: they are two people.")
     differ = [
         f
-        for f in _IDS
+        for f in PLAYER_ID_FIELDS
         if getattr(kept, f) and getattr(gone, f) != getattr(kept, f) and getattr(gone, f)
     ]
     if differ:
@@ -194,7 +192,7 @@ def duplicate_merge(*, actor: Actor, duplicate: PossibleDuplicate, keep: Player)
     Game.objects.filter(result_submitted_by=gone).update(result_submitted_by=kept)
     ResultSubmission.objects.filter(player=gone).update(player=kept)
     outbound.players_merged(kept=kept, gone=gone, earliest=earliest)
-    fill = [f for f in _IDS if not getattr(kept, f) and getattr(gone, f)]
+    fill = [f for f in PLAYER_ID_FIELDS if not getattr(kept, f) and getattr(gone, f)]
     values = {f: getattr(gone, f) for f in fill}
     user = gone.user
     dup.delete()  # the decision lives on in the audit entry, which names both records

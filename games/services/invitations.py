@@ -67,10 +67,8 @@ def player_invite(*, actor: Actor, player: Player, accept_url: Any) -> str:
             raise ValidationError(
                 {"email": "There is no e-mail address on file for this player: add it first."}
             )
-        nonce = secrets.token_hex(16)
-        player.invitation_nonce = nonce
+        token = _new_link(player)
         validate_and_save(player, update_fields=["invitation_nonce"])
-        token = signing.dumps({"player": player.pk, "email": email, "nonce": nonce}, salt=_SALT)
         audit_record(
             actor=actor,
             action=AuditAction.PLAYER_INVITED,
@@ -79,6 +77,13 @@ def player_invite(*, actor: Actor, player: Player, accept_url: Any) -> str:
         )
         _send(actor=actor, player=player, email=email, link=accept_url(token))
     return token
+
+
+def _new_link(player: Player) -> str:
+    """A fresh nonce on ``player`` (unsaved: the caller writes it) and the signed token
+    naming him, the address on file and that nonce: the one live link."""
+    player.invitation_nonce = nonce = secrets.token_hex(16)
+    return signing.dumps({"player": player.pk, "email": player.email, "nonce": nonce}, salt=_SALT)
 
 
 def _send(*, actor: Actor, player: Player, email: str, link: str) -> None:
@@ -168,8 +173,9 @@ def entry_list_invite(*, actor: Actor, tournament: Tournament, accept_url: Any) 
     account, as ``player_invite`` would each (only the players the actor may invite, to
     the address on file, one live link each); the invitations and the notices to the
     players' other directors are mailed after commit, one mail per director."""
+    official = permissions.is_federation_official(actor)
     require(
-        permissions.is_director(actor, tournament) or permissions.is_federation_official(actor),
+        official or permissions.is_director(actor, tournament),
         "Only the tournament's directors or a federation official invite its entry list.",
     )
     done = ListInvited()
@@ -184,7 +190,6 @@ def entry_list_invite(*, actor: Actor, tournament: Tournament, accept_url: Any) 
         )
         # can_invite_player for the whole list in a few queries, not several per player
         # (a congress's list is a thousand players).
-        official = permissions.is_federation_official(actor)
         own = {} if official else permissions.own_tournament_ids(players)
         directed = set(
             Tournament.objects.filter(pk__in=set(own.values()), directors=as_user(actor))
@@ -199,10 +204,7 @@ def entry_list_invite(*, actor: Actor, tournament: Tournament, accept_url: Any) 
             elif not (official or own.get(player.pk) in directed):
                 done.not_yours.append(player)
             else:
-                player.invitation_nonce = nonce = secrets.token_hex(16)
-                payload = {"player": player.pk, "email": player.email, "nonce": nonce}
-                token = signing.dumps(payload, salt=_SALT)
-                mails.append((player, player.email, accept_url(token)))
+                mails.append((player, player.email, accept_url(_new_link(player))))
                 done.invited.append(player)
         # The nonce is a random token no page shows: written in bulk, no check to run and
         # no cached page to refresh.

@@ -34,6 +34,23 @@ def _as(user: Any) -> Client:
     return c
 
 
+def _rated_event(player: Player, tournament: Tournament) -> None:
+    """``player`` rated in ``tournament``, on its last day: the last rated event."""
+    RatingHistory.objects.create(
+        player=player,
+        tournament=tournament,
+        event_date=tournament.end_date,
+        rating_before=1000,
+        rating_after=1010,
+        change=10,
+        games=1,
+        wins=1,
+        total_games=1,
+        algorithm="egf2021",
+        version="1",
+    )
+
+
 @pytest.fixture
 def rival(db: Any) -> Any:
     """Director A: staff in the admin, may create tournaments, directs "Rival Open"."""
@@ -199,19 +216,7 @@ def test_nor_dated_before_the_last_rated_event(
     kim, _ = b_players
     today = timezone.localdate()
     rated = TournamentFactory(name="Rated", start_date=today, end_date=today)
-    RatingHistory.objects.create(
-        player=kim,
-        tournament=rated,
-        event_date=today,
-        rating_before=1000,
-        rating_after=1010,
-        change=10,
-        games=1,
-        wins=1,
-        total_games=1,
-        algorithm="egf2021",
-        version="1",
-    )
+    _rated_event(kim, rated)
     yesterday = str(today - dt.timedelta(days=1))
     response = api_as(rival).patch(
         f"/api/v1/tournaments/{rival_open.pk}/",
@@ -372,19 +377,7 @@ def test_an_event_rated_with_a_future_date_does_not_lock_everyone_else_out(
     future = TournamentFactory(
         name="Far future", start_date=dt.date(2100, 1, 1), end_date=dt.date(2100, 1, 1)
     )
-    RatingHistory.objects.create(
-        player=kim,
-        tournament=future,
-        event_date=future.end_date,
-        rating_before=1000,
-        rating_after=1010,
-        change=10,
-        games=1,
-        wins=1,
-        total_games=1,
-        algorithm="egf2021",
-        version="1",
-    )
+    _rated_event(kim, future)
     today = str(timezone.localdate())
     body = {"name": "Today", "start_date": today, "end_date": today, "rules": "japanese"}
     assert api_as(rival).post("/api/v1/tournaments/", body, format="json").status_code == 201
@@ -434,19 +427,7 @@ def test_an_open_tournament_dated_before_the_last_rated_event_needs_an_official(
 ) -> None:
     kim, lee = b_players
     today = timezone.localdate()
-    RatingHistory.objects.create(
-        player=kim,
-        tournament=TournamentFactory(name="Rated", start_date=today, end_date=today),
-        event_date=today,
-        rating_before=1000,
-        rating_after=1010,
-        change=10,
-        games=1,
-        wins=1,
-        total_games=1,
-        algorithm="egf2021",
-        version="1",
-    )
+    _rated_event(kim, TournamentFactory(name="Rated", start_date=today, end_date=today))
     yesterday = today - dt.timedelta(days=1)
     t = TournamentFactory(name="Late", start_date=yesterday, end_date=yesterday, rated=True)
     t.directors.add(rival)

@@ -49,10 +49,6 @@ class Decision:
     new_ids: dict[str, str] = field(default_factory=dict)
 
 
-def _label(fld: str) -> str:
-    return LABELS[fld]
-
-
 def _same_person_name(e: Entrant, p: Player) -> bool:
     """The names agree: the same words, or (an id already agreeing) the same family name
     and given names starting alike ("Jan" and "Jan Willem", "B." and "Bela")."""
@@ -145,7 +141,7 @@ class Matcher:
         held = {f: self.by_id[(f, v)] for f, v in ids.items() if (f, v) in self.by_id}
         holders = {p.pk: p for p in held.values()}
         if len(holders) > 1:
-            text = ", ".join(f"{_label(f)} {ids[f]} is player {p.pk}" for f, p in held.items())
+            text = ", ".join(f"{LABELS[f]} {ids[f]} is player {p.pk}" for f, p in held.items())
             return Decision(candidates=list(holders.values()), reason=f"{who}: {text}")
         if holders:
             (p,) = holders.values()
@@ -154,9 +150,9 @@ class Matcher:
                 return Decision(player=p, fill=self._fill(ids, p))
             f = next(iter(held))
             why = (
-                f"{_label(f)} {ids[f]} belongs to player {p.pk} ({p.full_name})"
+                f"{LABELS[f]} {ids[f]} belongs to player {p.pk} ({p.full_name})"
                 if not conflicts
-                else f"player {p.pk} has another {_label(conflicts[0])}"
+                else f"player {p.pk} has another {LABELS[conflicts[0]]}"
             )
             return Decision(candidates=[p], reason=f"{who}: {why}")
         # A name without a letter or digit ("? ?", a lost encoding) matches nobody.
@@ -252,6 +248,3 @@ def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
         "country": country if re.fullmatch(r"[A-Z]{2}", country) else "",
         **ids,
     }
-
-
-# --------------------------------------------------------------------------- search

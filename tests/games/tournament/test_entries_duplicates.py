@@ -4,14 +4,24 @@ sees which pairs, merge and keep apart through the audited services, bad input."
 from __future__ import annotations
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError
 from django.urls import reverse
 
 from games.groups import federation_official_grant
 from games.models import DuplicateState, Player, PossibleDuplicate, TournamentEntry
+from games.tournament.services import identity
 from ops.models import AuditAction, AuditEntry
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, enter
 
 URL = reverse("games:duplicates")
+
+
+def _post_csv(client, tournament, data: bytes, **kwargs):  # type: ignore[no-untyped-def]
+    """The entries page's CSV import of ``data``, as the director's form posts it."""
+    upload = SimpleUploadedFile("e.csv", data)
+    url = reverse("games:entries", args=[tournament.pk])
+    return client.post(url, {"action": "csv", "file": upload}, **kwargs)
 
 
 @pytest.fixture
@@ -135,14 +145,8 @@ def test_the_entries_and_tournament_pages_link_it_with_its_count(client, directo
 def test_the_csv_import_links_the_pairs_it_queued(client, director, tournament, alice):
     PlayerFactory(family_name="Liddell", given_name="Alice")  # two of that name: ambiguous
     client.force_login(director)
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    upload = SimpleUploadedFile("e.csv", b"family_name,given_name,rank\nLiddell,Alice,3k\n")
-    answer = client.post(
-        reverse("games:entries", args=[tournament.pk]),
-        {"action": "csv", "file": upload},
-        follow=True,
-    )
+    data = b"family_name,given_name,rank\nLiddell,Alice,3k\n"
+    answer = _post_csv(client, tournament, data, follow=True)
     page = answer.content.decode()
     assert "2 queued for review" in page
     assert f'<a href="{URL}?tournament={tournament.pk}">the review list</a>' in page
@@ -168,20 +172,12 @@ def test_the_entries_page_and_the_api_find_a_player_alike(
 def test_a_race_on_a_csv_players_id_is_a_message_and_enters_nothing(
     client, director, tournament, monkeypatch
 ):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-    from django.db import IntegrityError
-
-    from games.tournament.services import identity
-
     def taken(**kwargs):  # type: ignore[no-untyped-def]
         raise IntegrityError("duplicate key value violates unique constraint")
 
     monkeypatch.setattr(identity, "players_create_bulk", taken)
     client.force_login(director)
-    upload = SimpleUploadedFile("e.csv", b"family_name,given_name,rank\nNew,Person,3k\n")
-    answer = client.post(
-        reverse("games:entries", args=[tournament.pk]), {"action": "csv", "file": upload}
-    )
+    answer = _post_csv(client, tournament, b"family_name,given_name,rank\nNew,Person,3k\n")
     assert answer.status_code == 302
     page = client.get(answer["Location"]).content.decode()
     assert "import the file again" in page and not tournament.entries.exists()
