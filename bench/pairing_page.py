@@ -33,8 +33,8 @@ def _seed(players: int) -> tuple[object, object]:
 
     from django.contrib.auth import get_user_model
 
-    from games.groups import director_grant_admin
     from games.models import Game, GameState, Player, Tournament, TournamentEntry
+    from games.people.services.grants import director_grant_admin
     from games.tournament.services.rounds import round_pair
 
     rnd = random.Random(1)

@@ -87,7 +87,7 @@ def _old_search(q: str) -> list[Any]:
     reads the whole list for a word that matches almost nothing)."""
     from django.db.models import Q
 
-    from games.selectors import search_words
+    from games.people.selectors import search_words
     from ratings.models import RatingListEntry
 
     by_name = Q()
@@ -136,7 +136,7 @@ def _timed(
 
 
 def _search(count: int) -> None:
-    from games.selectors import search_players
+    from games.people.selectors import search_players
     from ratings.lists import search_lists
     from ratings.models import RatingListEntry
 

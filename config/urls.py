@@ -11,7 +11,7 @@ from config.favicon import favicon
 from config.health import healthz
 from config.jobs import JobView
 from config.schema import SchemaView
-from games.views.invitations import invitation_accept
+from games.people.views import invitation_accept
 
 # The API documentation pages (Swagger UI, ReDoc) start with an inline script of their own
 # and run ReDoc in a blob: worker; they show no user content.

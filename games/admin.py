@@ -20,10 +20,12 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import services
-from games.engine.federation_ids import PLAYER_ID_FIELDS
-from games.imports import COLUMNS, players_import_upload
 from games.models import Club, Game, Player, ResultSubmission, Tournament
+from games.people import services as people
+from games.people.engine.federation_ids import PLAYER_ID_FIELDS
+from games.people.services.clubs import can_change_club, club_create, club_update
+from games.people.services.imports import COLUMNS, players_import_upload
+from games.people.services.invitations import player_invite
 from games.permissions import (
     can_edit_player,
     can_invite_player,
@@ -31,8 +33,6 @@ from games.permissions import (
     is_director,
     is_federation_official,
 )
-from games.services.clubs import can_change_club, club_create, club_update
-from games.services.invitations import player_invite
 from games.tournament import services as tournament_services
 from ops.admin_mixins import (
     ReadOnlyAdminMixin,
@@ -296,10 +296,10 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
             # The form has written its values onto ``obj``: the service reads the stored row.
             obj = Player.objects.get(pk=obj.pk)
             if changed:
-                services.player_update(actor=request.user, player=obj, **changed)
+                people.player_update(actor=request.user, player=obj, **changed)
             obj.refresh_from_db()
             return
-        created = services.player_create(
+        created = people.player_create(
             actor=request.user,
             family_name=data["family_name"],
             given_name=data.get("given_name") or "",
@@ -383,7 +383,7 @@ class PlayerAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Player]):
 
 @admin.register(Club)
 class ClubAdmin(ServiceRefusalAdminMixin, admin.ModelAdmin[Club]):
-    """Clubs through ``games.services.clubs``: scoped (a club with players is a federation
+    """Clubs through ``games.people.services.clubs``: scoped (a club with players is a federation
     official's to change), audited, visible text only."""
 
     list_display = ("name", "code", "country")
@@ -429,6 +429,6 @@ class ResultSubmissionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[ResultSubmissio
 
 
 # The tournament day's admin registers its models (Tournament, Round) on import.
-# The review list of possible duplicates, and the federation officials in the user admin.
-from games import admin_duplicates, admin_users  # noqa: E402, F401
+# People: the review list of possible duplicates, and the federation officials in the user admin.
+from games.people import admin as people_admin  # noqa: E402, F401
 from games.tournament import admin as tournament_admin  # noqa: E402, F401

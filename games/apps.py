@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
-    # What a member of the Directors group may do in the admin (games.groups): no
+    # What a member of the Directors group may do in the admin (games.people.services.grants): no
     # delete on games or players, since a game with a result is history.
     director_permissions = (
         ("club", ("view", "add", "change")),
@@ -21,7 +21,7 @@ class GamesConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from games import cache
-        from games.groups import sync_groups
+        from games.people.services.grants import sync_groups
         from games.tournament import pages
 
         cache.register()
@@ -29,4 +29,4 @@ class GamesConfig(AppConfig):
         # (the tournament wing's, so registered here rather than by the core's games.cache).
         pages.register()
         # After every app's post_migrate (auth makes the permissions in its own).
-        post_migrate.connect(sync_groups, dispatch_uid="games.groups.sync_groups")
+        post_migrate.connect(sync_groups, dispatch_uid="games.people.services.grants.sync_groups")

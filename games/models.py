@@ -19,11 +19,11 @@ from django.db.models.functions import Greatest, Least
 from django.db.models.functions import Round as RoundFn  # the model Round shadows the name
 from django.db.models.lookups import Exact
 
-from games.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, NZGS_ID
-from games.engine.names import name_key
 from games.engine.result import Reason, Result
 from games.engine.rules import PRESETS, jigo_possible
 from games.engine.types import Color
+from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, NZGS_ID
+from games.people.engine.names import name_key
 from ratings.ranks import RANK_CHOICES, Rank
 
 RULES_CHOICES = [(name, name) for name in PRESETS]
@@ -94,7 +94,7 @@ class Player(models.Model):
     invitation_nonce = models.CharField(max_length=32, blank=True, editable=False)
     # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
     declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
-    # The name as imports compare it (games.engine.names.name_key): kept in step by save().
+    # The name as imports compare it (games.people.engine.names.name_key): kept in step by save().
     name_key = models.CharField(max_length=170, blank=True, db_index=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Min, Q
 
-from games.groups import FEDERATION_GROUP
 from games.models import Game, Player, Tournament, TournamentEntry
+from games.people.services.grants import FEDERATION_GROUP
 from ops.services import is_authenticated
 
 
@@ -163,7 +163,7 @@ def can_invite_player(user: Any, player: Player) -> bool:
 
 def can_link_account(user: Any) -> bool:
     """Only a superuser sets a player's account directly; anyone else goes through an
-    invitation that the account's holder accepts (games.services.invitations)."""
+    invitation that the account's holder accepts (games.people.services.invitations)."""
     return is_superuser(user)
 
 

@@ -10,8 +10,6 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.engine.federation_ids import ID_FIELDS
-from games.engine.names import name_key
 from games.models import (
     LOCKED_STATES,
     MAX_RATED_HANDICAP,
@@ -45,54 +43,6 @@ def unrated_by_handicap() -> QuerySet[Game]:
         result_reason__in=RATED_REASONS,
         handicap__gt=MAX_RATED_HANDICAP,
     )
-
-
-def player_list(
-    *, search: str | None = None, club: str | None = None, country: str | None = None
-) -> QuerySet[Player]:
-    """Players by name or federation id (``player_search``), club name, country."""
-    qs = Player.objects.select_related("club")
-    if search and search.strip():
-        qs = qs.filter(player_search(search))
-    if club:
-        qs = qs.filter(club__name__iexact=club.strip())
-    if country:
-        qs = qs.filter(country=country.strip().upper())
-    return qs
-
-
-MAX_QUERY = 100  # characters of a search
-MAX_RESULTS = 20
-
-
-def search_words(q: str) -> list[str]:
-    """The words of a search as name keys hold them (folded, no accents), at most five."""
-    return name_key(q[:MAX_QUERY], "").split()[:5]
-
-
-def player_search(q: str) -> Q:
-    """The one player search, as a condition (the entries page, the rating-list and
-    players APIs, the ratings page): every word typed is the start of a word of the
-    name, accents, case and order ignored, or the text typed is a federation id."""
-    text = q.strip()[:MAX_QUERY]
-    cond = Q()
-    for fld in ID_FIELDS:
-        cond |= Q(**{fld: text})
-    words = search_words(text)
-    if words:
-        by_name = Q()
-        for w in words:
-            by_name &= Q(name_key__startswith=w) | Q(name_key__contains=f" {w}")
-        cond |= by_name
-    return cond
-
-
-def search_players(q: str, limit: int = MAX_RESULTS) -> QuerySet[Player]:
-    """``player_search``'s first ``limit`` players, by name."""
-    if not q.strip():
-        return Player.objects.none()
-    found = Player.objects.filter(player_search(q)).select_related("club")
-    return found.order_by("name_key", "pk")[:limit]
 
 
 def tournament_list() -> QuerySet[Tournament]:

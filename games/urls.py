@@ -1,11 +1,13 @@
 from django.urls import path
 
+from games.people import urls as people_urls
 from games.tournament import urls as tournament_urls
 from games.views import deadstones, games, players, report
 
 app_name = "games"
 urlpatterns = [
     *tournament_urls.urlpatterns,
+    *people_urls.urlpatterns,
     path("games/<int:pk>/", games.game_detail, name="game"),
     path("games/<int:pk>/record.sgf", games.game_sgf, name="game-sgf"),
     path("games/<int:pk>/submit/", games.game_submit, name="game-submit"),

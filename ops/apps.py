@@ -6,7 +6,7 @@ class OpsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "ops"
-    # The Directors group's admin permissions here (games.groups).
+    # The Directors group's admin permissions here (games.people.services.grants).
     director_permissions = (
         ("auditentry", ("view",)),
         ("job", ("view",)),

@@ -1,11 +1,16 @@
-"""What every app's web forms share: a service's ``ValidationError`` shown on the form."""
+"""What every app's web forms share: a service's ``ValidationError`` shown on the form or
+as one sentence, and a row id read from a posted form."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from django import forms
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest
+
+from ops.commands import error_text
+from ops.text import small_number
 
 _FORM_KEYS = ("__all__", "non_field_errors")
 
@@ -34,3 +39,19 @@ def apply_service_errors(
             target, prefix = None, "" if key in _FORM_KEYS else f"{key}: "
         for message in messages:
             form.add_error(target, f"{prefix}{message}")
+
+
+def refusal_text(e: ValidationError | PermissionDenied) -> str:
+    """A service's refusal as one sentence for a page's message."""
+    if isinstance(e, PermissionDenied):
+        return str(e) or "Not allowed."
+    return error_text(e)
+
+
+def posted_id(request: HttpRequest, name: str, message: str) -> int:
+    """A row id posted by the page's form: a ``ValidationError`` saying ``message`` when it
+    is not one (a hand-made request), never a 500."""
+    number = small_number(request.POST.get(name))
+    if number is None:
+        raise ValidationError({name: message})
+    return number

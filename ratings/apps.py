@@ -7,7 +7,7 @@ from ops import cache
 class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ratings"
-    # The Directors group's admin permissions here (games.groups): promotion
+    # The Directors group's admin permissions here (games.people.services.grants): promotion
     # policies, candidates to approve or reject, the rank history.
     director_permissions = (
         ("promotionpolicy", ("view", "add", "change")),

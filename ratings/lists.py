@@ -13,12 +13,12 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
 from games import permissions
-from games.engine.names import name_key
 from games.models import Tournament, TournamentEntry
-from games.selectors import MAX_QUERY, MAX_RESULTS, search_words
+from games.people.engine.names import name_key
+from games.people.selectors import MAX_QUERY, MAX_RESULTS, search_words
+from games.people.services.matching import EntrantError, players_identify
 from games.tournament import services as tournament_services
 from games.tournament.engine.model import Entrant
-from games.tournament.services.identity import EntrantError, players_identify
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict

@@ -309,7 +309,7 @@ def _difference_under_half(game: Game) -> None:
 def ratings_on_players_merged(
     *, kept: Player, gone: Player, earliest: Tournament | None
 ) -> Job | None:
-    """``gone`` is ``kept`` (games.services.duplicates.duplicate_merge): his rank history,
+    """``gone`` is ``kept`` (games.people.services.duplicates.duplicate_merge): his rank history,
     promotion candidates and honorary title (when ``kept`` has none) move to ``kept``; his
     computed rating rows go, and the ratings are computed again from ``earliest``, the
     first rated and closed event either played (on commit)."""

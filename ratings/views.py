@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games.models import Player, Tournament
-from games.selectors import outcome_for, player_list
+from games.people.selectors import player_list
+from games.selectors import outcome_for
 from ops.fields import MAX_ID
 from ops.forms import apply_service_errors
 from ops.text import small_number

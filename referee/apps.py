@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 class RefereeConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "referee"
-    # The Directors group's admin permissions here (games.groups).
+    # The Directors group's admin permissions here (games.people.services.grants).
     director_permissions = (
         ("dispute", ("view",)),
         ("ruling", ("view",)),

@@ -28,7 +28,9 @@ from games import cache as page_cache
 from games import permissions, selectors, services
 from games.api import serializers as s
 from games.models import Game, GameState, Player
-from games.services.players import PLAYER_FIELDS
+from games.people import selectors as people_selectors
+from games.people import services as people
+from games.people.services.players import PLAYER_FIELDS
 from games.tournament import services as tournament_services
 from ops import cache
 from ops.accounts import token_create, token_revoke
@@ -114,9 +116,9 @@ class PlayerViewSet(
     def get_queryset(self) -> Any:
         # The ratings (one-to-ones) come in the same query: the list's count stays pinned.
         if self.action != "list":
-            return selectors.player_list().select_related("rating", "honorary_title")
+            return people_selectors.player_list().select_related("rating", "honorary_title")
         params = valid(s.PlayerFilterSerializer, self.request.query_params.dict())
-        return selectors.player_list(**params).select_related("rating", "honorary_title")
+        return people_selectors.player_list(**params).select_related("rating", "honorary_title")
 
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
         """One player with his rating: the public lookup, cached until he, any player's
@@ -139,14 +141,14 @@ class PlayerViewSet(
     def create(self, request: Request) -> Response:
         data = valid(s.PlayerWriteSerializer, request.data)
         with service_errors():
-            player = services.player_create(actor=request.user, **data)
+            player = people.player_create(actor=request.user, **data)
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         player = self.get_object()
         data = valid(s.PlayerWriteSerializer, request.data, partial=True)
         with service_errors():
-            player = services.player_update(
+            player = people.player_update(
                 actor=request.user, player=player, **changes(data, (*PLAYER_FIELDS, "email"))
             )
         return Response(s.PlayerSerializer(player).data)

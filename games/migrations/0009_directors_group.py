@@ -1,7 +1,7 @@
 """The Directors group and the federation officials' group, on every install (not only
 the demo's): the Directors group gets the permissions the apps declare
-(``AppConfig.director_permissions``, games.groups).  Later changes reach it at the next
-``migrate`` (games.groups.sync_groups, on ``post_migrate``)."""
+(``AppConfig.director_permissions``, games.people.services.grants).  Later changes reach it at the next
+``migrate`` (games.people.services.grants.sync_groups, on ``post_migrate``)."""
 
 from django.apps.registry import Apps
 from django.contrib.auth.management import create_permissions
@@ -10,7 +10,7 @@ from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
 def make_groups(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    from games.groups import build_groups
+    from games.people.services.grants import build_groups
 
     # The permissions are made after migrate (post_migrate); a fresh database has none yet.
     for config in apps.get_app_configs():

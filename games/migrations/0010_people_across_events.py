@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 
 def fill_name_keys(apps, schema_editor):
-    from games.engine.names import name_key
+    from games.people.engine.names import name_key
 
     Player = apps.get_model("games", "Player")
     rows = Player.objects.only("pk", "family_name", "given_name").iterator(chunk_size=2000)

@@ -1,4 +1,4 @@
-"""The one write path for the result side: players, results, records, disputes, dead
+"""The one write path for the result side: results, records, disputes, dead
 stones and re-scoring.  Every change goes through a function here.
 
 ``<entity>_<action>(*, actor, ...)``: validate, save in one transaction, audit a
@@ -9,7 +9,6 @@ tournament day's writes (entries, settings, pairing, rounds) are in
 """
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError
-from games.services.players import player_create, player_update, players_create_bulk
 from games.services.results import (
     game_finalise,
     game_result_confirm,
@@ -30,9 +29,6 @@ __all__ = [
     "game_result_enter",
     "game_result_submit",
     "games_finalise",
-    "player_create",
-    "player_update",
-    "players_create_bulk",
     "read_evidence",
     "round_results_enter",
 ]

@@ -15,7 +15,6 @@ from typing import Any
 
 from django.core.cache import caches
 
-from games.engine.names import folded
 from games.models import (
     LOCKED_STATES,
     Game,
@@ -27,6 +26,7 @@ from games.models import (
     TournamentEntry,
 )
 from games.models import Presence as EntryPresence
+from games.people.engine.names import folded
 from games.tournament.engine.formats import aga, egf, ffg, opengotha, spreadsheet
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.model import (

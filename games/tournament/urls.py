@@ -1,6 +1,5 @@
 """The tournament day's pages, under the ``games`` namespace (``games/urls.py`` includes
-them): the list, a tournament, a round, the standings, entries, check-in, the close; the review list of
-possible duplicates."""
+them): the list, a tournament, a round, the standings, entries, check-in, the close."""
 
 from django.urls import path
 
@@ -32,5 +31,4 @@ urlpatterns = [
         name="checkin-withdraw",
     ),
     path("tournaments/<int:pk>/close/", views.close, name="close"),
-    path("duplicates/", views.duplicates, name="duplicates"),
 ]

@@ -11,7 +11,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -21,20 +20,20 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
-from games import selectors, services
+from games import services
 from games.models import (
-    DuplicateState,
     Game,
     Player,
-    PossibleDuplicate,
     Presence,
     Round,
     Tournament,
     TournamentEntry,
 )
-from games.permissions import is_any_director, is_director, is_federation_official
-from games.services import duplicates as dup_services
-from games.services import invitations, outbound
+from games.people import selectors as people_selectors
+from games.people import services as people
+from games.people.services import invitations
+from games.permissions import is_director
+from games.services import outbound
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
@@ -49,8 +48,8 @@ from games.views.public import (
     visitor_cached,
 )
 from ops import cache
-from ops.commands import error_text
 from ops.compress import Page
+from ops.forms import posted_id, refusal_text
 from ops.services import StateConflict
 from ops.text import small_number
 from ratings.ranks import Rank
@@ -59,7 +58,6 @@ NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 RECENT_TOURNAMENTS = 10
-REVIEW_LIMIT = 100  # pairs on one page of the review list
 
 
 @require_GET
@@ -125,7 +123,7 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "body_fragment": pages.TOURNAMENT_BODY,  # the worker rebuilds it by this name
             **lazy_context(body, ["rounds", "current", "round_numbers", "table", "standings"]),
             "is_director": director,
-            "review": dup_services.duplicates_open_of(tournament).count() if director else 0,
+            "review": people_selectors.duplicates_open_of(tournament).count() if director else 0,
             "result_rounds": range(1, tournament.number_of_rounds + 1),
         },
     )
@@ -179,12 +177,6 @@ def _round_where_page(
         "games/round_where.html",
         {"tournament": rnd.tournament, "round": rnd, "body": mark_safe(fragment), "q": query},
     )
-
-
-def _errors(e: ValidationError | PermissionDenied) -> str:
-    if isinstance(e, PermissionDenied):
-        return str(e) or "Not allowed."
-    return error_text(e)
 
 
 def _directed(request: HttpRequest, pk: int) -> Tournament:
@@ -262,7 +254,7 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             _entries_post(request, tournament)
         except (ValidationError, PermissionDenied) as e:
-            messages.error(request, _errors(e))
+            messages.error(request, refusal_text(e))
         return HttpResponseRedirect(reverse("games:entries", args=[pk]))
     rows = tournament.entries.select_related("player").order_by(
         "player__family_name", "player__given_name"
@@ -274,7 +266,7 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "entries": rows,
             "ranks": [str(r) for r in _ranks()],
-            "review": dup_services.duplicates_open_of(tournament).count(),
+            "review": people_selectors.duplicates_open_of(tournament).count(),
         },
     )
 
@@ -287,7 +279,7 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
     what = request.POST.get("action")
     if what == "enter":
         player = Player.objects.filter(
-            pk=_posted_id(request, "player", "Choose a player from the list.")
+            pk=posted_id(request, "player", "Choose a player from the list.")
         ).first()
         if player is None:
             raise ValidationError({"player": "Choose a player from the list."})
@@ -297,7 +289,7 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         )
         messages.success(request, f"{player} entered.")
     elif what == "new":
-        player = services.player_create(
+        player = people.player_create(
             actor=request.user,
             family_name=request.POST.get("family_name", ""),
             given_name=request.POST.get("given_name", ""),
@@ -308,7 +300,7 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         tournament_services.entry_add(actor=request.user, tournament=tournament, player=player)
         messages.success(request, f"{player} added and entered.")
     elif what == "list":
-        list_entry = _posted_id(request, "list_entry", "Choose a player from the lists.")
+        list_entry = posted_id(request, "list_entry", "Choose a player from the lists.")
         text = outbound.entry_add_from_list(
             actor=request.user, tournament=tournament, list_entry=list_entry
         )
@@ -316,7 +308,7 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
     elif what == "update":
         entry = get_object_or_404(
             TournamentEntry,
-            pk=_posted_id(request, "entry", "Reload the page: that entry is not known."),
+            pk=posted_id(request, "entry", "Reload the page: that entry is not known."),
             tournament=tournament,
         )
         tournament_services.entry_update(actor=request.user, entry=entry, **_entry_fields(request))
@@ -335,22 +327,13 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
     elif what == "remove":
         entry = get_object_or_404(
             TournamentEntry,
-            pk=_posted_id(request, "entry", "Reload the page: that entry is not known."),
+            pk=posted_id(request, "entry", "Reload the page: that entry is not known."),
             tournament=tournament,
         )
         tournament_services.entry_remove(actor=request.user, entry=entry)
         messages.success(request, f"{entry.player} is no longer entered.")
     else:
         raise ValidationError("Unknown action.")
-
-
-def _posted_id(request: HttpRequest, name: str, message: str) -> int:
-    """A row id posted by the page's form: a ``ValidationError`` saying ``message`` when it
-    is not one (a hand-made request), never a 500."""
-    number = small_number(request.POST.get(name))
-    if number is None:
-        raise ValidationError({name: message})
-    return number
 
 
 def _entry_fields(request: HttpRequest) -> dict[str, Any]:
@@ -401,7 +384,7 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
     if len(query) < 2:
         return JsonResponse({"players": [], "listed": []})
     entered = set(tournament.entries.values_list("player_id", flat=True))
-    found = selectors.search_players(query, limit=SEARCH_LIMIT)
+    found = people_selectors.search_players(query, limit=SEARCH_LIMIT)
     return JsonResponse(
         {
             "players": [
@@ -507,7 +490,7 @@ def _round_results_finalise(
     try:
         services.games_finalise(actor=request.user, games=open_games)
     except (ValidationError, PermissionDenied) as e:
-        messages.error(request, _errors(e))
+        messages.error(request, refusal_text(e))
     else:
         messages.success(request, f"{len(open_games)} result(s) of round {number} are final.")
     return HttpResponseRedirect(reverse("games:round-results", args=[tournament.pk, number]))
@@ -537,78 +520,12 @@ def _round_result_post(
             actor=request.user, game=game, result=result, seen=request.POST.get("seen", "")
         )
     except PermissionDenied as e:
-        return 403, _errors(e), game.pk
+        return 403, refusal_text(e), game.pk
     except StateConflict as e:
-        return 409, _errors(e), game.pk
+        return 409, refusal_text(e), game.pk
     except ValidationError as e:
-        return 400, _errors(e), game.pk
+        return 400, refusal_text(e), game.pk
     return 200, "", game.pk
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def duplicates(request: HttpRequest) -> HttpResponse:
-    """The review list: the open possible duplicates among the players of the user's own
-    tournaments (every pair for a federation official), each merged or kept apart by one
-    POST through ``games.services.duplicates`` (docs/tournaments.md, "One person across
-    events").  ``?tournament=ID`` narrows it to one tournament's players."""
-    user = request.user
-    if not (is_any_director(user) or is_federation_official(user)):
-        raise PermissionDenied("The review list is for tournament directors.")
-    pairs = dup_services.duplicates_visible(user).filter(state=DuplicateState.OPEN)
-    raw = request.GET.get("tournament", "")
-    tournament = None
-    if raw:
-        number = small_number(raw)
-        tournament = None if number is None else Tournament.objects.filter(pk=number).first()
-        if tournament is None:
-            raise Http404("No such tournament.")
-        pairs = pairs.filter(pk__in=dup_services.duplicates_open_of(tournament).values("pk"))
-    if request.method == "POST":
-        try:
-            _duplicate_post(request, pairs)
-        except (ValidationError, PermissionDenied) as e:
-            messages.error(request, _errors(e))
-        return HttpResponseRedirect(request.get_full_path())
-    shown = list(
-        pairs.select_related("player__club", "other__club", "tournament").order_by(
-            "-created_at", "pk"
-        )[:REVIEW_LIMIT]
-    )
-    ids = {p for d in shown for p in (d.player_id, d.other_id)}
-    events: dict[int, list[TournamentEntry]] = {}
-    for entry in (
-        TournamentEntry.objects.filter(player__in=ids)
-        .select_related("tournament")
-        .order_by("tournament__start_date", "tournament_id")
-    ):
-        events.setdefault(entry.player_id, []).append(entry)
-    rows = [(d, events.get(d.player_id, []), events.get(d.other_id, [])) for d in shown]
-    return render(
-        request,
-        "games/duplicates.html",
-        {"rows": rows, "tournament": tournament, "total": pairs.count(), "limit": REVIEW_LIMIT},
-    )
-
-
-def _duplicate_post(request: HttpRequest, pairs: QuerySet[PossibleDuplicate]) -> None:
-    pk = _posted_id(request, "duplicate", "Reload the page: that pair is not known.")
-    dup = pairs.select_related("player", "other").filter(pk=pk).first()
-    if dup is None:
-        raise ValidationError("That pair is not on your review list (decided meanwhile?).")
-    what = request.POST.get("action")
-    if what == "apart":
-        dup_services.duplicate_keep_apart(actor=request.user, duplicate=dup)
-        messages.success(request, f"{dup.player} and {dup.other} are kept apart.")
-    elif what == "merge":
-        keep_pk = _posted_id(request, "keep", "Choose the record to keep.")
-        keep = {dup.player_id: dup.player, dup.other_id: dup.other}.get(keep_pk)
-        if keep is None:
-            raise ValidationError({"keep": "Keep one of the two players of this pair."})
-        kept = dup_services.duplicate_merge(actor=request.user, duplicate=dup, keep=keep)
-        messages.success(request, f"Merged into {kept} (#{kept.pk}).")
-    else:
-        raise ValidationError("Unknown action.")
 
 
 @login_required
@@ -639,7 +556,7 @@ def checkin_toggle(request: HttpRequest, pk: int, entry_pk: int, number: int) ->
             actor=request.user, entry=entry, round_number=number, presence=presence
         )
     except (ValidationError, PermissionDenied) as e:
-        messages.error(request, _errors(e))
+        messages.error(request, refusal_text(e))
     return HttpResponseRedirect(reverse("games:checkin", args=[pk]) + f"#entry-{entry.pk}")
 
 
@@ -656,7 +573,7 @@ def checkin_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
         tournament_services.entry_withdraw(actor=request.user, entry=entry, from_round=number)
         messages.success(request, f"{entry.player} withdraws from round {number} on.")
     except (ValidationError, PermissionDenied) as e:
-        messages.error(request, _errors(e))
+        messages.error(request, refusal_text(e))
     return HttpResponseRedirect(reverse("games:checkin", args=[pk]) + f"#entry-{entry.pk}")
 
 
@@ -698,5 +615,5 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
             ),
         )
     except (ValidationError, PermissionDenied) as e:
-        messages.error(request, _errors(e))
+        messages.error(request, refusal_text(e))
     return HttpResponseRedirect(reverse("games:tournament", args=[pk]))

@@ -21,10 +21,10 @@ from rest_framework.views import APIView
 
 from games import cache as page_cache
 from games.engine.coords import point_to_gtp
-from games.engine.federation_ids import ID_FIELDS
 from games.engine.rules import get_rules
 from games.models import Game, Player, Tournament
-from games.selectors import search_players
+from games.people.engine.federation_ids import ID_FIELDS
+from games.people.selectors import search_players
 from games.tournament.api.serializers import EntrySerializer
 from ops import cache
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, CachedRead, service_errors, valid

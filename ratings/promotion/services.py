@@ -280,7 +280,7 @@ def rank_change_log(
 ) -> RankChange:
     """Write the ``RankChange`` for a rank already saved on ``player``.
 
-    ``games.services.players.player_update`` calls it (kind ``correction``) after
+    ``games.people.services.players.player_update`` calls it (kind ``correction``) after
     a director changed the declared rank; a correction is audited here.
     """
     change = RankChange(

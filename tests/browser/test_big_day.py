@@ -26,8 +26,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.utils import timezone
 
-from games.groups import director_grant_admin
 from games.models import Game, GameState, Tournament, TournamentEntry
+from games.people.services.grants import director_grant_admin
 from ratings.ranks import Rank
 from tests.browser.test_journeys import expect_text
 from tests.factories import TournamentFactory

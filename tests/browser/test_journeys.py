@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from games import services as games
 from games.engine.record import parse_record
-from games.groups import director_grant_admin
 from games.models import DeadStoneReview, Game, GameState, Tournament
+from games.people.services.grants import director_grant_admin
 from ratings.recompute import recompute
 from referee import services as referee_services
 from referee.models import Dispute

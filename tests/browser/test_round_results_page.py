@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.groups import director_grant_admin
+from games.people.services.grants import director_grant_admin
 from games.tournament.services.rounds import round_pair
 from tests.browser.test_journeys import expect_text
 from tests.factories import PlayerFactory, enter

@@ -10,8 +10,12 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
 from games.models import Game, GameState, Player, Round, Tournament
+from games.people.services.grants import (
+    DIRECTORS_GROUP,
+    director_grant_admin,
+    ensure_directors_group,
+)
 from games.tournament import services as tournament_services
 from ops.models import AuditEntry, Job
 from tests.factories import TournamentFactory, entered_player

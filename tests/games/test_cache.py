@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
+from games.people import services as people
 from ops import cache as versioned
 from tests.games import sgf_samples
 
@@ -25,7 +26,7 @@ def test_the_public_rating_lookup_is_served_from_the_cache_until_the_player_chan
     assert api.get(url).json()["family_name"] == "Liddell"
     with django_assert_num_queries(0):
         assert api.get(url).json()["family_name"] == "Liddell"
-    services.player_update(actor=None, player=alice, family_name="Pleasance")
+    people.player_update(actor=None, player=alice, family_name="Pleasance")
     assert api.get(url).json()["family_name"] == "Pleasance"
     assert api.get("/api/v1/players/999999/").status_code == 404
 
@@ -37,7 +38,7 @@ def test_the_handicap_lookup_is_cached_until_a_player_or_the_ratings_change(
     first = api.get(url).json()
     with django_assert_num_queries(0):
         assert api.get(url).json() == first
-    services.player_update(actor=None, player=bob, rank="5d")
+    people.player_update(actor=None, player=bob, rank="5d")
     assert api.get(url).json() != first
     versioned.touch("ratings")
     with django_assert_num_queries(2):  # the two players again
@@ -112,7 +113,7 @@ def test_with_the_cache_down_a_write_succeeds_and_reads_are_misses(
     redis_down: None, api: Any, alice: Any
 ) -> None:
     started = time.monotonic()
-    services.player_update(actor=None, player=alice, family_name="Pleasance")
+    people.player_update(actor=None, player=alice, family_name="Pleasance")
     for _ in range(5):
         assert api.get(f"/api/v1/players/{alice.pk}/").json()["family_name"] == "Pleasance"
     assert cache.get("anything", "missed") == "missed"

@@ -13,9 +13,9 @@ from django.http import HttpRequest
 from games.engine.record import parse_record
 from games.engine.replay import replay
 from games.engine.rules import get_rules
-from games.groups import DIRECTORS_GROUP
 from games.management.commands.seed_demo import DEMO_TOURNAMENT, USERS, random_legal_game
 from games.models import LOCKED_STATES, Game, Player, ResultSubmission, Round, Tournament
+from games.people.services.grants import DIRECTORS_GROUP
 from ops.models import AuditEntry
 
 pytestmark = pytest.mark.django_db

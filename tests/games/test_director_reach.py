@@ -16,9 +16,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.groups import director_grant_admin, federation_official_grant
 from games.models import Game, GameState, Player, Tournament
-from games.services.invitations import player_invite
+from games.people import services as people
+from games.people.services.grants import director_grant_admin, federation_official_grant
+from games.people.services.invitations import player_invite
 from games.tournament import services as tournament_services
 from ops.models import AuditAction, AuditEntry, Job
 from ratings import services as ratings_services
@@ -138,14 +139,13 @@ def test_bs_own_director_and_a_federation_official_still_edit_and_invite(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     """An invitation goes to the address on file, and A, who entered him too, hears of it."""
-    from games import services
 
     kim, _ = b_players
     enter(rival_open, kim)
     official = UserFactory(username="official")
     federation_official_grant(actor=None, user=official)
-    services.player_update(actor=official, player=kim, given_name="Jihoon")
-    services.player_update(actor=b_director, player=kim, email="kim@example.org")
+    people.player_update(actor=official, player=kim, given_name="Jihoon")
+    people.player_update(actor=b_director, player=kim, email="kim@example.org")
     with django_capture_on_commit_callbacks(execute=True):
         player_invite(actor=b_director, player=kim, accept_url=lambda t: f"http://x/{t}/")
     assert mail.outbox[0].to == ["kim@example.org"]
@@ -158,10 +158,9 @@ def test_an_invitation_link_works_once_and_never_again_after_the_account_is_dele
 ) -> None:
     """W16 and the single-use link: the nonce is consumed on accept; a newer link
     replaces an older one."""
-    from games import services
 
     kim, _ = b_players
-    services.player_update(actor=b_director, player=kim, email="kim@example.org")
+    people.player_update(actor=b_director, player=kim, email="kim@example.org")
     old = player_invite(actor=b_director, player=kim, accept_url=str)
     token = player_invite(actor=b_director, player=kim, accept_url=str)
     assert client.get(f"/accounts/invitation/{old}/").status_code == 400
@@ -269,12 +268,11 @@ def test_an_unrated_tournament_may_be_dated_back(rival: Any, api_as: Any) -> Non
 def test_an_invitation_link_is_not_reused_after_the_address_on_file_changes(
     b_director: Any, b_players: tuple[Player, Player], client: Client
 ) -> None:
-    from games import services
 
     kim, _ = b_players
-    services.player_update(actor=b_director, player=kim, email="kim@example.org")
+    people.player_update(actor=b_director, player=kim, email="kim@example.org")
     token = player_invite(actor=b_director, player=kim, accept_url=str)
-    services.player_update(actor=b_director, player=kim, email="kim2@example.org")
+    people.player_update(actor=b_director, player=kim, email="kim2@example.org")
     assert client.get(f"/accounts/invitation/{token}/").status_code == 400
     assert re.search("kim@example.org", mail.outbox[0].to[0])
 
@@ -282,11 +280,10 @@ def test_an_invitation_link_is_not_reused_after_the_address_on_file_changes(
 def test_the_address_on_file_is_not_shown_to_a_director_who_entered_him_later(
     rival: Any, rival_open: Tournament, b_director: Any, b_players: tuple[Player, Player]
 ) -> None:
-    from games import services
 
     kim, _ = b_players
     enter(rival_open, kim)
-    services.player_update(actor=b_director, player=kim, email="kim@example.org")
+    people.player_update(actor=b_director, player=kim, email="kim@example.org")
     page = _as(rival).get(reverse("admin:games_player_change", args=[kim.pk]))
     assert page.status_code == 200 and b"kim@example.org" not in page.content
     response = _as(rival).post(
@@ -340,11 +337,10 @@ def test_a_mail_server_that_refuses_the_invitation_leaves_nothing_behind(
 ) -> None:
     import smtplib
 
-    from games import services
-    from games.services import invitations
+    from games.people.services import invitations
 
     kim, _ = b_players
-    services.player_update(actor=b_director, player=kim, email="kim@example.org")
+    people.player_update(actor=b_director, player=kim, email="kim@example.org")
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise smtplib.SMTPException("421 try later")
@@ -358,11 +354,10 @@ def test_a_mail_server_that_refuses_the_invitation_leaves_nothing_behind(
 def test_a_federation_official_creates_a_player_with_an_address_and_invites_him(
     db: Any,
 ) -> None:
-    from games import services
 
     official = UserFactory(username="official")
     federation_official_grant(actor=None, user=official)
-    newcomer = services.player_create(
+    newcomer = people.player_create(
         actor=official, family_name="Newcomer", rank="20k", email="new@example.org"
     )
     player_invite(actor=official, player=newcomer, accept_url=lambda t: f"http://x/{t}/")

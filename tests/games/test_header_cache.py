@@ -13,8 +13,9 @@ from django.urls import reverse
 
 from config.navigation import header
 from games import services
-from games.groups import director_grant_admin
 from games.models import Game
+from games.people import services as people
+from games.people.services.grants import director_grant_admin
 from games.tournament import services as tournament_services
 from referee import services as referee_services
 from tests.factories import UserFactory
@@ -180,7 +181,7 @@ def test_an_account_linked_to_a_player_names_him_and_the_old_account_no_longer( 
 ):
     old, new = _as(alice.user), _as(outsider)
     assert "Liddell Alice" in _header(old) and "My games" not in _header(new)
-    services.player_update(actor=superuser, player=alice, user=outsider)
+    people.player_update(actor=superuser, player=alice, user=outsider)
     assert "Liddell Alice" in _header(new) and "My games" in _header(new)
     assert "Liddell Alice" not in _header(old) and "My games" not in _header(old)
 
@@ -188,7 +189,7 @@ def test_an_account_linked_to_a_player_names_him_and_the_old_account_no_longer( 
 def test_a_renamed_player_is_renamed_in_his_header(superuser: Any, bob: Any) -> None:
     his = _as(bob.user)
     assert "Builder Bob" in _header(his)
-    services.player_update(actor=superuser, player=bob, family_name="Baumeister")
+    people.player_update(actor=superuser, player=bob, family_name="Baumeister")
     assert "Baumeister Bob" in _header(his)
 
 
@@ -196,7 +197,7 @@ def test_a_merge_moves_the_account_and_its_waiting_game_to_the_kept_record(  # t
     game: Game, alice: Any, bob: Any
 ):
     from games.models import PossibleDuplicate
-    from games.services.duplicates import duplicate_merge
+    from games.people.services.duplicates import duplicate_merge
     from tests.factories import PlayerFactory
 
     kept = PlayerFactory(family_name="Liddell", given_name="Alicia")
@@ -255,7 +256,7 @@ def test_a_player_deleted_in_the_admin_leaves_his_account_header(superuser: Any)
 def test_an_accepted_invitation_names_the_player_in_the_accounts_header(  # type: ignore[no-untyped-def]
     superuser: Any, outsider: Any
 ):
-    from games.services.invitations import player_invitation_accept, player_invite
+    from games.people.services.invitations import player_invitation_accept, player_invite
     from tests.factories import PlayerFactory
 
     carol = PlayerFactory(family_name="Carroll", given_name="Carol", email="carol@example.org")

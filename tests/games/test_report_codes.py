@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.groups import director_grant_admin
 from games.models import Game, GameState, ResultSubmission
+from games.people.services.grants import director_grant_admin
 from games.services.codes import CodeHolder, code_holder, code_read, report_code
 from games.services.results import current_claim
 from games.tournament.services import game_create

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from games import services
 from games.models import Club, Game, GameState, ResultSubmission, SubmissionKind
+from games.people import services as people
 from games.services import LOCKED_MESSAGE, GameLockedError
 from games.tournament import services as tournament_services
 from ops.models import AuditEntry
@@ -27,7 +28,7 @@ def fields_of(exc: ValidationError) -> dict[str, list[str]]:
 
 
 def test_director_creates_a_player_with_a_rank_and_a_new_club(director, tournament):
-    player = services.player_create(
+    player = people.player_create(
         actor=director,
         family_name=" Cho ",
         given_name="Hun",
@@ -45,7 +46,7 @@ def test_director_creates_a_player_with_a_rank_and_a_new_club(director, tourname
 
 def test_it_reuses_a_club_of_the_same_name(director, tournament):
     club = Club.objects.create(name="Wellington", country="NZ")
-    player = services.player_create(
+    player = people.player_create(
         actor=director, family_name="Cho", rank=Rank.kyu(3), club="wellington", country="NZ"
     )
     assert player.club == club
@@ -54,23 +55,23 @@ def test_it_reuses_a_club_of_the_same_name(director, tournament):
 
 def test_it_rejects_a_rank_off_the_ladder(director, tournament):
     with pytest.raises(ValidationError) as exc:
-        services.player_create(actor=director, family_name="Cho", rank="31k")
+        people.player_create(actor=director, family_name="Cho", rank="31k")
     assert "rank" in fields_of(exc.value)
 
 
 def test_it_rejects_a_malformed_egd_pin(director, tournament):
     with pytest.raises(ValidationError) as exc:
-        services.player_create(actor=director, family_name="Cho", rank="1k", egd_pin="123")
+        people.player_create(actor=director, family_name="Cho", rank="1k", egd_pin="123")
     assert "egd_pin" in fields_of(exc.value)
 
 
 def test_outsider_cannot_create_players(outsider):
     with pytest.raises(PermissionDenied):
-        services.player_create(actor=outsider, family_name="Cho", rank="1k")
+        people.player_create(actor=outsider, family_name="Cho", rank="1k")
 
 
 def test_player_update_changes_only_the_given_fields(director, tournament, alice):
-    services.player_update(actor=director, player=alice, rank="1d", club="Auckland")
+    people.player_update(actor=director, player=alice, rank="1d", club="Auckland")
     alice.refresh_from_db()
     assert alice.rank == Rank.dan(1)
     assert alice.family_name == "Liddell"

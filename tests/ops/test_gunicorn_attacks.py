@@ -27,8 +27,8 @@ import requests
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from knox.settings import CONSTANTS
 
-from games.groups import director_grant_admin, federation_official_grant
 from games.models import Tournament
+from games.people.services.grants import director_grant_admin, federation_official_grant
 from ops.accounts import token_create
 from ops.models import Job, JobState
 from ratings.services import JOB_KIND

@@ -13,9 +13,9 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from games import services
-from games.groups import director_grant_admin
-from games.imports import players_import_csv
 from games.models import Game, Player
+from games.people.services.grants import director_grant_admin
+from games.people.services.imports import players_import_csv
 from tests.games.api_helpers import assert_error
 
 TOKEN_URL = "/api/v1/auth/token/"

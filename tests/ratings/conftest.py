@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.groups import director_grant_admin, federation_official_grant
+from games.people.services.grants import director_grant_admin, federation_official_grant
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.ratings.helpers import add_games, close
 

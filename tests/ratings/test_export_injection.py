@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from games import services
+from games.people import services as people
 from games.tournament import services as tournament_services
 from ratings.exports import ListRow, inert_cell, rating_list_csv, rating_list_egd
 
@@ -81,7 +81,7 @@ def test_a_non_ascii_digit_pin_is_not_a_pin() -> None:
 @pytest.mark.parametrize("bad", ["Evil\nName", "Tab\tName", "Rev\u202eName", "Zero\u200dWidth"])
 def test_names_with_invisible_characters_are_refused(bad: str) -> None:
     with pytest.raises(ValidationError) as caught:
-        services.player_create(actor=None, family_name=bad, rank="3k")
+        people.player_create(actor=None, family_name=bad, rank="3k")
     assert "family_name" in caught.value.message_dict
 
 

@@ -11,7 +11,11 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from config.jobs import can_see_job
-from games.groups import FEDERATION_GROUP, director_grant_admin, federation_official_grant
+from games.people.services.grants import (
+    FEDERATION_GROUP,
+    director_grant_admin,
+    federation_official_grant,
+)
 from games.permissions import is_federation_official
 from ops.models import Job, JobState
 from ratings.models import PromotionPolicy

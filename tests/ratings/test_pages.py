@@ -179,7 +179,7 @@ def test_a_director_in_the_admin_is_told_a_full_recompute_is_not_his(
     import ratings.tasks
 
     settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the personas' tournament ended in March
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     monkeypatch.setattr(ratings.tasks.ratings_recompute, "delay", lambda job_id: None)
     director_grant_admin(user=director)

@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from games import services as game_services
-from games.groups import federation_official_grant
 from games.models import GameState, Tournament
+from games.people.services.grants import federation_official_grant
 from games.tournament import services as tournament_services
 from ops.models import Job, JobState
 from ratings.models import PlayerRating, RatingHistory, RatingRun

@@ -11,7 +11,7 @@ import pytest
 from django.db import IntegrityError, close_old_connections, connection, connections, transaction
 from rest_framework.test import APIClient
 
-from games.groups import federation_official_grant
+from games.people.services.grants import federation_official_grant
 from ops.models import Job, JobState
 from ratings.services import JOB_KIND, JOB_SCOPE, ratings_recompute_start
 from tests.factories import UserFactory

@@ -136,7 +136,7 @@ def test_a_referee_takes_an_open_dispute(as_, nz_game, alice, referee):
 def test_directors_see_the_audit_of_their_tournaments_disputes_only_in_the_admin(
     as_, nz_game, alice, director, referee
 ):
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     director_grant_admin(user=director)
     dispute = services.dispute_open(actor=alice.user, game=nz_game, kind="time", claim="flag")

@@ -7,7 +7,11 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from games.groups import DIRECTORS_GROUP, director_grant_admin, ensure_directors_group
+from games.people.services.grants import (
+    DIRECTORS_GROUP,
+    director_grant_admin,
+    ensure_directors_group,
+)
 from ops.models import AuditEntry
 from referee import services
 from referee.models import TournamentOfficials

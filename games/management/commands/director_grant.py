@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.groups import director_grant
+from games.people.services.grants import director_grant
 
 
 class Command(BaseCommand):

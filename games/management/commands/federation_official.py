@@ -12,7 +12,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.groups import federation_official_grant, federation_official_revoke, federation_officials
+from games.people.services.grants import (
+    federation_official_grant,
+    federation_official_revoke,
+    federation_officials,
+)
 
 
 class Command(BaseCommand):

@@ -23,8 +23,9 @@ from games.engine.board import Board, IllegalMove
 from games.engine.record import write_record
 from games.engine.rules import get_rules
 from games.engine.types import Color, GameRecord, Move, Point
-from games.groups import director_grant_admin, ensure_directors_group
 from games.models import Game, Player, Tournament
+from games.people import services as people
+from games.people.services.grants import director_grant_admin, ensure_directors_group
 from games.tournament import services as tournament_services
 
 DEMO_TOURNAMENT = "goref demo open"
@@ -130,7 +131,7 @@ class Command(BaseCommand):
             existing = Player.objects.filter(family_name=family, given_name=given).first()
             if existing is None:
                 # The operator (actor=None) links the demo accounts: a director may not.
-                existing = services.player_create(
+                existing = people.player_create(
                     actor=None,
                     family_name=family,
                     given_name=given,

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from games.engine.federation_ids import ID_FIELDS
 from games.models import Tournament
+from games.people.engine.federation_ids import ID_FIELDS
+from games.people.services.matching import EntrantError, players_identify
 from games.tournament.engine.model import Entrant
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
-from games.tournament.services.identity import EntrantError, players_identify
 from ops.services import Actor, StateConflict
 from ratings.ranks import MAX_INDEX, Rank, RankError
 

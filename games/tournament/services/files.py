@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
+from games.people.services.matching import EntrantError, players_identify
 from games.tournament.engine.formats import egf, opengotha
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import Entrant, Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
-from games.tournament.services.identity import EntrantError, players_identify
 from games.tournament.services.tournaments import tournament_create
 from ops import cache
 from ops.audit import audit_record

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.groups import director_grant_admin
 from games.models import Game, GameState, TournamentEntry
+from games.people.services.grants import director_grant_admin
 from games.tournament.engine.pairing import PairingParams
 from ops.models import AuditEntry
 from tests.factories import PlayerFactory, enter

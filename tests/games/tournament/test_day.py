@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Player, TournamentEntry
+from games.people import services as people
 from ops.models import AuditEntry
 from tests.factories import PlayerFactory, enter
 
@@ -119,9 +120,8 @@ def test_the_close_button_waits_for_results(as_director, game):
 
 
 def test_a_rank_change_during_the_event_does_not_rewrite_the_rounds(client, director, game):
-    from games import services
 
-    services.player_update(actor=director, player=game.black, rank="1d")
+    people.player_update(actor=director, player=game.black, rank="1d")
     page = client.get(reverse("games:round", args=[game.tournament_id, 1])).content.decode()
     assert '<span class="muted">3k</span>' in page and "1d" not in page
 

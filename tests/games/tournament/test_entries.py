@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from games import services
 from games.models import GameState, TournamentEntry
+from games.people import services as people
 from games.tournament import services as tournament_services
 from games.tournament.services.pairings import mcmahon_handicap
 from ops.models import AuditEntry
@@ -121,7 +122,7 @@ def test_entry_rank_is_frozen_once_round_one_has_a_game(director, game):
 
 
 def test_a_rank_change_after_the_start_does_not_change_the_entry(director, game):
-    services.player_update(actor=director, player=game.black, rank="5d")
+    people.player_update(actor=director, player=game.black, rank="5d")
     entry = TournamentEntry.objects.get(player=game.black)
     assert entry.rank == -3
 

@@ -11,9 +11,9 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games.engine.names import folded, name_key
 from games.management.commands.seed_demo import DEMO_TOURNAMENT
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament, TournamentEntry
+from games.people.engine.names import folded, name_key
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services.files import tournament_import
@@ -187,7 +187,7 @@ def test_a_pin_links_a_player_spelt_otherwise_and_a_name_fills_his_pin(db):
 
 
 def test_keep_apart_is_audited_and_asked_once(db):
-    from games.services.duplicates import duplicate_keep_apart
+    from games.people.services.duplicates import duplicate_keep_apart
     from ops.models import AuditAction, AuditEntry
     from ops.services import StateConflict
 
@@ -232,7 +232,7 @@ def test_the_api_imports_for_a_director(api_as, director, outsider, settings):
     settings.GOREF_RATED_BACKDATE_DAYS = 100_000  # the sample file's event is not recent
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     director_grant_admin(user=director)
     upload = SimpleUploadedFile("t.xml", SIMPLE_MM.read_bytes(), content_type="text/xml")
@@ -369,7 +369,7 @@ def test_class_x_is_an_unrated_event(db):
 def test_a_race_on_a_players_id_is_a_conflict_and_imports_nothing(db, monkeypatch):
     from django.db import IntegrityError
 
-    from games.tournament.services import identity
+    from games.people.services import matching as identity
     from ops.services import StateConflict
 
     def taken(**kwargs):
@@ -411,7 +411,7 @@ def test_an_imports_queries_do_not_grow_with_its_players(db):
 
 
 def test_a_pair_kept_apart_is_not_asked_again_nor_linked(db):
-    from games.services.duplicates import duplicate_keep_apart
+    from games.people.services.duplicates import duplicate_keep_apart
 
     def file_with(name: str) -> bytes:
         text = SIMPLE_MM.read_text()

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.groups import director_grant_admin
 from games.models import Game
+from games.people.services.grants import director_grant_admin
 from games.tournament.services import game_create, tournament_settings_update
 from games.tournament.services.rounds import round_games_set, round_pair
 from games.tournament.services.settings import handicap_komi

@@ -127,7 +127,7 @@ def test_a_mark_never_takes_another_entrants_own_key() -> None:
 def test_the_export_reimports_with_the_same_players_games_and_standings(
     api_as, director, homonyms, settings
 ):
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     settings.GOREF_RATED_BACKDATE_DAYS = 100_000
     director_grant_admin(user=director)

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
+from games.people import services as people
 from games.templatetags.game_tables import number
 from ops import cache as versioned
 from ops import compress
@@ -77,9 +78,9 @@ def test_a_player_edit_elsewhere_keeps_the_tournament_pages_a_rename_of_one_of_i
     names = [f"tournament:{game.tournament_id}"]
     before = versioned.versions(names)
     stranger = PlayerFactory()
-    services.player_update(actor=None, player=stranger, family_name="Elsewhere")
+    people.player_update(actor=None, player=stranger, family_name="Elsewhere")
     assert versioned.versions(names) == before
-    services.player_update(actor=None, player=alice, family_name="Pleasance")
+    people.player_update(actor=None, player=alice, family_name="Pleasance")
     assert versioned.versions(names) != before
     assert "Pleasance" in client.get(standings_url(game)).content.decode()
     assert (

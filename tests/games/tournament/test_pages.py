@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.groups import director_grant_admin
 from games.models import Game, GameState
+from games.people.services.grants import director_grant_admin
 from games.tournament import services as tournament_services
 from tests.factories import entered_player
 from tests.games.rescore_helpers import FINISHED, count

@@ -16,8 +16,8 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from games.engine.names import name_key
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament, TournamentEntry
+from games.people.engine.names import name_key
 from games.tournament.services.files import read_event
 from tests.games.tournament.engine.pairing.ogfiles import dumped_rounds, load
 

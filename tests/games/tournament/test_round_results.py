@@ -140,7 +140,7 @@ def test_others_get_404_and_visitors_the_login(client, outsider, tournament, gam
 def test_the_result_sheet_names_the_table_of_a_bad_line_and_marks_its_field(
     director, tournament, games
 ):
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     director_grant_admin(user=director)
     c = Client()
@@ -156,7 +156,7 @@ def test_the_result_sheet_names_the_table_of_a_bad_line_and_marks_its_field(
 
 
 def test_the_tournaments_admin_page_links_each_rounds_results(director, tournament, games):
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     director_grant_admin(user=director)
     c = Client()

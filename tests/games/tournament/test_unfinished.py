@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from games.groups import director_grant_admin
 from games.models import Game, Presence
+from games.people.services.grants import director_grant_admin
 from games.services import game_finalise, game_result_enter
 from games.tournament.services import entry_participation_set
 from games.tournament.services.rounds import round_games_set, round_pair

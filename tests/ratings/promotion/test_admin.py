@@ -64,7 +64,7 @@ def test_a_policy_is_shown_as_pretty_json_and_put_in_force_from_the_admin(
 def test_a_tournament_director_in_the_admin_cannot_set_the_default(
     client: Any, director: Any, tournament: Any
 ) -> None:
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     director_grant_admin(user=director)
     director.groups.clear()  # staff who directs a tournament, not a federation director
@@ -131,7 +131,7 @@ def test_one_candidate_is_decided_on_its_page(
 def test_a_director_sees_only_his_tournaments_candidates_in_the_admin(
     client: Any, other_director: Any, two_candidates: list[Any]
 ) -> None:
-    from games.groups import director_grant_admin
+    from games.people.services.grants import director_grant_admin
 
     director_grant_admin(user=other_director)
     other_director.groups.clear()

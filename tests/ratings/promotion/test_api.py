@@ -138,7 +138,7 @@ def test_the_certificate_is_a_printable_page(
 def test_a_correction_has_no_certificate_and_is_not_a_public_promotion(
     api: Any, client: Any, director: Any, tournament: Any, alice: Any
 ) -> None:
-    from games.services import player_update
+    from games.people.services import player_update
     from ratings.models import RankChange
 
     player_update(actor=director, player=alice, rank="1k")

@@ -11,8 +11,8 @@ from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
 
-from games.groups import federation_official_grant
-from games.services import player_update
+from games.people.services import player_update
+from games.people.services.grants import federation_official_grant
 from ops.models import AuditEntry
 from ops.services import StateConflict
 from ratings.models import (

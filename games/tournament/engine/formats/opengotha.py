@@ -546,7 +546,7 @@ def write(event: Event) -> bytes:
 
 
 # Appended to a later homonym's first name: punctuation, so that goref's name key
-# (games.engine.names.name_key) still finds the same person when the file comes back.
+# (games.people.engine.names.name_key) still finds the same person when the file comes back.
 HOMONYM_MARK = "*"
 
 

@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from games.groups import (
+from games.people.services.grants import (
     DIRECTORS_GROUP,
     FEDERATION_GROUP,
     director_permissions,

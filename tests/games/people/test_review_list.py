@@ -8,9 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import IntegrityError
 from django.urls import reverse
 
-from games.groups import federation_official_grant
 from games.models import DuplicateState, Player, PossibleDuplicate, TournamentEntry
-from games.tournament.services import identity
+from games.people.services import matching as identity
+from games.people.services.grants import federation_official_grant
 from ops.models import AuditAction, AuditEntry
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, enter
 

@@ -9,19 +9,44 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from games.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
-from games.engine.names import folded, name_key
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
-from games.services.duplicates import duplicates_flag_many
-from games.services.players import RowErrors, player_update, players_create_bulk
-from games.tournament.engine.model import Entrant
+from games.people.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
+from games.people.engine.names import folded, name_key
+from games.people.services.duplicates import duplicates_flag_many
+from games.people.services.players import RowErrors, player_update, players_create_bulk
 from ops.conflicts import take_turns
 from ops.services import Actor
 from ratings.ranks import Rank
+
+
+class Entrant(Protocol):
+    """A file's player as matching reads him: the tournament day's ``Entrant``, or a row
+    of a CSV or a rating list, passed as a plain value (people never import the day)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def family_name(self) -> str: ...
+    @property
+    def given_name(self) -> str: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def club(self) -> str: ...
+    @property
+    def country(self) -> str: ...
+    @property
+    def egd_pin(self) -> str: ...
+    @property
+    def ffg_licence(self) -> str: ...
+    @property
+    def aga_id(self) -> str: ...
+
 
 # Placeholders some files carry for "no id".
 _NO_ID = {"0" * n for n in range(1, 11)}

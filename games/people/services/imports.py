@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import services
 from games.models import Player
-from games.services.players import PLAYER_FIELDS, RowErrors, check_player_writer
+from games.people import services as people
+from games.people.services.players import PLAYER_FIELDS, RowErrors, check_player_writer
 from ops.services import Actor
 
 COLUMNS = PLAYER_FIELDS
@@ -130,7 +130,7 @@ def players_import_csv(*, actor: Actor, data: str | bytes) -> ImportReport:
     if report.errors:
         return report
     try:
-        report.created = services.players_create_bulk(actor=actor, rows=rows)
+        report.created = people.players_create_bulk(actor=actor, rows=rows)
     except RowErrors as exc:
         for position, fields in sorted(exc.rows.items()):
             for name, messages in fields.items():

@@ -17,10 +17,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
-from games.groups import director_grant_admin
 from games.models import Player
-from games.services.invitations import player_invitation_accept, player_invite
+from games.people import services as people
+from games.people.services.grants import director_grant_admin
+from games.people.services.invitations import player_invitation_accept, player_invite
 from games.tournament import services as tournament_services
 from ops.models import AuditEntry
 from ops.services import StateConflict
@@ -73,7 +73,7 @@ def test_a_director_of_another_tournament_cannot_relink_players_to_himself(
 ) -> None:
     """The forged-result attack: relink B's players to himself.  Refused in the service."""
     with pytest.raises(PermissionDenied):
-        services.player_update(actor=rival, player=alice, user=rival)
+        people.player_update(actor=rival, player=alice, user=rival)
     alice.refresh_from_db()
     assert alice.user.username == "alice"
 
@@ -82,9 +82,9 @@ def test_even_his_own_players_account_link_is_not_a_directors_to_set(
     game: Any, director: Any, alice: Any, outsider: Any
 ) -> None:
     with pytest.raises(PermissionDenied, match="invite the player"):
-        services.player_update(actor=director, player=alice, user=outsider)
+        people.player_update(actor=director, player=alice, user=outsider)
     with pytest.raises(PermissionDenied):
-        services.player_create(actor=director, family_name="New", rank="3k", user=outsider)
+        people.player_create(actor=director, family_name="New", rank="3k", user=outsider)
 
 
 def test_the_admin_form_has_no_account_field_for_a_director(
@@ -126,7 +126,7 @@ def test_another_tournaments_player_is_refused_over_the_api(
 
 def test_a_player_with_no_games_yet_is_any_directors_to_edit(rival: Any) -> None:
     newcomer = PlayerFactory(family_name="New")
-    services.player_update(actor=rival, player=newcomer, given_name="Comer")
+    people.player_update(actor=rival, player=newcomer, given_name="Comer")
     assert Player.objects.get(pk=newcomer.pk).given_name == "Comer"
 
 
@@ -136,12 +136,12 @@ def test_entering_another_tournaments_player_in_his_own_does_not_make_him_his(
     """W6: entering B's player in his own tournament gives the rival no reach over him."""
     entrant = entered_player(cup_b, family_name="Entrant")
     with pytest.raises(PermissionDenied):
-        services.player_update(actor=rival, player=entrant, given_name="Forged")
+        people.player_update(actor=rival, player=entrant, given_name="Forged")
     mine = TournamentFactory(name="Rival Open 2")
     mine.directors.add(rival)
     enter(mine, entrant)
     with pytest.raises(PermissionDenied):
-        services.player_update(actor=rival, player=entrant, given_name="Forged")
+        people.player_update(actor=rival, player=entrant, given_name="Forged")
     assert Player.objects.get(pk=entrant.pk).given_name != "Forged"
 
 
@@ -149,7 +149,7 @@ def test_a_superuser_links_an_account_and_it_is_audited(
     superuser: Any, alice: Any, outsider: Any
 ) -> None:
     before = alice.user_id
-    services.player_update(actor=superuser, player=alice, user=outsider)
+    people.player_update(actor=superuser, player=alice, user=outsider)
     row = AuditEntry.objects.filter(action="player.updated", object_id=str(alice.pk)).get()
     assert row.old_value == {"user": before} and row.new_value == {"user": outsider.pk}
     assert row.actor == superuser
@@ -161,7 +161,7 @@ def test_a_superuser_links_an_account_and_it_is_audited(
 def test_every_player_change_is_audited_with_old_and_new(
     game: Any, director: Any, bob: Any
 ) -> None:
-    services.player_update(actor=director, player=bob, family_name="Baumeister", country="DE")
+    people.player_update(actor=director, player=bob, family_name="Baumeister", country="DE")
     row = AuditEntry.objects.get(action="player.updated", object_id=str(bob.pk))
     assert row.old_value["family_name"] == "Builder"
     assert row.new_value["family_name"] == "Baumeister" and row.new_value["country"] == "DE"
@@ -190,7 +190,7 @@ def test_an_unchanged_save_writes_no_row(tournament: Any, director: Any) -> None
 
 
 def _invite(director: Any, player: Any, email: str = "carol@example.org") -> str:
-    services.player_update(actor=director, player=player, email=email)
+    people.player_update(actor=director, player=player, email=email)
     player_invite(
         actor=director,
         player=player,
@@ -269,14 +269,14 @@ def test_only_a_director_of_the_players_tournament_invites(rival: Any, carol: An
 
 
 def test_a_player_with_an_account_is_not_invited(director: Any, game: Any, alice: Any) -> None:
-    services.player_update(actor=director, player=alice, email="alice@example.org")
+    people.player_update(actor=director, player=alice, email="alice@example.org")
     with pytest.raises(StateConflict):
         player_invite(actor=director, player=alice, accept_url=str)
 
 
 def test_a_bad_address_is_refused(director: Any, carol: Any) -> None:
     with pytest.raises(ValidationError):
-        services.player_update(actor=director, player=carol, email="not-an-address")
+        people.player_update(actor=director, player=carol, email="not-an-address")
     with pytest.raises(ValidationError, match="no e-mail address on file"):
         player_invite(actor=director, player=carol, accept_url=str)
 

@@ -11,7 +11,11 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from games.groups import FEDERATION_GROUP, director_grant_admin, federation_official_grant
+from games.people.services.grants import (
+    FEDERATION_GROUP,
+    director_grant_admin,
+    federation_official_grant,
+)
 from games.permissions import is_federation_official
 from ops.models import AuditAction, AuditEntry
 from tests.factories import UserFactory

@@ -1,4 +1,4 @@
-"""W9: clubs change through ``games.services.clubs``: scoped, audited, visible text only,
+"""W9: clubs change through ``games.people.services.clubs``: scoped, audited, visible text only,
 and the admin goes through it."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from games.groups import director_grant_admin, federation_official_grant
 from games.models import Club
-from games.services.clubs import club_create, club_update
+from games.people import services as people
+from games.people.services.clubs import club_create, club_update
+from games.people.services.grants import director_grant_admin, federation_official_grant
 from ops.models import AuditEntry
 from tests.factories import PlayerFactory, UserFactory
 
@@ -96,9 +97,8 @@ def test_a_director_adds_a_club_and_fixes_its_typo_while_it_has_no_players(
 
 
 def test_a_new_club_named_on_a_player_is_audited(director: Any, tournament: Any) -> None:
-    from games import services
 
-    services.player_create(actor=director, family_name="New", rank="3k", club="Hamilton")
+    people.player_create(actor=director, family_name="New", rank="3k", club="Hamilton")
     assert AuditEntry.objects.filter(action="club.created", actor=director).exists()
 
 

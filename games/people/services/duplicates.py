@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 
 from games import cache as page_cache
 from games import permissions
-from games.engine.federation_ids import PLAYER_ID_FIELDS
 from games.models import (
     DuplicateState,
     Game,
@@ -22,12 +21,14 @@ from games.models import (
     Tournament,
     TournamentEntry,
 )
+from games.people.engine.federation_ids import PLAYER_ID_FIELDS
+from games.people.selectors import duplicates_visible
+from games.people.services.players import player_audit_value
 from games.services import outbound
-from games.services.players import player_audit_value
 from ops import cache
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
-from ops.services import Actor, StateConflict, is_authenticated, require
+from ops.services import Actor, StateConflict, require
 
 
 def duplicates_flag_many(
@@ -79,30 +80,6 @@ _NOT_YOURS = (
     "Only a director of a tournament these players are in (or a federation official) "
     "decides this pair."
 )
-
-
-def duplicates_visible(actor: Actor) -> QuerySet[PossibleDuplicate]:
-    """The pairs ``actor`` sees and decides: every pair for the operator, a superuser or a
-    federation official; for a director, those raised by a tournament he directs or
-    naming a player entered in one; none for anyone else."""
-    pairs = PossibleDuplicate.objects.all()
-    if actor is None or permissions.is_federation_official(actor):
-        return pairs
-    if not is_authenticated(actor):
-        return pairs.none()
-    return pairs.filter(_of(Tournament.objects.filter(permissions.directed_by(actor))))
-
-
-def duplicates_open_of(tournament: Tournament) -> QuerySet[PossibleDuplicate]:
-    """The open pairs the tournament raised or that name one of its players."""
-    return PossibleDuplicate.objects.filter(_of([tournament]), state=DuplicateState.OPEN)
-
-
-def _of(tournaments: QuerySet[Tournament] | list[Tournament]) -> Q:
-    """A pair is a tournament's if it raised the pair or one of the two is entered in it:
-    the one rule of who sees a pair, for the review page, the admin and the services."""
-    entered = TournamentEntry.objects.filter(tournament__in=tournaments).values("player")
-    return Q(tournament__in=tournaments) | Q(player__in=entered) | Q(other__in=entered)
 
 
 def can_decide(actor: Actor, dup: PossibleDuplicate) -> bool:

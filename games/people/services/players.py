@@ -13,11 +13,11 @@ from django.db.models.functions import Lower
 from games import cache as page_cache
 from games import permissions
 from games.cache import PLAYERS
-from games.engine.federation_ids import LABELS, PLAYER_ID_FIELDS
-from games.engine.names import name_key
 from games.models import Club, Player
+from games.people.engine.federation_ids import LABELS, PLAYER_ID_FIELDS
+from games.people.engine.names import name_key
+from games.people.services.clubs import club_create
 from games.services import outbound
-from games.services.clubs import club_create
 from ops import cache
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Player, Tournament
-from games.services.invitations import entry_list_invite
+from games.people.services.invitations import entry_list_invite
 from ops.models import AuditAction, AuditEntry
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, enter
 

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.groups import director_grant_admin
 from games.models import DuplicateState, Player, PossibleDuplicate
+from games.people.services.grants import director_grant_admin
 from games.tournament.services.files import tournament_import
 from ops.models import AuditAction, AuditEntry
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
-SIMPLE_MM = Path(__file__).resolve().parents[1] / "data" / "opengotha" / "pairgoth-simplemm.xml"
+SIMPLE_MM = Path(__file__).resolve().parents[2] / "data" / "opengotha" / "pairgoth-simplemm.xml"
 URL = "/admin/games/possibleduplicate/"
 
 
@@ -54,7 +54,7 @@ def test_another_director_sees_none_of_them(director: Any) -> None:
 
 
 def test_merge_moves_everything_to_the_kept_record_and_is_audited(director: Any) -> None:
-    from games.services.duplicates import duplicate_merge
+    from games.people.services.duplicates import duplicate_merge
     from games.tournament import selectors
     from ops.services import StateConflict
 
@@ -106,7 +106,7 @@ def test_the_admin_merges_into_the_existing_record(director: Any, settings: Any)
 
 
 def test_a_merge_re_rates_from_the_first_closed_event(director: Any) -> None:
-    from games.services.duplicates import duplicate_merge
+    from games.people.services.duplicates import duplicate_merge
     from games.tournament.services import tournament_close
     from ops.models import Job
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from games.imports import players_import_csv
 from games.models import Club, Player
+from games.people.services.imports import players_import_csv
 
 pytestmark = pytest.mark.django_db
 

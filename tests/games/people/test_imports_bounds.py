@@ -14,10 +14,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.engine.names import name_key
-from games.groups import director_grant_admin
-from games.imports import MAX_ROWS, players_import_csv
 from games.models import Club, Player
+from games.people.engine.names import name_key
+from games.people.services.grants import director_grant_admin
+from games.people.services.imports import MAX_ROWS, players_import_csv
 from ops.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
