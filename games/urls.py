@@ -2,10 +2,11 @@ from django.urls import path
 
 from games.people import urls as people_urls
 from games.tournament import urls as tournament_urls
-from games.views import deadstones, games, players, report
+from games.views import deadstones, games, home, players, report
 
 app_name = "games"
 urlpatterns = [
+    path("", home.home, name="home"),
     *tournament_urls.urlpatterns,
     *people_urls.urlpatterns,
     path("games/<int:pk>/", games.game_detail, name="game"),

@@ -1,12 +1,11 @@
 """The tournament day's pages, under the ``games`` namespace (``games/urls.py`` includes
-them): the list, a tournament, a round, the standings, entries, check-in, the close."""
+them): the tournament list, a tournament, a round, the standings, entries, check-in, the close."""
 
 from django.urls import path
 
 from games.tournament import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/rounds/<int:number>/", views.round_detail, name="round"),

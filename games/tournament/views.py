@@ -57,13 +57,6 @@ from ratings.ranks import Rank
 NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
-RECENT_TOURNAMENTS = 10
-
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.order_by("-start_date", "name")[:RECENT_TOURNAMENTS]
-    return render(request, "games/home.html", {"tournaments": tournaments})
 
 
 @require_GET
