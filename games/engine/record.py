@@ -25,7 +25,7 @@ from .coords import (
     sgf_to_point,
 )
 from .result import Reason, Result, ResultError
-from .sgf import Node, SgfError
+from .sgf import Node, SgfError, grammar
 from .types import MAX_SIZE, MIN_SIZE, Color, GameRecord, Move, Point, Setup
 
 # Root properties kept as text in ``GameRecord.info``.
@@ -93,7 +93,7 @@ _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
 _SEMICOLON = re.compile(r"\s*;")
 _SET_UP = frozenset({"AB", "AW", "AE"})
-# Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
+# Where the root's properties end, as ``grammar.node_end`` finds it token by token: in one
 # match (a set-up position's root lists hundreds of values).
 # One path per value (the identifier optional), not two alternatives: twice as fast.
 _ROOT_PROPERTIES = re.compile(rf"(?:\s*(?:[A-Za-z]+\s*)?{_VALUE})*+", re.DOTALL)
@@ -119,7 +119,7 @@ def read_text_and_record(
     error: SgfError | None = None
     for decoded in sgf.decodings(data, max_bytes=max_bytes):
         notes: tuple[str, ...] = (decoded.warning,) if decoded.warning else ()
-        if sgf._START.search(decoded.text) is None:  # the reader found "(" and a property
+        if grammar._START.search(decoded.text) is None:  # the reader found "(" and a property
             notes += ("the first node has no ';': read as if it had one",)
         try:
             record = _parse_tree_text(decoded.text, _Found(decoded.charset, notes))
@@ -165,12 +165,12 @@ def _split_plain_moves(
     offsets, lines and columns are unchanged) for the parser to read; the
     (colour, value) pairs of the move nodes after it; and the main line of
     what follows them (``None``: read it all the general way)."""
-    start = sgf._START.search(text)
+    start = grammar._START.search(text)
     if start is None:
         return None
-    src = sgf._Source(text)
+    src = grammar._Source(text)
     root: str | Node
-    read = sgf.read_node(src, start.end() - 1)
+    read = grammar.read_node(src, start.end() - 1)
     if read is not None:
         root, root_end = read
     else:
@@ -207,14 +207,14 @@ def _split_plain_moves(
     return root, pairs, tail
 
 
-def _last_node(src: sgf._Source, pos: int) -> Node | None:
+def _last_node(src: grammar._Source, pos: int) -> Node | None:
     """The game's last node when it is all that is left (the final node of a record
     with its territory markup, or a comment): read in bulk, or ``None``."""
     text = src.text
     semicolon = _SEMICOLON.match(text, pos)
     if semicolon is None:
         return None
-    read = sgf.read_node(src, semicolon.end() - 1)
+    read = grammar.read_node(src, semicolon.end() - 1)
     if read is None or _ONE_TREE_END.match(text, read[1]) is None:
         return None
     return read[0]
