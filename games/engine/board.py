@@ -11,13 +11,14 @@ for superko.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, reduce
+from functools import reduce
 from operator import xor
 
-from .coords import check_size, point_to_gtp
+from .coords import point_to_gtp
+from .drawing import draw, read_drawing
+from .grid import tables
 from .rules import KoRule
 from .types import Color, Point, Setup
 
@@ -31,9 +32,6 @@ REASONS = {OCCUPIED: "occupied", SUICIDE: "suicide", KO: "ko", SUPERKO: "superko
 
 _KO_CODE = {KoRule.SIMPLE: 0, KoRule.POSITIONAL: 1, KoRule.SITUATIONAL: 2}
 
-_STONE_CHARS = {"x": 1, "X": 1, "#": 1, "b": 1, "B": 1, "o": 2, "O": 2, "w": 2, "W": 2}
-_EMPTY_CHARS = {".", "+", "-"}
-
 
 class IllegalMove(ValueError):
     """A move the board cannot make; ``reason`` is one of ``REASONS``' values."""
@@ -41,85 +39,6 @@ class IllegalMove(ValueError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
-
-
-class _Tables:
-    """Per-size constants: neighbours, bits, Zobrist keys.  ``size`` is the number
-    of columns (the row stride), ``height`` the number of rows."""
-
-    __slots__ = ("bit", "height", "index", "neigh", "npoints", "side_key", "size", "zkey")
-
-    def __init__(self, size: int, height: int) -> None:
-        n = size * height
-        self.size = size
-        self.height = height
-        self.npoints = n
-        neigh: list[tuple[int, ...]] = []
-        for i in range(n):
-            x, y = i % size, i // size
-            nb = []
-            if y > 0:
-                nb.append(i - size)
-            if x > 0:
-                nb.append(i - 1)
-            if x < size - 1:
-                nb.append(i + 1)
-            if y < height - 1:
-                nb.append(i + size)
-            neigh.append(tuple(nb))
-        self.neigh: tuple[tuple[int, ...], ...] = tuple(neigh)
-        self.bit: tuple[int, ...] = tuple(1 << i for i in range(n))
-        self.index: dict[Point, int] = {(i % size, i // size): i for i in range(n)}
-        # Deterministic 64-bit keys, seeded by size: the same position always
-        # has the same hash, across processes.
-        rng = random.Random(0x60EF + size + (0 if height == size else height << 8))
-        black = [rng.getrandbits(64) for _ in range(n)]
-        white = [rng.getrandbits(64) for _ in range(n)]
-        self.zkey: tuple[tuple[int, ...], ...] = ((), tuple(black), tuple(white))
-        # Situational keys: xor this in when White is to move.
-        self.side_key: tuple[int, int, int] = (0, 0, rng.getrandbits(64))
-
-
-def tables(size: int, height: int | None = None) -> _Tables:
-    """The tables of a ``size`` board, or of ``size`` columns by ``height`` rows
-    (``tables(9)`` and ``tables(9, 9)`` are the same object)."""
-    return _shape_tables(size, size if height is None else height)
-
-
-@cache
-def _shape_tables(size: int, height: int) -> _Tables:
-    check_size(size, height)
-    return _Tables(size, height)
-
-
-@cache
-def _edge_masks(size: int, rows: int) -> tuple[int, int]:
-    """Bit masks of the points not in the first column and not in the last one."""
-    first = sum(1 << (y * size) for y in range(rows))
-    full = (1 << (size * rows)) - 1
-    return full ^ first, full ^ (first << (size - 1))
-
-
-def flood(seeds: int, through: int, size: int, rows: int) -> int:
-    """On bit boards (bit ``y*size+x`` is the point (x, y)): the points of ``through``
-    joined to ``seeds`` by steps to a neighbour inside ``through``.
-
-    Every region grows at once, a few big-integer operations per step; the shifts by
-    one are masked so that they do not wrap round a row.
-    """
-    not_first, not_last = _edge_masks(size, rows)
-    reached = 0
-    frontier = seeds
-    while frontier:
-        frontier = (
-            ((frontier << 1) & not_first)
-            | ((frontier >> 1) & not_last)
-            | (frontier << size)
-            | (frontier >> size)
-        ) & through
-        through ^= frontier
-        reached |= frontier
-    return reached
 
 
 def point_label(point: Point, size: int, height: int | None = None) -> str:
@@ -197,30 +116,11 @@ class Board:
 
     @classmethod
     def from_ascii(cls, text: str) -> Board:
-        """A board from rows drawn top first (``x``/``X``/``#`` Black, ``o``/``O`` White,
-        ``.``/``+`` empty; whitespace between points optional).  Chains with
-        no liberty in the drawing are an error."""
-        rows: list[list[int]] = []
-        for line in text.strip().splitlines():
-            cells = []
-            for ch in line:
-                if ch.isspace():
-                    continue
-                if ch in _STONE_CHARS:
-                    cells.append(_STONE_CHARS[ch])
-                elif ch in _EMPTY_CHARS:
-                    cells.append(0)
-                else:
-                    raise ValueError(f"unexpected character {ch!r} in board drawing")
-            if cells:
-                rows.append(cells)
-        size = len(rows[0]) if rows else 0
-        if any(len(r) != size for r in rows):
-            raise ValueError(f"board drawing rows differ in length: {[len(r) for r in rows]}")
-        board = cls(size, len(rows))
-        black = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 1)
-        white = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 2)
-        board.place_setup(Setup(black=black, white=white))
+        """A board from a drawing (``drawing.read_drawing``).  Chains with no liberty
+        in the drawing are an error."""
+        size, rows, setup = read_drawing(text)
+        board = cls(size, rows)
+        board.place_setup(setup)
         for p in board.stones():
             if board.liberties(p) == 0:
                 raise ValueError(
@@ -422,12 +322,7 @@ class Board:
         return self._chain_libs[h].bit_count()
 
     def to_ascii(self) -> str:
-        chars = ".xo"
-        size = self.size
-        cells = self._cells
-        return "\n".join(
-            "".join(chars[cells[y * size + x]] for x in range(size)) for y in range(self.height)
-        )
+        return draw(self._cells, self.size, self.height)
 
     def __repr__(self) -> str:
         return f"Board.from_ascii({self.to_ascii()!r})"

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from .board import Board, tables
+from .board import Board
+from .grid import tables
 from .rules import Rules
 from .types import Color, Point
 

@@ -14,8 +14,9 @@ from decimal import Decimal
 from functools import cache
 
 from . import sgf
-from .board import Board, flood
+from .board import Board
 from .coords import is_sgf_pass, point_to_gtp, point_to_sgf
+from .grid import flood
 from .properties import (
     MAX_LISTED_POINTS,
     Budget,
