@@ -1,23 +1,21 @@
-"""The board: stones, chains, liberties, captures, Zobrist hashing, ko and superko.
+"""The board: captures, Zobrist hashing, ko and superko, played on the stones and
+chains that ``chains.Chains`` holds.
 
-Built for speed in pure Python: flat indices, per-size tables, chains kept
-incrementally (stone list, liberty bit set, hash; the smaller merged into the larger),
-no flood fill per move.  Set-up stones (AB/AW/AE) only fill the cells: a chain is
-built the first time a move or a question touches it, so a set-up position of a few
-moves builds a few chains, not all of them, and the hash of the first set-up's stones
-is worked out only if the hash itself is asked for.  It remembers the positions seen,
-for superko.
+Built for speed in pure Python: chains kept up to date as stones are played (no flood
+fill per move), and the hash of the first set-up's stones worked out only if the hash
+itself is asked for.  It remembers the positions seen, for superko.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, reduce
+from functools import reduce
 from operator import xor
 
-from .coords import check_size, point_to_gtp
+from .chains import Chains
+from .coords import point_to_gtp
+from .drawing import read_drawing
 from .rules import KoRule
 from .types import Color, Point, Setup
 
@@ -31,9 +29,6 @@ REASONS = {OCCUPIED: "occupied", SUICIDE: "suicide", KO: "ko", SUPERKO: "superko
 
 _KO_CODE = {KoRule.SIMPLE: 0, KoRule.POSITIONAL: 1, KoRule.SITUATIONAL: 2}
 
-_STONE_CHARS = {"x": 1, "X": 1, "#": 1, "b": 1, "B": 1, "o": 2, "O": 2, "w": 2, "W": 2}
-_EMPTY_CHARS = {".", "+", "-"}
-
 
 class IllegalMove(ValueError):
     """A move the board cannot make; ``reason`` is one of ``REASONS``' values."""
@@ -41,85 +36,6 @@ class IllegalMove(ValueError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
-
-
-class _Tables:
-    """Per-size constants: neighbours, bits, Zobrist keys.  ``size`` is the number
-    of columns (the row stride), ``height`` the number of rows."""
-
-    __slots__ = ("bit", "height", "index", "neigh", "npoints", "side_key", "size", "zkey")
-
-    def __init__(self, size: int, height: int) -> None:
-        n = size * height
-        self.size = size
-        self.height = height
-        self.npoints = n
-        neigh: list[tuple[int, ...]] = []
-        for i in range(n):
-            x, y = i % size, i // size
-            nb = []
-            if y > 0:
-                nb.append(i - size)
-            if x > 0:
-                nb.append(i - 1)
-            if x < size - 1:
-                nb.append(i + 1)
-            if y < height - 1:
-                nb.append(i + size)
-            neigh.append(tuple(nb))
-        self.neigh: tuple[tuple[int, ...], ...] = tuple(neigh)
-        self.bit: tuple[int, ...] = tuple(1 << i for i in range(n))
-        self.index: dict[Point, int] = {(i % size, i // size): i for i in range(n)}
-        # Deterministic 64-bit keys, seeded by size: the same position always
-        # has the same hash, across processes.
-        rng = random.Random(0x60EF + size + (0 if height == size else height << 8))
-        black = [rng.getrandbits(64) for _ in range(n)]
-        white = [rng.getrandbits(64) for _ in range(n)]
-        self.zkey: tuple[tuple[int, ...], ...] = ((), tuple(black), tuple(white))
-        # Situational keys: xor this in when White is to move.
-        self.side_key: tuple[int, int, int] = (0, 0, rng.getrandbits(64))
-
-
-def tables(size: int, height: int | None = None) -> _Tables:
-    """The tables of a ``size`` board, or of ``size`` columns by ``height`` rows
-    (``tables(9)`` and ``tables(9, 9)`` are the same object)."""
-    return _shape_tables(size, size if height is None else height)
-
-
-@cache
-def _shape_tables(size: int, height: int) -> _Tables:
-    check_size(size, height)
-    return _Tables(size, height)
-
-
-@cache
-def _edge_masks(size: int, rows: int) -> tuple[int, int]:
-    """Bit masks of the points not in the first column and not in the last one."""
-    first = sum(1 << (y * size) for y in range(rows))
-    full = (1 << (size * rows)) - 1
-    return full ^ first, full ^ (first << (size - 1))
-
-
-def flood(seeds: int, through: int, size: int, rows: int) -> int:
-    """On bit boards (bit ``y*size+x`` is the point (x, y)): the points of ``through``
-    joined to ``seeds`` by steps to a neighbour inside ``through``.
-
-    Every region grows at once, a few big-integer operations per step; the shifts by
-    one are masked so that they do not wrap round a row.
-    """
-    not_first, not_last = _edge_masks(size, rows)
-    reached = 0
-    frontier = seeds
-    while frontier:
-        frontier = (
-            ((frontier << 1) & not_first)
-            | ((frontier >> 1) & not_last)
-            | (frontier << size)
-            | (frontier >> size)
-        ) & through
-        through ^= frontier
-        reached |= frontier
-    return reached
 
 
 def point_label(point: Point, size: int, height: int | None = None) -> str:
@@ -135,7 +51,7 @@ class Played:
     suicide: bool = False
 
 
-class Board:
+class Board(Chains):
     """A Go board of 2..25 lines each way with incremental chains and Zobrist hashing.
 
     ``size`` is the number of columns (the row stride of the flat index) and
@@ -145,38 +61,16 @@ class Board:
     __slots__ = (
         "_base",
         "_base_stones",
-        "_cells",
-        "_chain_hash",
-        "_chain_head",
-        "_chain_libs",
-        "_chain_stones",
         "_hash",
-        "_partial",
         "_seen_pos",
         "_seen_sit",
-        "_t",
-        "height",
         "ko_color",
         "ko_point",
         "last_captured",
-        "size",
     )
 
     def __init__(self, size: int = 19, height: int | None = None) -> None:
-        t = tables(size, height)
-        n = t.npoints
-        self.size = size
-        self.height = t.height
-        self._t = t
-        self._cells: list[int] = [0] * n
-        # Per stone the index of its chain's head (-1: empty, or a stone whose chain
-        # is not built yet); per head the chain's stones, liberty bits and hash.
-        self._chain_head: list[int] = [-1] * n
-        self._chain_stones: list[list[int] | None] = [None] * n
-        self._chain_libs: list[int] = [0] * n
-        self._chain_hash: list[int] = [0] * n
-        # Whether some stones may belong to chains not built yet (after a set-up).
-        self._partial = False
+        super().__init__(size, height)
         # The Zobrist hash of the stones, kept as ``_hash ^ _base``: ``_base`` is the
         # hash of the first set-up's stones, worked out only when ``hash`` is read
         # (``_base_stones`` until then).  XOR is linear, so the positions a game goes
@@ -197,30 +91,11 @@ class Board:
 
     @classmethod
     def from_ascii(cls, text: str) -> Board:
-        """A board from rows drawn top first (``x``/``X``/``#`` Black, ``o``/``O`` White,
-        ``.``/``+`` empty; whitespace between points optional).  Chains with
-        no liberty in the drawing are an error."""
-        rows: list[list[int]] = []
-        for line in text.strip().splitlines():
-            cells = []
-            for ch in line:
-                if ch.isspace():
-                    continue
-                if ch in _STONE_CHARS:
-                    cells.append(_STONE_CHARS[ch])
-                elif ch in _EMPTY_CHARS:
-                    cells.append(0)
-                else:
-                    raise ValueError(f"unexpected character {ch!r} in board drawing")
-            if cells:
-                rows.append(cells)
-        size = len(rows[0]) if rows else 0
-        if any(len(r) != size for r in rows):
-            raise ValueError(f"board drawing rows differ in length: {[len(r) for r in rows]}")
-        board = cls(size, len(rows))
-        black = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 1)
-        white = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == 2)
-        board.place_setup(Setup(black=black, white=white))
+        """A board from a drawing (``drawing.read_drawing``).  Chains with no liberty
+        in the drawing are an error."""
+        size, rows, setup = read_drawing(text)
+        board = cls(size, rows)
+        board.place_setup(setup)
         for p in board.stones():
             if board.liberties(p) == 0:
                 raise ValueError(
@@ -279,73 +154,6 @@ class Board:
         self._forget_chains()
         self.ko_point = -1
 
-    def _forget_chains(self) -> None:
-        """Drop every chain after stones were set up or taken off (the hash is kept
-        up to date by the caller): each is built again when first used."""
-        n = self._t.npoints
-        self._chain_head = [-1] * n
-        self._chain_stones = [None] * n
-        self._chain_libs = [0] * n
-        self._chain_hash = [0] * n
-        self._partial = self._cells.count(0) != n
-
-    def _grow(self, i: int) -> int:
-        """Build the chain of the stone at ``i``, not built yet; its head (``i``)."""
-        t = self._t
-        cells = self._cells
-        head = self._chain_head
-        neigh = t.neigh
-        bit = t.bit
-        c = cells[i]
-        keys = t.zkey[c]
-        members = [i]
-        head[i] = i
-        lib = 0
-        hh = 0
-        for s in members:  # the list grows while it is walked: a breadth-first fill
-            hh ^= keys[s]
-            for m in neigh[s]:
-                cm = cells[m]
-                if not cm:
-                    lib |= bit[m]
-                elif cm == c and head[m] < 0:  # not built: of this same chain
-                    head[m] = i
-                    members.append(m)
-        self._chain_stones[i] = members
-        self._chain_libs[i] = lib
-        self._chain_hash[i] = hh
-        return i
-
-    def _build_all(self) -> None:
-        """Build every chain not built yet."""
-        if self._partial:
-            head = self._chain_head
-            for i, c in enumerate(self._cells):
-                if c and head[i] < 0:
-                    self._grow(i)
-            self._partial = False
-
-    # Every chain built, for the modules that walk the chains themselves (territory).
-    @property
-    def _head(self) -> list[int]:
-        self._build_all()
-        return self._chain_head
-
-    @property
-    def _stones(self) -> list[list[int] | None]:
-        self._build_all()
-        return self._chain_stones
-
-    @property
-    def _libs(self) -> list[int]:
-        self._build_all()
-        return self._chain_libs
-
-    @property
-    def _chash(self) -> list[int]:
-        self._build_all()
-        return self._chain_hash
-
     def copy(self) -> Board:
         b = Board.__new__(Board)
         b.size = self.size
@@ -382,53 +190,6 @@ class Board:
             self._base_stones = None
         return self._hash ^ self._base
 
-    def _index(self, point: Point) -> int:
-        x, y = point
-        size = self.size
-        if not (0 <= x < size and 0 <= y < self.height):
-            raise ValueError(f"point {point} is off a {size}x{self.height} board")
-        return y * size + x
-
-    def _point(self, i: int) -> Point:
-        return (i % self.size, i // self.size)
-
-    def get(self, point: Point) -> Color | None:
-        c = self._cells[self._index(point)]
-        return Color(c) if c else None
-
-    def stones(self) -> dict[Point, Color]:
-        size = self.size
-        return {(i % size, i // size): Color(c) for i, c in enumerate(self._cells) if c}
-
-    def chain(self, point: Point) -> frozenset[Point]:
-        i = self._index(point)
-        h = self._chain_head[i]
-        if h < 0:
-            if not self._cells[i]:
-                return frozenset()
-            h = self._grow(i)
-        members = self._chain_stones[h]
-        assert members is not None
-        return frozenset(self._point(s) for s in members)
-
-    def liberties(self, point: Point) -> int:
-        """The number of liberties of the chain at ``point`` (0 for an empty point)."""
-        i = self._index(point)
-        h = self._chain_head[i]
-        if h < 0:
-            if not self._cells[i]:
-                return 0
-            h = self._grow(i)
-        return self._chain_libs[h].bit_count()
-
-    def to_ascii(self) -> str:
-        chars = ".xo"
-        size = self.size
-        cells = self._cells
-        return "\n".join(
-            "".join(chars[cells[y * size + x]] for x in range(size)) for y in range(self.height)
-        )
-
     def __repr__(self) -> str:
         return f"Board.from_ascii({self.to_ascii()!r})"
 
@@ -440,10 +201,6 @@ class Board:
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def cells(self) -> list[int]:
-        """A copy of the flat cell array (0 empty, 1 Black, 2 White), index ``y*size+x``."""
-        return self._cells[:]
 
     # ------------------------------------------------------------------ history
 

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from .board import Board, tables
+from .benson import benson, chain_heads
+from .board import Board
+from .grid import tables
 from .rules import Rules
 from .types import Color, Point
 
-__all__ = ["ChainEstimate", "Estimate", "estimate_dead", "flipped_dead_sets", "pass_alive"]
+__all__ = ["ChainEstimate", "Estimate", "estimate_dead", "flipped_dead_sets"]
 
 PLAYOUTS = 200
 # The most playout moves one estimate may play, past MIN_PLAYOUTS: the bound on its work.
@@ -77,99 +79,6 @@ class Estimate:
 
     def owner(self, point: Point) -> float:
         return self.ownership[point[1] * self.size + point[0]]
-
-
-# --------------------------------------------------------------------------- Benson
-
-
-def _chains(cells: Sequence[int], neigh: Sequence[tuple[int, ...]]) -> list[int]:
-    """``head[i]``: the smallest index of the chain at ``i`` (-1 for an empty point)."""
-    head = [-1] * len(cells)
-    for i, c in enumerate(cells):
-        if not c or head[i] >= 0:
-            continue
-        head[i] = i
-        todo = [i]
-        for s in todo:
-            for n in neigh[s]:
-                if cells[n] == c and head[n] < 0:
-                    head[n] = i
-                    todo.append(n)
-    return head
-
-
-def _benson(
-    cells: Sequence[int], neigh: Sequence[tuple[int, ...]], head: Sequence[int], color: int
-) -> tuple[set[int], list[list[int]]]:
-    """Benson's algorithm for ``color``: the heads of its pass-alive chains, and the
-    small regions they enclose (every empty point a liberty of an enclosing chain:
-    the opponent can make no eye there, so its stones inside are pass-dead)."""
-    n = len(cells)
-    region = [-1] * n
-    members: list[list[int]] = []
-    borders: list[set[int]] = []
-    small: list[set[int]] = []  # chains for which the region is vital
-    for i in range(n):
-        if cells[i] == color or region[i] >= 0:
-            continue
-        rid = len(members)
-        region[i] = rid
-        pts = [i]
-        chains: set[int] = set()
-        for p in pts:
-            for q in neigh[p]:
-                c = cells[q]
-                if c == color:
-                    chains.add(head[q])
-                elif region[q] < 0:
-                    region[q] = rid
-                    pts.append(q)
-        members.append(pts)
-        borders.append(chains)
-        # Vital to chain x: every empty point of the region is a liberty of x.
-        vital = set(chains)
-        for p in pts:
-            if cells[p]:
-                continue
-            touching = {head[q] for q in neigh[p] if cells[q] == color}
-            vital &= touching
-            if not vital:
-                break
-        small.append(vital)
-    alive = {head[i] for i in range(n) if cells[i] == color}
-    regions = set(range(len(members)))
-    while True:
-        vital_count = dict.fromkeys(alive, 0)
-        for r in regions:
-            for h in small[r]:
-                if h in vital_count:
-                    vital_count[h] += 1
-        drop = {h for h, k in vital_count.items() if k < 2}
-        if not drop:
-            break
-        alive -= drop
-        regions = {r for r in regions if borders[r] <= alive}
-    enclosed = [members[r] for r in regions if small[r] and borders[r] and borders[r] <= alive]
-    return alive, enclosed
-
-
-def pass_alive(board: Board) -> tuple[frozenset[Point], frozenset[Point]]:
-    """Stones that are pass-alive (Benson) and opponent stones they make pass-dead."""
-    cells = board._cells
-    neigh = board._t.neigh
-    head = _chains(cells, neigh)
-    alive_pts: set[int] = set()
-    dead_pts: set[int] = set()
-    for color in (1, 2):
-        alive, enclosed = _benson(cells, neigh, head, color)
-        alive_pts.update(i for i, c in enumerate(cells) if c == color and head[i] in alive)
-        for pts in enclosed:
-            dead_pts.update(p for p in pts if cells[p] == 3 - color)
-    size = board.size
-    return (
-        frozenset((i % size, i // size) for i in alive_pts),
-        frozenset((i % size, i // size) for i in dead_pts),
-    )
 
 
 # --------------------------------------------------------------------------- playouts
@@ -518,12 +427,12 @@ def estimate_dead(
     neigh, bits = t.neigh, t.bit
     cells0 = position.cells()
     n = len(cells0)
-    head0 = _chains(cells0, neigh)
+    head0 = chain_heads(cells0, neigh)
     fixed_alive: set[int] = set()
     fixed_dead: set[int] = set()
     frozen_owner: dict[int, int] = {}
     for color in (1, 2):
-        alive, enclosed = _benson(cells0, neigh, head0, color)
+        alive, enclosed = benson(cells0, neigh, head0, color)
         fixed_alive.update(i for i in range(n) if cells0[i] == color and head0[i] in alive)
         for pts in enclosed:
             for p in pts:
@@ -534,7 +443,7 @@ def estimate_dead(
     start = cells0[:]
     for p in fixed_dead:
         start[p] = 0
-    head = _chains(start, neigh)
+    head = chain_heads(start, neigh)
     stones: list[list[int] | None] = [None] * n
     libs = [0] * n
     for i in range(n):

@@ -10,23 +10,28 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Collection, Iterable, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import cache
 
 from . import sgf
-from .board import Board, flood
-from .coords import (
-    CoordinateError,
-    board_shape,
-    expand_sgf_points,
-    is_sgf_pass,
-    point_to_gtp,
-    point_to_sgf,
-    sgf_to_point,
+from .board import Board
+from .coords import is_sgf_pass, point_to_gtp, point_to_sgf
+from .grid import flood
+from .properties import (
+    MAX_LISTED_POINTS,
+    Budget,
+    format_decimal,
+    read_handicap,
+    read_komi,
+    read_move,
+    read_player,
+    read_points,
+    read_setup,
+    read_size,
 )
-from .result import Reason, Result, ResultError
-from .sgf import Node, SgfError
-from .types import MAX_SIZE, MIN_SIZE, Color, GameRecord, Move, Point, Setup
+from .result import Result
+from .sgf import Node, SgfError, grammar
+from .types import Color, GameRecord, Move, Point, Setup
 
 # Root properties kept as text in ``GameRecord.info``.
 INFO_PROPERTIES = (
@@ -59,27 +64,6 @@ INFO_PROPERTIES = (
 _WRITE_FIRST = ("RU", "RE", "PB", "PW", "BR", "WR", "DT")
 _NOT_WRITTEN = frozenset({"AP", "CA"})  # describe the original file, not ours
 
-# Fox (AP[foxwq]) writes komi scaled (docs/formats.md, "Komi quirks").
-FOX_KOMI = {
-    Decimal(375): Decimal("7.5"),
-    Decimal(750): Decimal("7.5"),
-    Decimal(325): Decimal("6.5"),
-    Decimal(650): Decimal("6.5"),
-    Decimal(275): Decimal("5.5"),
-    Decimal(550): Decimal("5.5"),
-    Decimal(350): Decimal(7),
-    Decimal(700): Decimal(7),
-}
-# The name Fox's records give in AP.
-_FOX_APPS = ("foxwq",)
-# GoGoD writes Chinese komi in stones: these quarter values mean "double me".
-GOGOD_QUARTER_KOMI = frozenset({Decimal("2.75"), Decimal("3.25"), Decimal("3.75")})
-_MAX_RAW_KOMI = 1000  # above Fox's 750; keeps absurd exponents out of the arithmetic
-# A compressed list (AB[aa:yy]) is 7 bytes for 625 points: without a cap, 1 MB
-# of them would expand to tens of millions of points.  Real records list a few
-# hundred; this leaves room for files that redraw the whole board in setup nodes.
-MAX_LISTED_POINTS = 250_000
-
 
 # The fast path: the nodes after the root that are plain moves (``;B[dd]``, ``;W[]``),
 # read in bulk; then moves with properties the record does not keep (comments, node
@@ -93,7 +77,7 @@ _VALUE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"  # escapes (``\]``, ``\\``) included
 _NODE_BOUNDARY = re.compile(r"\s*[;()]")
 _SEMICOLON = re.compile(r"\s*;")
 _SET_UP = frozenset({"AB", "AW", "AE"})
-# Where the root's properties end, as ``sgf.node_end`` finds it token by token: in one
+# Where the root's properties end, as ``grammar.node_end`` finds it token by token: in one
 # match (a set-up position's root lists hundreds of values).
 # One path per value (the identifier optional), not two alternatives: twice as fast.
 _ROOT_PROPERTIES = re.compile(rf"(?:\s*(?:[A-Za-z]+\s*)?{_VALUE})*+", re.DOTALL)
@@ -119,7 +103,7 @@ def read_text_and_record(
     error: SgfError | None = None
     for decoded in sgf.decodings(data, max_bytes=max_bytes):
         notes: tuple[str, ...] = (decoded.warning,) if decoded.warning else ()
-        if sgf._START.search(decoded.text) is None:  # the reader found "(" and a property
+        if grammar._START.search(decoded.text) is None:  # the reader found "(" and a property
             notes += ("the first node has no ';': read as if it had one",)
         try:
             record = _parse_tree_text(decoded.text, _Found(decoded.charset, notes))
@@ -165,12 +149,12 @@ def _split_plain_moves(
     offsets, lines and columns are unchanged) for the parser to read; the
     (colour, value) pairs of the move nodes after it; and the main line of
     what follows them (``None``: read it all the general way)."""
-    start = sgf._START.search(text)
+    start = grammar._START.search(text)
     if start is None:
         return None
-    src = sgf._Source(text)
+    src = grammar._Source(text)
     root: str | Node
-    read = sgf.read_node(src, start.end() - 1)
+    read = grammar.read_node(src, start.end() - 1)
     if read is not None:
         root, root_end = read
     else:
@@ -207,14 +191,14 @@ def _split_plain_moves(
     return root, pairs, tail
 
 
-def _last_node(src: sgf._Source, pos: int) -> Node | None:
+def _last_node(src: grammar._Source, pos: int) -> Node | None:
     """The game's last node when it is all that is left (the final node of a record
     with its territory markup, or a comment): read in bulk, or ``None``."""
     text = src.text
     semicolon = _SEMICOLON.match(text, pos)
     if semicolon is None:
         return None
-    read = sgf.read_node(src, semicolon.end() - 1)
+    read = grammar.read_node(src, semicolon.end() - 1)
     if read is None or _ONE_TREE_END.match(text, read[1]) is None:
         return None
     return read[0]
@@ -271,12 +255,12 @@ def _build(
     gm = root.get("GM")
     if gm is not None and gm.strip() != "1":
         raise root.error("GM", f"GM[{gm}] is not a game of Go (GM[1])")
-    size, height = _read_size(root)
+    size, height = read_size(root)
     props = root.properties
     info = {k: props[k][0] for k in INFO_PROPERTIES if k in props}
-    komi = _read_komi(root, warnings)
-    handicap = _read_handicap(root, size, height, warnings)
-    first_player = _read_player(root, warnings)
+    komi = read_komi(root, warnings)
+    handicap = read_handicap(root, size, height, warnings)
+    first_player = read_player(root, warnings)
     if handicap == 1:
         handicap = 0
         if first_player is None:
@@ -285,16 +269,16 @@ def _build(
             komi = Decimal(0)
         warnings.append(
             "HA[1] is not a real handicap: read as no handicap stones, Black first, "
-            f"komi {_fmt(komi) if komi is not None else 'unknown'}"
+            f"komi {format_decimal(komi) if komi is not None else 'unknown'}"
         )
 
-    budget = _Budget(MAX_LISTED_POINTS)
-    setup = _read_setup(root, size, height, budget)
+    budget = Budget(MAX_LISTED_POINTS)
+    setup = read_setup(root, size, height, budget)
     # Set-up nodes before the first move (Fox, Tygem and some editors put the
     # handicap stones in the second node): checked like the root's.
     opening: list[tuple[Node, Setup]] = [(root, setup)] if setup else []
     actions: list[Move | Setup] = []
-    root_move = _read_move(root, size, height)
+    root_move = read_move(root, size, height)
     if root_move is not None:
         actions.append(root_move)
     moved = root_move is not None
@@ -325,12 +309,12 @@ def _build(
                     actions.append(plain)
                     moved = True
                     continue
-        node_setup = _read_setup(node, size, height, budget)
+        node_setup = read_setup(node, size, height, budget)
         if node_setup:
             if not moved:
                 opening.append((node, node_setup))
             actions.append(node_setup)
-        move = _read_move(node, size, height)
+        move = read_move(node, size, height)
         if move is not None:
             actions.append(move)
             moved = True
@@ -357,8 +341,8 @@ def _build(
         actions=tuple(actions),
         first_player=first_player,
         info=info,
-        territory_black=_read_points(last, "TB", size, height, budget),
-        territory_white=_read_points(last, "TW", size, height, budget),
+        territory_black=read_points(last, "TB", size, height, budget),
+        territory_white=read_points(last, "TW", size, height, budget),
         warnings=(*found.notes, *warnings),
         charset=found.charset,
     )
@@ -373,7 +357,7 @@ def _start_position(opening: list[tuple[Node, Setup]], size: int, height: int | 
     if not opening:
         return 0
     rows = size if height is None else height
-    if len(opening) == 1:  # one node: no point is set up twice in it (_read_setup)
+    if len(opening) == 1:  # one node: no point is set up twice in it (read_setup)
         only = opening[0][1]
         black: Collection[Point] = only.black
         white: Collection[Point] = only.white
@@ -454,188 +438,6 @@ def _first_mover(actions: list[Move | Setup]) -> Color | None:
     return None if first is None else first.color
 
 
-def _read_size(root: Node) -> tuple[int, int | None]:
-    """Columns and rows: ``SZ[19]``, or ``SZ[19:13]`` for a rectangular board (FF[4]);
-    rows is None when the board is square (``SZ[9:9]`` included)."""
-    raw = root.get("SZ")
-    if raw is None:
-        return 19, None
-    text = raw.strip()
-    cols, colon, rows = text.partition(":")
-    sizes = []
-    for part in (cols, rows) if colon else (cols,):
-        part = part.strip()
-        if not part.isascii() or not part.isdigit():
-            raise root.error("SZ", f"size {raw!r} is not a number")
-        n = int(part)
-        if not MIN_SIZE <= n <= MAX_SIZE:
-            raise root.error("SZ", f"size {n} is out of range ({MIN_SIZE}-{MAX_SIZE})")
-        sizes.append(n)
-    size = sizes[0]
-    return size, (sizes[1] if colon and sizes[1] != size else None)
-
-
-def _read_komi(root: Node, warnings: list[str]) -> Decimal | None:
-    raw = root.get("KM")
-    if raw is None or not raw.strip():
-        return None
-    try:
-        komi = Decimal(raw.strip())
-    except InvalidOperation:
-        warnings.append(f"KM[{raw}] is not a number: komi unknown")
-        return None
-    if not komi.is_finite() or abs(komi) > _MAX_RAW_KOMI:
-        warnings.append(f"KM[{raw}] is out of range: komi unknown")
-        return None
-    if komi in FOX_KOMI:
-        # Fox writes AP twice (AP[GNU Go:3.8] ... AP[foxwq]): any value names it.
-        # No real komi is this large, so the scaled value is read whoever wrote it.
-        fox = any(v.strip().lower().startswith(_FOX_APPS) for v in root.values("AP"))
-        komi = FOX_KOMI[komi]
-        source = "Fox record" if fox else "Fox's scaled komi"
-        warnings.append(f"{source}: KM[{raw}] read as komi {_fmt(komi)}")
-    elif komi in GOGOD_QUARTER_KOMI:
-        warnings.append(f"quarter komi KM[{raw}] (GoGoD Chinese) doubled to {_fmt(komi * 2)}")
-        komi = komi * 2
-    if not _is_half_points(komi):
-        warnings.append(f"KM[{raw}] is not a whole or half point: komi unknown")
-        return None
-    if komi == 0:
-        re_text = root.get("RE")
-        if re_text is not None and _is_half_point_result(re_text):
-            warnings.append(
-                f"KM[{raw}] with result {re_text.strip()}: the real komi is missing "
-                "from the record, so it is treated as unknown"
-            )
-            return None
-    return _normal(komi)
-
-
-def _is_half_point_result(text: str) -> bool:
-    try:
-        result = Result.parse(text)
-    except ResultError:
-        return False
-    return (
-        result.reason is Reason.SCORE
-        and result.margin is not None
-        and result.margin != result.margin.to_integral_value()
-    )
-
-
-def _read_handicap(root: Node, size: int, height: int | None, warnings: list[str]) -> int:
-    raw = root.get("HA")
-    if raw is None or not raw.strip():
-        return 0
-    text = raw.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 3:
-        warnings.append(f"HA[{raw}] is not a number of stones: ignored")
-        return 0
-    handicap = int(text)
-    if handicap >= size * (size if height is None else height):
-        warnings.append(f"HA[{raw}] does not fit on a {board_shape(size, height)} board: ignored")
-        return 0
-    return handicap
-
-
-def _read_player(root: Node, warnings: list[str]) -> Color | None:
-    raw = root.get("PL")
-    if raw is None:
-        return None
-    try:
-        return Color.from_letter(raw.strip())
-    except ValueError:
-        warnings.append(f"PL[{raw}] is not B or W: ignored")
-        return None
-
-
-class _Budget:
-    """Points left to expand from point lists in one record (see MAX_LISTED_POINTS)."""
-
-    def __init__(self, points: int) -> None:
-        self.left = points
-
-
-@cache
-def _point_table(size: int, height: int | None) -> dict[str, Point]:
-    """SGF point values to points, every point of the board: a set-up position of a few
-    hundred stones is read by lookups (a compressed list or an error goes the long way)."""
-    rows = size if height is None else height
-    return {point_to_sgf((x, y)): (x, y) for y in range(rows) for x in range(size)}
-
-
-def _read_points(
-    node: Node, ident: str, size: int, height: int | None, budget: _Budget
-) -> frozenset[Point]:
-    values = node.properties.get(ident)
-    if not values:
-        return frozenset()
-    table = _point_table(size, height)
-    if len(values) <= budget.left:  # the common case: every value one point, looked up
-        found = frozenset(map(table.get, values))
-        if None not in found:
-            budget.left -= len(values)
-            return found  # type: ignore[return-value]  # None is not in it
-    points: set[Point] = set()
-    for value in values:
-        single = table.get(value)
-        if single is not None and budget.left > 0:
-            budget.left -= 1
-            points.add(single)
-            continue
-        value = value.strip()
-        if not value:  # TB[] and AE[] are written for "none"
-            continue
-        try:
-            expanded = expand_sgf_points(value, size, height)
-        except CoordinateError as e:
-            raise node.error(ident, str(e)) from None
-        budget.left -= len(expanded)
-        if budget.left < 0:
-            raise node.error(
-                ident,
-                f"the record lists more than {MAX_LISTED_POINTS:,} set-up or territory points",
-            )
-        points.update(expanded)
-    return frozenset(points)
-
-
-def _read_setup(node: Node, size: int, height: int | None, budget: _Budget) -> Setup:
-    props = node.properties
-    if "AB" not in props and "AW" not in props and "AE" not in props:
-        return Setup()
-    black = _read_points(node, "AB", size, height, budget)
-    white = _read_points(node, "AW", size, height, budget)
-    empty = _read_points(node, "AE", size, height, budget)
-    for ident, a, b in (("AW", black, white), ("AE", black, empty), ("AE", white, empty)):
-        both = a & b
-        if both:
-            shown = ", ".join(sorted(point_to_sgf(p) for p in both))
-            raise node.error(ident, f"point {shown} is set up twice in one node")
-    return Setup(black=black, white=white, empty=empty)
-
-
-def _read_move(node: Node, size: int, height: int | None = None) -> Move | None:
-    props = node.properties
-    has_b, has_w = "B" in props, "W" in props
-    if has_b and has_w:
-        raise node.error("W", "a node cannot hold both a black (B) and a white (W) move")
-    if not (has_b or has_w):
-        return None
-    ident = "B" if has_b else "W"
-    values = node.values(ident)
-    if len(values) != 1:
-        raise node.error(ident, f"a move has one point, not {len(values)}")
-    value = values[0].strip()
-    if is_sgf_pass(value, size, height):
-        return Move(Color.from_letter(ident), None)
-    try:
-        point = sgf_to_point(value, size, height)
-    except CoordinateError as e:
-        raise node.error(ident, str(e)) from None
-    return Move(Color.from_letter(ident), point)
-
-
 # --------------------------------------------------------------------------- writing
 
 
@@ -665,7 +467,7 @@ def write_record(
     root.set("AP", application)
     root.set("SZ", str(record.size) if record.height is None else f"{record.size}:{record.height}")
     if record.komi is not None:
-        root.set("KM", _fmt(record.komi))
+        root.set("KM", format_decimal(record.komi))
     root.set("HA", str(record.handicap))
     for key in _WRITE_FIRST:
         if key in info:
@@ -704,24 +506,7 @@ def _sgf_points(points: frozenset[Point]) -> list[str]:
     return sorted(point_to_sgf(p) for p in points)
 
 
-# --------------------------------------------------------------------------- numbers
-
-
-def _is_half_points(d: Decimal) -> bool:
-    return (d * 2) == (d * 2).to_integral_value()
-
-
-def _normal(d: Decimal) -> Decimal:
-    """7.50 -> 7.5 and 7.0 -> 7: one form per value."""
-    return Decimal(int(d)) if d == d.to_integral_value() else d.normalize()
-
-
-def _fmt(d: Decimal) -> str:
-    return str(int(d)) if d == d.to_integral_value() else format(d.normalize(), "f")
-
-
 __all__ = [
-    "FOX_KOMI",
     "INFO_PROPERTIES",
     "SgfError",
     "parse_record",

@@ -99,14 +99,6 @@ class Replay:
             if why in ("ko", "superko")
         }
 
-    def legal_points(self, color: Color | None = None) -> set[Point]:
-        """Empty points the player to move (or ``color``) may play now."""
-        who = self.to_move if color is None else color
-        bad = self.board.illegal_points(who, ko=self.rules.ko, suicide=self.rules.suicide)
-        size = self.board.size
-        cells = self.board.cells()
-        return {(i % size, i // size) for i, c in enumerate(cells) if not c} - set(bad)
-
 
 def first_player(record: GameRecord) -> Color:
     """Who moves first (docs/rules.md, "Replaying a record").

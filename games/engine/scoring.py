@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from .board import Board, flood
+from .board import Board
 from .coords import point_to_gtp
 from .fillin import FillIn, _num, fill_in
+from .grid import flood
 from .result import Reason, Result
 from .rules import Rules, Scoring
 from .territory import TeireNote, Territory, japanese_territory

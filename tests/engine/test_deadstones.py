@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from games.engine.benson import pass_alive
 from games.engine.board import Board
-from games.engine.deadstones import Estimate, estimate_dead, flipped_dead_sets, pass_alive
+from games.engine.deadstones import Estimate, estimate_dead, flipped_dead_sets
 from games.engine.record import parse_record
 from games.engine.replay import Replay, replay
 from games.engine.result import Result

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import record, sgf
+from games.engine.sgf import grammar
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sgf"
 # The sample of real records (every third, every fourth) is taken from these two
@@ -122,7 +123,7 @@ def test_random_annotations_of_real_records_read_the_same_both_ways() -> None:
     [*(text_of(p) for p in REAL[::3]), "(;A[x\\]y]B[1][2] C [z]\n;B[aa])", "(;AB[aa]x;B[aa])"],
 )
 def test_the_roots_end_is_found_in_one_match_where_the_tokens_find_it(text: str) -> None:
-    start = sgf._START.search(text)
+    start = grammar._START.search(text)
     assert start is not None
     found = record._ROOT_PROPERTIES.match(text, start.end())
-    assert found is not None and found.end() == sgf.node_end(text, start.end())
+    assert found is not None and found.end() == grammar.node_end(text, start.end())

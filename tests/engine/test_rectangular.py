@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.board import Board, IllegalMove, tables
+from games.engine.board import Board, IllegalMove
 from games.engine.coords import CoordinateError, gtp_to_point, point_to_gtp
 from games.engine.deadstones import estimate_dead
+from games.engine.grid import tables
 from games.engine.record import parse_record, write_record
 from games.engine.replay import replay
 from games.engine.rules import KoRule, get_rules

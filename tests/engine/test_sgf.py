@@ -17,6 +17,7 @@ from games.engine.sgf import (
     charset_codec,
     decodings,
     escape,
+    grammar,
     parse,
     serialise,
 )
@@ -272,10 +273,10 @@ def test_the_fast_reader_reads_runs_of_values_as_the_careful_reader_does(
     )
     text = f"(;FF[4]{body};{body})"
     start = text.index("(")
-    src = sgf._Source(text)
-    fast = sgf._fast_read(src, start, sgf.MAX_NODES, sgf.MAX_DEPTH)
+    src = grammar._Source(text)
+    fast = grammar._fast_read(src, start, sgf.MAX_NODES, sgf.MAX_DEPTH)
     assert fast is not None
-    assert fast == sgf._Reader(src, sgf.MAX_NODES, sgf.MAX_DEPTH).read(start)
+    assert fast == grammar._Reader(src, sgf.MAX_NODES, sgf.MAX_DEPTH).read(start)
     assert fast[0].nodes[1].properties.get("CP") == fast[0].nodes[0].properties.get("CP")
 
 
@@ -297,11 +298,11 @@ def test_a_node_read_in_bulk_is_the_node_the_tokens_read(
         ident + space.join(f"[{v}]" for v in values) + space for ident, values, space in props
     )
     text = f"(;{body}{after}"
-    read = sgf.read_node(sgf._Source(text), 1)
+    read = grammar.read_node(grammar._Source(text), 1)
     if read is None:  # not the simple case: the tokens decide
         return
     node, end = read
-    assert end == sgf.node_end(text, 2)
+    assert end == grammar.node_end(text, 2)
     # The node alone, as the record reader hands it to the tokens otherwise.
     assert node.properties == sgf.parse_text(text[:end] + ")")[0].nodes[0].properties
 
@@ -317,8 +318,8 @@ def test_a_node_read_in_bulk_is_the_node_the_tokens_read(
 def test_a_simple_node_is_read_in_bulk(text: str) -> None:
     # The property test above returns early whenever read_node leaves a node to the
     # tokens: these simple nodes must be read in bulk, or it would check nothing.
-    read = sgf.read_node(sgf._Source(text), 1)
+    read = grammar.read_node(grammar._Source(text), 1)
     assert read is not None, f"read_node left {text!r} to the tokens"
     node, end = read
-    assert end == sgf.node_end(text, 2)
+    assert end == grammar.node_end(text, 2)
     assert node.properties == sgf.parse_text(text[:end] + ")")[0].nodes[0].properties
