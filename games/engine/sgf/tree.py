@@ -4,10 +4,15 @@ variations, and the error every reader and checker raises, placed by line and co
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .grammar import _Source
+
+class Source(Protocol):
+    """The text a node was read from, as the grammar keeps it: places are looked up
+    only when a checker asks for one (the tree never imports the grammar)."""
+
+    def where(self, pos: int) -> tuple[int, int]: ...
+    def property_offsets(self, pos: int) -> dict[str, int]: ...
 
 
 class SgfError(ValueError):
@@ -64,7 +69,7 @@ class Node:
         self._line = line
         self._column = column
         self._locations: dict[str, tuple[int, int]] | None = {} if locations is None else locations
-        self._src: _Source | None = None
+        self._src: Source | None = None
         self._at = -1
 
     def _resolve(self) -> None:
