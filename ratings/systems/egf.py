@@ -289,10 +289,6 @@ class Egf2021:
         _check(rating)
         return PlayerState(rating=rating)
 
-    def new_player_at(self, rank: Rank, config: RatingConfig = DEFAULT_CONFIG) -> PlayerState:
-        """A newcomer at the nominal GoR of ``rank``."""
-        return self.new_player(gor_from_grade(rank), config)
-
 
 # -- the old system, 1998-2020 (docs/ratings.md §4) --------------------------------
 
