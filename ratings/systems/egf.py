@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from ratings.ranks import Rank, RankError
+from ratings.stones import gor_to_stones
 from ratings.systems.base import (
     DEFAULT_CONFIG,
     GameOutcome,
@@ -257,10 +258,29 @@ def _newcomer_rating(rating: float | None, config: RatingConfig | None) -> float
     return max(float(rating), (config or DEFAULT_CONFIG).floor)
 
 
+class GorScale:
+    """The EGD's ladder: a grade's nominal GoR, 100 GoR a stone (docs/ratings.md §2)."""
+
+    egf = True
+
+    def start_rating(self, rank: Rank) -> float:
+        return float(rank.nominal_gor)
+
+    def rank(self, rating: float) -> Rank:
+        return Rank.from_gor(rating)
+
+    def stones(self, rating: float) -> float:
+        return gor_to_stones(rating)
+
+
+GOR_SCALE = GorScale()
+
+
 class Egf2021:
     """EGF GoR 2021 (docs/ratings.md §3), goref's default rating system."""
 
     name = "egf2021"
+    scale = GOR_SCALE
 
     def rate_event(
         self,
@@ -372,6 +392,7 @@ class EgfOld:
     """
 
     name = "egf1998"
+    scale = GOR_SCALE
 
     def rate_event(
         self,
