@@ -9,6 +9,7 @@ still goes through ``escape`` so a later caller who adds one cannot break the ma
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from games.engine.coords import GTP_COLUMNS, check_size, point_to_gtp
@@ -30,6 +31,39 @@ def star_points(size: int) -> tuple[Point, ...]:
 def _num(v: float) -> str:
     """Short, locale-free numbers: 12.0 -> "12", 11.28 -> "11.28"."""
     return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A board's geometry in pixels: ``size`` columns, ``rows`` rows."""
+
+    size: int
+    rows: int
+    margin: float
+
+    @property
+    def span(self) -> float:
+        return CELL * (self.size - 1)
+
+    @property
+    def span_y(self) -> float:
+        return CELL * (self.rows - 1)
+
+    @property
+    def total(self) -> float:
+        return self.span + 2 * self.margin
+
+    @property
+    def total_y(self) -> float:
+        return self.span_y + 2 * self.margin
+
+    def cx(self, x: int) -> float:
+        return self.margin + x * CELL
+
+    def check(self, p: Point, what: str) -> None:
+        x, y = p
+        if not (0 <= x < self.size and 0 <= y < self.rows):
+            raise ValueError(f"{what} {p!r} is not on a {self.size}x{self.rows} board")
 
 
 def board_svg(
@@ -55,115 +89,117 @@ def board_svg(
     """
     check_size(size, height)
     rows = size if height is None else height
-
-    def check(p: Point, what: str) -> None:
-        x, y = p
-        if not (0 <= x < size and 0 <= y < rows):
-            raise ValueError(f"{what} {p!r} is not on a {size}x{rows} board")
-
-    margin = CELL * (1.25 if coordinates else 0.75)
-    span = CELL * (size - 1)
-    span_y = CELL * (rows - 1)
-    total = span + 2 * margin
-    total_y = span_y + 2 * margin
-
-    def cx(x: int) -> float:
-        return margin + x * CELL
-
+    f = _Frame(size, rows, CELL * (1.25 if coordinates else 0.75))
+    total, total_y = _num(f.total), _num(f.total_y)
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(total)} {_num(total_y)}" '
-        f'width="{_num(total)}" height="{_num(total_y)}" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {total_y}" '
+        f'width="{total}" height="{total_y}" role="img" '
         f"aria-label={quoteattr(f'{size}x{rows} Go board, {len(stones)} stones')} "
         'class="goban">',
-        f'<rect class="wood" x="0" y="0" width="{_num(total)}" height="{_num(total_y)}" '
-        'fill="#dcb35c"/>',
-        '<g class="grid" stroke="#000" stroke-width="1">',
+        f'<rect class="wood" x="0" y="0" width="{total}" height="{total_y}" fill="#dcb35c"/>',
     ]
-    for i in range(size):
-        c = _num(cx(i))
-        out.append(f'<line x1="{c}" y1="{_num(margin)}" x2="{c}" y2="{_num(margin + span_y)}"/>')
-    for i in range(rows):
-        c = _num(cx(i))
-        out.append(f'<line x1="{_num(margin)}" y1="{c}" x2="{_num(margin + span)}" y2="{c}"/>')
-    out.append("</g>")
+    _grid(out, f)
+    if coordinates:
+        _coordinates(out, f)
+    _stones(out, f, stones, clickable)
+    # The marks drawn over a stone let a click through to the stone under them.
+    _unsure(out, f, sorted(set(unsure)))
+    if last_move is not None:
+        f.check(last_move, "last move")
+        on = stones.get(last_move)
+        ring = "#fff" if on is Color.BLACK else "#c00" if on is None else "#000"
+        out.append(
+            f'<circle class="last-move" cx="{_num(f.cx(last_move[0]))}" '
+            f'cy="{_num(f.cx(last_move[1]))}" r="{_num(STONE_R * 0.5)}" fill="none" '
+            f'stroke="{ring}" stroke-width="2" pointer-events="none"/>'
+        )
+    _dead(out, f, sorted(set(dead)))
+    out.append("</svg>")
+    return "".join(out)
 
+
+def _grid(out: list[str], f: _Frame) -> None:
+    """The lines and, on a square board, the star points."""
+    margin, cx = f.margin, f.cx
+    out.append('<g class="grid" stroke="#000" stroke-width="1">')
+    for i in range(f.size):
+        c = _num(cx(i))
+        out.append(f'<line x1="{c}" y1="{_num(margin)}" x2="{c}" y2="{_num(margin + f.span_y)}"/>')
+    for i in range(f.rows):
+        c = _num(cx(i))
+        out.append(f'<line x1="{_num(margin)}" y1="{c}" x2="{_num(margin + f.span)}" y2="{c}"/>')
+    out.append("</g>")
     out.append('<g class="hoshi" fill="#000">')
-    for x, y in star_points(size) if rows == size else ():
+    for x, y in star_points(f.size) if f.rows == f.size else ():
         out.append(f'<circle cx="{_num(cx(x))}" cy="{_num(cx(y))}" r="{_num(HOSHI_R)}"/>')
     out.append("</g>")
 
-    if coordinates:
-        out.append(
-            '<g class="coordinates" font-family="sans-serif" font-size="11" fill="#000" '
-            'text-anchor="middle" dominant-baseline="central">'
-        )
-        for i in range(size):
-            letter = escape(GTP_COLUMNS[i])
-            c = _num(cx(i))
-            for edge in (margin * 0.4, total_y - margin * 0.4):
-                out.append(f'<text class="col" x="{c}" y="{_num(edge)}">{letter}</text>')
-        for i in range(rows):
-            number = escape(str(rows - i))  # row 1 at the bottom
-            c = _num(cx(i))
-            for edge in (margin * 0.4, total - margin * 0.4):
-                out.append(f'<text class="row" x="{_num(edge)}" y="{c}">{number}</text>')
-        out.append("</g>")
 
+def _coordinates(out: list[str], f: _Frame) -> None:
+    """Column letters above and below, row numbers left and right (row 1 at the bottom)."""
+    out.append(
+        '<g class="coordinates" font-family="sans-serif" font-size="11" fill="#000" '
+        'text-anchor="middle" dominant-baseline="central">'
+    )
+    for i in range(f.size):
+        letter = escape(GTP_COLUMNS[i])
+        c = _num(f.cx(i))
+        for edge in (f.margin * 0.4, f.total_y - f.margin * 0.4):
+            out.append(f'<text class="col" x="{c}" y="{_num(edge)}">{letter}</text>')
+    for i in range(f.rows):
+        number = escape(str(f.rows - i))
+        c = _num(f.cx(i))
+        for edge in (f.margin * 0.4, f.total - f.margin * 0.4):
+            out.append(f'<text class="row" x="{_num(edge)}" y="{c}">{number}</text>')
+    out.append("</g>")
+
+
+def _stones(out: list[str], f: _Frame, stones: Mapping[Point, Color], clickable: bool) -> None:
     out.append('<g class="stones">')
     for p, color in sorted(stones.items()):
-        check(p, "stone")
+        f.check(p, "stone")
         fill, stroke = ("#000", "#000") if color is Color.BLACK else ("#fff", "#000")
         classes = "stone black" if color is Color.BLACK else "stone white"
         data = ""
         if clickable:
             classes += " clickable"
-            data = f" data-point={quoteattr(point_to_gtp(p, size, rows))}"
+            data = f" data-point={quoteattr(point_to_gtp(p, f.size, f.rows))}"
         out.append(
-            f'<circle class="{classes}" cx="{_num(cx(p[0]))}" cy="{_num(cx(p[1]))}" '
+            f'<circle class="{classes}" cx="{_num(f.cx(p[0]))}" cy="{_num(f.cx(p[1]))}" '
             f'r="{_num(STONE_R)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{data}/>'
         )
     out.append("</g>")
 
-    # The marks drawn over a stone let a click through to the stone under them.
-    unsure_points = sorted(set(unsure))
-    if unsure_points:
-        out.append(
-            '<g class="unsure" fill="none" stroke="#1f6fd0" stroke-width="2" pointer-events="none">'
-        )
-        h = STONE_R * 0.72
-        for p in unsure_points:
-            check(p, "unsure stone")
-            out.append(
-                f'<rect class="unsure-mark" x="{_num(cx(p[0]) - h)}" y="{_num(cx(p[1]) - h)}" '
-                f'width="{_num(2 * h)}" height="{_num(2 * h)}"/>'
-            )
-        out.append("</g>")
 
-    if last_move is not None:
-        check(last_move, "last move")
-        on = stones.get(last_move)
-        ring = "#fff" if on is Color.BLACK else "#c00" if on is None else "#000"
+def _unsure(out: list[str], f: _Frame, points: list[Point]) -> None:
+    if not points:
+        return
+    out.append(
+        '<g class="unsure" fill="none" stroke="#1f6fd0" stroke-width="2" pointer-events="none">'
+    )
+    h = STONE_R * 0.72
+    for p in points:
+        f.check(p, "unsure stone")
         out.append(
-            f'<circle class="last-move" cx="{_num(cx(last_move[0]))}" '
-            f'cy="{_num(cx(last_move[1]))}" r="{_num(STONE_R * 0.5)}" fill="none" '
-            f'stroke="{ring}" stroke-width="2" pointer-events="none"/>'
+            f'<rect class="unsure-mark" x="{_num(f.cx(p[0]) - h)}" y="{_num(f.cx(p[1]) - h)}" '
+            f'width="{_num(2 * h)}" height="{_num(2 * h)}"/>'
         )
+    out.append("</g>")
 
-    dead_points = sorted(set(dead))
-    if dead_points:
+
+def _dead(out: list[str], f: _Frame, points: list[Point]) -> None:
+    if not points:
+        return
+    out.append(
+        '<g class="dead" stroke="#c00" stroke-width="2.5" stroke-linecap="round" '
+        'pointer-events="none">'
+    )
+    d = STONE_R * 0.55
+    for p in points:
+        f.check(p, "dead stone")
+        px, py = f.cx(p[0]), f.cx(p[1])
         out.append(
-            '<g class="dead" stroke="#c00" stroke-width="2.5" stroke-linecap="round" '
-            'pointer-events="none">'
+            f'<path class="dead-mark" d="M{_num(px - d)} {_num(py - d)}L{_num(px + d)} '
+            f'{_num(py + d)}M{_num(px + d)} {_num(py - d)}L{_num(px - d)} {_num(py + d)}"/>'
         )
-        d = STONE_R * 0.55
-        for p in dead_points:
-            check(p, "dead stone")
-            px, py = cx(p[0]), cx(p[1])
-            out.append(
-                f'<path class="dead-mark" d="M{_num(px - d)} {_num(py - d)}L{_num(px + d)} '
-                f'{_num(py + d)}M{_num(px + d)} {_num(py - d)}L{_num(px - d)} {_num(py + d)}"/>'
-            )
-        out.append("</g>")
-
-    out.append("</svg>")
-    return "".join(out)
+    out.append("</g>")

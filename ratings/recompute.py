@@ -246,7 +246,7 @@ def _rate_event(
     if st.scale.name == "egf2021":
         # β has its pole at 3300: a receiver lifted there cannot be rated, and
         # one such game must not fail the whole run.
-        R0, stone = st.rating, (st.scale.config or DEFAULT_CONFIG).handicap_stone
+        R0, stone = st.rating, DEFAULT_CONFIG.handicap_stone
         for k, (b, _w, _sb, h) in enumerate(games):
             if h and R0[b] + stone * (h - 0.5) >= CEILING:
                 skipped.append(k)
@@ -267,7 +267,7 @@ def _rate_event(
     else:
         states = {i: PlayerState(R[i], st.deviation[i], st.volatility[i], st.games[i]) for i in n}
         outcomes = [GameOutcome(b, w, sb, h) for b, w, sb, h in games]
-        rated = st.scale.system.rate_event(states, outcomes, st.scale.config, weight=weight)
+        rated = st.scale.system.rate_event(states, outcomes, weight=weight)
         for i, s in rated.items():
             R[i], st.deviation[i], st.volatility[i] = s.rating, s.deviation, s.volatility
     pks, G, T, L, D, V = st.pks, st.games, st.tournaments, st.last, st.deviation, st.volatility

@@ -11,10 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ratings.ranks import MAX_INDEX, Rank
-from ratings.stones import gor_to_stones
-from ratings.systems import SYSTEMS, PlayerState, RatingConfig, RatingSystem, get_system
-from ratings.systems.base import OGS_CONFIG
-from ratings.systems.glicko2 import ogs_display_rank, ogs_rank, ogs_rating
+from ratings.systems import SYSTEMS, PlayerState, RatingSystem, get_system
 
 ALGORITHM_VERSIONS: dict[str, str] = dict.fromkeys(SYSTEMS, "1")
 
@@ -26,38 +23,35 @@ def playing_rank(index: int) -> Rank:
 
 @dataclass(frozen=True, slots=True)
 class Scale:
-    name: str
+    """A rating system with its own ladder (``RatingSystem.scale``) and version."""
+
     system: RatingSystem
-    config: RatingConfig | None
-    egf: bool
+
+    @property
+    def name(self) -> str:
+        return self.system.name
 
     @property
     def version(self) -> str:
         return ALGORITHM_VERSIONS.get(self.name, "1")
 
+    @property
+    def egf(self) -> bool:
+        return self.system.scale.egf
+
     def start(self, declared_index: int) -> PlayerState:
         """A newcomer's state at the middle of his declared rank."""
-        rank = playing_rank(declared_index)
-        if self.egf:
-            return self.system.new_player(float(rank.nominal_gor), self.config)
-        return self.system.new_player(ogs_rating(rank.ogs_index + 0.5), self.config)
+        return self.system.new_player(self.system.scale.start_rating(playing_rank(declared_index)))
 
     def rank(self, rating: float) -> Rank:
         """The grade band a rating falls in (never the honorary 9p+)."""
-        if self.egf:
-            return Rank.from_gor(rating)
-        return ogs_display_rank(rating, clamp=False)
+        return self.system.scale.rank(rating)
 
     def stones(self, rating: float) -> float:
         """The rating on the stone scale (0 = the middle of 1d, one unit per grade)."""
-        if self.egf:
-            return gor_to_stones(rating)
-        return ogs_rank(rating) - 30.5
+        return self.system.scale.stones(rating)
 
 
 def scale_for(name: str) -> Scale:
     """The scale of the rating system called ``name`` (``RatingError`` if unknown)."""
-    system = get_system(name)
-    egf = system.name.startswith("egf")
-    config = OGS_CONFIG if system.name == "ogs" else None
-    return Scale(name=system.name, system=system, config=config, egf=egf)
+    return Scale(get_system(name))

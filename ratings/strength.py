@@ -178,7 +178,7 @@ def what_if(*, black: Player, white: Player, score_black: float, handicap: int =
         2: sw.state if sw.algorithm == scale.name else scale.start(white.declared_rank),
     }
     try:
-        new = scale.system.rate_event(pre, [GameOutcome(1, 2, score_black, handicap)], scale.config)
+        new = scale.system.rate_event(pre, [GameOutcome(1, 2, score_black, handicap)])
     except RatingError as exc:
         # e.g. EGF: a handicap that lifts Black to 3300 or more, the formula's pole.
         raise ValidationError(

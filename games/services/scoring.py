@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games import permissions, tasks
@@ -238,34 +238,8 @@ def tournament_rescore(
     """Re-score every game with a record in a tournament (its director), or under a rules
     preset (staff).  Runs scored from the same input are kept and counted as done from
     the start; the rest is published in chunks after commit."""
-    if tournament is None and not rules:
-        raise ValidationError("Name a tournament or a rules preset to re-score.")
-    if rules and rules not in PRESETS:
-        raise ValidationError({"rules": f"Unknown rules preset {rules!r}."})
-    if actor is not None:
-        if tournament is None:
-            if not permissions.is_federation_official(actor):
-                raise PermissionDenied(
-                    "Only federation officials re-score every game under a preset."
-                )
-        elif not permissions.is_director(actor, tournament):
-            raise PermissionDenied("Only the tournament's directors can re-score it.")
-
-    games = Game.objects.exclude(sgf="").only(
-        "id",
-        "sgf",
-        "rules",
-        "result_winner",
-        "result_margin",
-        "result_reason",
-        "dead_stones",
-        "komi",
-        "handicap",
-    )
-    if tournament is not None:
-        games = games.filter(tournament=tournament)
-    if rules:
-        games = games.filter(rules=rules)
+    _rescore_allowed(actor, tournament, rules)
+    games = _rescored_games(tournament, rules)
     params: dict[str, Any] = {"tournament": tournament.pk if tournament else None, "rules": rules}
     now = timezone.now()
     with transaction.atomic():
@@ -337,6 +311,42 @@ def tournament_rescore(
         transaction.on_commit(lambda: publish(to_publish, job_id=job_id, chunk_size=chunk_size))
     job.refresh_from_db()
     return job
+
+
+def _rescore_allowed(actor: Actor, tournament: Tournament | None, rules: str | None) -> None:
+    """A re-score names what it covers, and its actor may ask for it."""
+    if tournament is None and not rules:
+        raise ValidationError("Name a tournament or a rules preset to re-score.")
+    if rules and rules not in PRESETS:
+        raise ValidationError({"rules": f"Unknown rules preset {rules!r}."})
+    if actor is not None:
+        if tournament is None:
+            if not permissions.is_federation_official(actor):
+                raise PermissionDenied(
+                    "Only federation officials re-score every game under a preset."
+                )
+        elif not permissions.is_director(actor, tournament):
+            raise PermissionDenied("Only the tournament's directors can re-score it.")
+
+
+def _rescored_games(tournament: Tournament | None, rules: str | None) -> QuerySet[Game]:
+    """The games with a record a re-score covers, with the fields their input hash reads."""
+    games = Game.objects.exclude(sgf="").only(
+        "id",
+        "sgf",
+        "rules",
+        "result_winner",
+        "result_margin",
+        "result_reason",
+        "dead_stones",
+        "komi",
+        "handicap",
+    )
+    if tournament is not None:
+        games = games.filter(tournament=tournament)
+    if rules:
+        games = games.filter(rules=rules)
+    return games
 
 
 def _insert(runs: list[ScoringRun]) -> None:

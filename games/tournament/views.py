@@ -37,7 +37,7 @@ from games.services import outbound
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
-from games.tournament.services import entries_csv
+from games.tournament.services import files
 from games.tournament.services.lifecycle import UnfinishedGames
 from games.views.public import (
     FRAGMENTS,
@@ -351,13 +351,11 @@ def _entry_fields(request: HttpRequest) -> dict[str, Any]:
 
 
 def _import_csv(request: HttpRequest, tournament: Tournament) -> str:
-    """Enter the players of a CSV (``services.entries_csv``); what it did, in words."""
+    """Enter the players of a CSV (``services.files``); what it did, in words."""
     upload = request.FILES.get("file")
-    if upload is None or (upload.size or 0) > entries_csv.MAX_BYTES:
+    if upload is None or (upload.size or 0) > files.ENTRIES_MAX_BYTES:
         raise ValidationError({"file": "Choose a CSV file (at most 1 MB)."})
-    done = entries_csv.entries_import_csv(
-        actor=request.user, tournament=tournament, data=upload.read()
-    )
+    done = files.entries_import_csv(actor=request.user, tournament=tournament, data=upload.read())
     text = (
         f"{done.entered} players entered from the file: {done.linked} linked, "
         f"{done.created} created, {done.review} queued for review"

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
 
+from ratings.ranks import Rank
+
 PlayerId: TypeAlias = Hashable
 P = TypeVar("P", bound=Hashable)
 """A player reference: whatever the caller keys players by (an int, a UUID, a name)."""
@@ -114,11 +116,35 @@ OGS_CONFIG = RatingConfig(
 """OGS's Glicko-2 settings (docs/ratings.md §5, OGS goratings)."""
 
 
+class RankScale(Protocol):
+    """How a system's ratings read on the rank ladder and the stone scale (docs/ratings.md
+    §2 and §6): each system names its own, so none is read on another's by default."""
+
+    egf: bool  # GoR: the EGD's entry-grade reset applies
+
+    def start_rating(self, rank: Rank) -> float:
+        """A newcomer's rating at the middle of ``rank``."""
+        ...
+
+    def rank(self, rating: float) -> Rank:
+        """The grade band a rating falls in (never the honorary 9p+)."""
+        ...
+
+    def stones(self, rating: float) -> float:
+        """The rating on the stone scale (0 = the middle of 1d, one unit per grade)."""
+        ...
+
+
 @runtime_checkable
 class RatingSystem(Protocol):
     """A rating system: rate one event against the ratings its players had when it began."""
 
     name: str
+
+    @property
+    def scale(self) -> RankScale:
+        """The ladder this system's ratings are read on."""
+        ...
 
     def rate_event(
         self,

@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from ratings.ranks import Rank, RankError
+from ratings.stones import gor_to_stones
 from ratings.systems.base import (
     DEFAULT_CONFIG,
     GameOutcome,
@@ -257,10 +258,29 @@ def _newcomer_rating(rating: float | None, config: RatingConfig | None) -> float
     return max(float(rating), (config or DEFAULT_CONFIG).floor)
 
 
+class GorScale:
+    """The EGD's ladder: a grade's nominal GoR, 100 GoR a stone (docs/ratings.md §2)."""
+
+    egf = True
+
+    def start_rating(self, rank: Rank) -> float:
+        return float(rank.nominal_gor)
+
+    def rank(self, rating: float) -> Rank:
+        return Rank.from_gor(rating)
+
+    def stones(self, rating: float) -> float:
+        return gor_to_stones(rating)
+
+
+GOR_SCALE = GorScale()
+
+
 class Egf2021:
     """EGF GoR 2021 (docs/ratings.md §3), goref's default rating system."""
 
     name = "egf2021"
+    scale = GOR_SCALE
 
     def rate_event(
         self,
@@ -288,10 +308,6 @@ class Egf2021:
         rating = _newcomer_rating(rating, config)
         _check(rating)
         return PlayerState(rating=rating)
-
-    def new_player_at(self, rank: Rank, config: RatingConfig = DEFAULT_CONFIG) -> PlayerState:
-        """A newcomer at the nominal GoR of ``rank``."""
-        return self.new_player(gor_from_grade(rank), config)
 
 
 # -- the old system, 1998-2020 (docs/ratings.md §4) --------------------------------
@@ -376,6 +392,7 @@ class EgfOld:
     """
 
     name = "egf1998"
+    scale = GOR_SCALE
 
     def rate_event(
         self,

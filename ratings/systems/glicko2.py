@@ -183,6 +183,24 @@ def handicap_offset(rating: float, handicap: int, config: RatingConfig = OGS_CON
     return ogs_rating(ogs_rank(rating) + handicap * config.handicap_ranks_per_stone) - rating
 
 
+class OgsScale:
+    """OGS's ladder: ``ogs_rank`` of a rating, 30.5 the middle of 1d (docs/ratings.md §5)."""
+
+    egf = False
+
+    def start_rating(self, rank: Rank) -> float:
+        return ogs_rating(rank.ogs_index + 0.5)
+
+    def rank(self, rating: float) -> Rank:
+        return ogs_display_rank(rating, clamp=False)
+
+    def stones(self, rating: float) -> float:
+        return ogs_rank(rating) - 30.5
+
+
+OGS_SCALE = OgsScale()
+
+
 # -- the RatingSystem objects -------------------------------------------------------
 
 
@@ -199,6 +217,9 @@ def _opponents(
 
 class Glicko2:
     """Glicko-2; ``Glicko2(OGS_CONFIG, "ogs")`` is OGS's flavour (docs/ratings.md §5)."""
+
+    # Glicko-2 has no ladder of its own; its numbers are OGS's, so OGS's ranks read them.
+    scale = OGS_SCALE
 
     def __init__(self, default_config: RatingConfig = DEFAULT_CONFIG, name: str = "glicko2"):
         self.default_config = default_config

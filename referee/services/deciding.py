@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -63,6 +64,10 @@ def _result_text(value: object) -> str:
     return records.parse_result(value).to_sgf()
 
 
+Outcome = tuple[dict[str, Any], str, list[str]]
+"""The game after a ruling, the result the ruling names ("" if none), the continuation."""
+
+
 def _outcome(
     dispute: Dispute,
     game: Game,
@@ -72,7 +77,7 @@ def _outcome(
     result: str | None,
     moves: list[Any] | None,
     standing: str = "",
-) -> tuple[dict[str, Any], str, list[str]]:
+) -> Outcome:
     """The game's result, record and dead stones after this decision (docs/referee.md),
     the result the ruling names ("" if none) and the dead-stones continuation.
 
@@ -80,21 +85,42 @@ def _outcome(
     names none keeps it (the ruling below stands), never the result before the dispute."""
     if decision == Decision.DISMISSED:
         return dict(base), "", []
-    kind = dispute.kind
-    after = dict(base)
     named = _result_text(result) if result not in (None, "") else standing
-    if kind in RESULT_KINDS:
-        if not named:
-            raise ValidationError(
-                {
-                    "result": "An upheld claim of this kind names the result (RE), e.g. W+T, B+R, B+F or B+6.5."
-                }
-            )
-        after["result"] = named
-        return after, named, []
+    return _UPHELD[dispute.kind](dispute, game, dict(base), named, result, moves)
+
+
+def _result_set(
+    dispute: Dispute,
+    game: Game,
+    after: dict[str, Any],
+    named: str,
+    result: str | None,
+    moves: list[Any] | None,
+) -> Outcome:
+    """A claim about the result: the ruling names the result that stands."""
+    if not named:
+        raise ValidationError(
+            {
+                "result": "An upheld claim of this kind names the result (RE), e.g. W+T, B+R, B+F or B+6.5."
+            }
+        )
+    after["result"] = named
+    return after, named, []
+
+
+def _record_restored(
+    dispute: Dispute,
+    game: Game,
+    after: dict[str, Any],
+    named: str,
+    result: str | None,
+    moves: list[Any] | None,
+) -> Outcome:
+    """Repetition or illegal move: the move in dispute is replaced by a pass and play
+    goes on from the restored record; without a record the offender forfeits."""
     text = dispute.evidence.get("record") or ""
     rules = get_rules(game.rules)
-    if kind == DisputeKind.ILLEGAL_MOVE and not text:
+    if dispute.kind == DisputeKind.ILLEGAL_MOVE and not text:
         # "If it is not possible to restore the board the offender should forfeit."
         if not named:
             claimant = _claimant_colour(dispute, game)
@@ -108,61 +134,82 @@ def _outcome(
         after["result"] = named
         return after, named, []
     record = parse_record(text)
-    number = dispute.move_number or _first_illegal(record, rules, kind)
-    continuation: list[str] = []
-    if kind in (DisputeKind.REPETITION, DisputeKind.ILLEGAL_MOVE):
-        # The move in dispute, never simply the last one: a player names it, and an
-        # automatic dispute carries the one the engine found.
-        new = remedies.restore_with_pass(record, number, rules)
-    else:  # dead stones: played out, the owner first
-        agreed = agreed_marking(dispute)
-        if agreed is not None and not moves:
-            # Both players marked the same stones: nothing is in doubt but the count,
-            # so the ruling is the record counted with their marking (no play-out).
-            if result not in (None, "") and _result_text(result) != agreed.count:
-                raise ValidationError(
-                    {
-                        "result": f"With the stones both players marked dead the game counts "
-                        f"{agreed.count}: rule that, or give the moves played out."
-                    }
-                )
-            after.update(result=agreed.count, dead_stones=agreed.stones)
-            return after, agreed.count, []
-        if not isinstance(moves, list) or not moves:
-            raise ValidationError(
-                {
-                    "moves": 'Give the moves played out, e.g. ["D4", "pass", "E5"], the owner of the stones first.'
-                }
-            )
-        try:
-            points = remedies.parse_continuation(moves, record.size)
-        except remedies.RulingError as e:
-            raise ValidationError({"moves": remedies.sentence(e)}) from None
-        owner = Color.from_letter(dispute.evidence.get("owner", "B"))
-        # New Zealand Rules: the owner moves first whoever's turn it was; the other
-        # player's pass is written first so the stored record is in turn (a pass
-        # changes no count here).
-        to_move = replay(record, rules, strict=False).to_move
-        new = remedies.append_continuation(record, points, owner=owner, to_move=to_move)
-        start = remedies.move_count(record) + (0 if to_move is owner else 1)
-        for v in replay(new, rules, strict=False).violations:
-            if v.number > start:
-                raise ValidationError(
-                    {
-                        "moves": f"Move {v.number - start} of the continuation is illegal ({v.describe()})."
-                    }
-                )
-        counted = score(replay(new, rules, strict=False), komi=Decimal(game.komi))
-        named = counted.result.to_sgf()
-        continuation = ["pass" if p is None else p for p in _labels(points, record.size)]
-        after.update(result=named, dead_stones=[], sgf=write_record(new, result=named))
-        return after, named, continuation
-    # Repetition and illegal move: play goes on from the restored record.  The
-    # ruling may name the result reached afterwards; otherwise the result stays.
+    # The move in dispute, never simply the last one: a player names it, and an
+    # automatic dispute carries the one the engine found.
+    number = dispute.move_number or _first_illegal(record, rules, dispute.kind)
+    new = remedies.restore_with_pass(record, number, rules)
+    # The ruling may name the result reached afterwards; otherwise the result stays.
     if named:
         after["result"] = named
     after.update(sgf=write_record(new, result=after["result"] or None), dead_stones=[])
+    return after, named, []
+
+
+def _played_out(
+    dispute: Dispute,
+    game: Game,
+    after: dict[str, Any],
+    named: str,
+    result: str | None,
+    moves: list[Any] | None,
+) -> Outcome:
+    """Dead stones: the ruling's moves played out, the owner first, then counted."""
+    rules = get_rules(game.rules)
+    record = parse_record(dispute.evidence.get("record") or "")
+    agreed = agreed_marking(dispute)
+    if agreed is not None and not moves:
+        # Both players marked the same stones: nothing is in doubt but the count,
+        # so the ruling is the record counted with their marking (no play-out).
+        if result not in (None, "") and _result_text(result) != agreed.count:
+            raise ValidationError(
+                {
+                    "result": f"With the stones both players marked dead the game counts "
+                    f"{agreed.count}: rule that, or give the moves played out."
+                }
+            )
+        after.update(result=agreed.count, dead_stones=agreed.stones)
+        return after, agreed.count, []
+    if not isinstance(moves, list) or not moves:
+        raise ValidationError(
+            {
+                "moves": 'Give the moves played out, e.g. ["D4", "pass", "E5"], the owner of the stones first.'
+            }
+        )
+    try:
+        points = remedies.parse_continuation(moves, record.size)
+    except remedies.RulingError as e:
+        raise ValidationError({"moves": remedies.sentence(e)}) from None
+    owner = Color.from_letter(dispute.evidence.get("owner", "B"))
+    # New Zealand Rules: the owner moves first whoever's turn it was; the other
+    # player's pass is written first so the stored record is in turn (a pass
+    # changes no count here).
+    to_move = replay(record, rules, strict=False).to_move
+    new = remedies.append_continuation(record, points, owner=owner, to_move=to_move)
+    start = remedies.move_count(record) + (0 if to_move is owner else 1)
+    for v in replay(new, rules, strict=False).violations:
+        if v.number > start:
+            raise ValidationError(
+                {
+                    "moves": f"Move {v.number - start} of the continuation is illegal ({v.describe()})."
+                }
+            )
+    counted = score(replay(new, rules, strict=False), komi=Decimal(game.komi))
+    named = counted.result.to_sgf()
+    continuation = ["pass" if p is None else p for p in _labels(points, record.size)]
+    after.update(result=named, dead_stones=[], sgf=write_record(new, result=named))
     return after, named, continuation
+
+
+# What an upheld claim does to the game, by the dispute's kind (docs/referee.md).
+_UPHELD: dict[
+    str,
+    Callable[[Dispute, Game, dict[str, Any], str, str | None, list[Any] | None], Outcome],
+] = {
+    **dict.fromkeys(RESULT_KINDS, _result_set),
+    DisputeKind.REPETITION: _record_restored,
+    DisputeKind.ILLEGAL_MOVE: _record_restored,
+    DisputeKind.DEAD_STONES: _played_out,
+}
 
 
 def standing_result(dispute: Dispute) -> str:
@@ -196,6 +243,51 @@ def _vote_key(decision: str, result: str, moves: list[str]) -> tuple[str, str, t
     if decision == Decision.DISMISSED:
         return (decision, "", ())
     return (decision, result, tuple(moves))
+
+
+def _committee_vote(
+    actor: Actor, dispute: Dispute, *, decision: str, named: str, moves: list[str], reasons: str
+) -> list[dict[str, Any]] | None:
+    """Record a committee member's vote; the seated members' votes once ``MAJORITY`` of
+    them agree with it (they make the ruling), else None. Inside the ruling's transaction."""
+    member = as_user(actor)
+    assert member is not None  # can_rule: a committee member, logged in
+    try:
+        with transaction.atomic():
+            CommitteeVote.objects.create(
+                dispute=dispute,
+                member=member,
+                decision=decision,
+                result=named,
+                moves=moves,
+                reasons=reasons,
+            )
+    except IntegrityError:
+        raise StateConflict("You have already voted on this appeal.") from None
+    audit_record(
+        actor=actor,
+        action=AuditAction.DISPUTE_VOTE,
+        obj=dispute,
+        new={"decision": decision, "result": named, "moves": moves},
+    )
+    # Only the votes of the committee's present members count (a member
+    # replaced before the appeal was heard has no say in it).
+    officials = roles.officials_of(dispute.game.tournament)
+    seated = set(officials.committee_ids) if officials is not None else set()
+    cast = [v for v in dispute.votes.all() if v.member_id in seated]
+    key = _vote_key(decision, named, moves)
+    if sum(1 for v in cast if _vote_key(v.decision, v.result, v.moves) == key) < MAJORITY:
+        return None
+    return [
+        {
+            "member": v.member_id,
+            "decision": v.decision,
+            "result": v.result,
+            "moves": v.moves,
+            "reasons": v.reasons,
+        }
+        for v in cast
+    ]
 
 
 def dispute_rule(
@@ -242,44 +334,12 @@ def dispute_rule(
         )
         votes: list[dict[str, Any]] = []
         if dispute.level == Level.COMMITTEE:
-            member = as_user(actor)
-            assert member is not None  # can_rule: a committee member, logged in
-            try:
-                with transaction.atomic():
-                    CommitteeVote.objects.create(
-                        dispute=dispute,
-                        member=member,
-                        decision=decision,
-                        result=named,
-                        moves=continuation,
-                        reasons=reasons,
-                    )
-            except IntegrityError:
-                raise StateConflict("You have already voted on this appeal.") from None
-            audit_record(
-                actor=actor,
-                action=AuditAction.DISPUTE_VOTE,
-                obj=dispute,
-                new={"decision": decision, "result": named, "moves": continuation},
+            majority = _committee_vote(
+                actor, dispute, decision=decision, named=named, moves=continuation, reasons=reasons
             )
-            # Only the votes of the committee's present members count (a member
-            # replaced before the appeal was heard has no say in it).
-            officials = roles.officials_of(game.tournament)
-            seated = set(officials.committee_ids) if officials is not None else set()
-            cast = [v for v in dispute.votes.all() if v.member_id in seated]
-            key = _vote_key(decision, named, continuation)
-            if sum(1 for v in cast if _vote_key(v.decision, v.result, v.moves) == key) < MAJORITY:
+            if majority is None:
                 return dispute
-            votes = [
-                {
-                    "member": v.member_id,
-                    "decision": v.decision,
-                    "result": v.result,
-                    "moves": v.moves,
-                    "reasons": v.reasons,
-                }
-                for v in cast
-            ]
+            votes = majority
         reason = f"dispute {dispute.pk}: {dispute.get_level_display()} ruling, {decision}"
         game = game_ruling_apply(actor=actor, game=game, after=after, reason=reason)
         ruling = Ruling(

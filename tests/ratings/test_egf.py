@@ -116,7 +116,7 @@ def test_newcomers_start_at_the_gor_of_their_grade() -> None:
     assert gor_from_grade(Rank.parse("1d")) == 2100
     assert gor_from_grade(Rank.parse("5k")) == 1600
     assert gor_from_grade(Rank.parse("3d")) == 2300
-    assert EGF2021.new_player_at(Rank.parse("20k")).rating == 100
+    assert EGF2021.new_player(gor_from_grade(Rank.parse("20k"))).rating == 100
     with pytest.raises(RatingError):
         EGF2021.new_player()
 

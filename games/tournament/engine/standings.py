@@ -75,15 +75,6 @@ class Row:
     values: dict[str, float]
 
 
-@dataclass(frozen=True, slots=True)
-class RoundScore:
-    """A player's main scores after a round: wins and McMahon score (true values)."""
-
-    nbw: float
-    mms: float
-    smms: int
-
-
 class Scoreboard:
     """Every player's scores for every round of one event."""
 
@@ -426,13 +417,6 @@ class Scoreboard:
                 return [-self.event.settings.category(e.rank) for e in self.entrants]
             return [0] * len(self.entrants)
         return [row[r] for row in self._table(name)]
-
-    def score_after(self, entrant_id: int, after_round: int) -> RoundScore:
-        i = self._index[entrant_id]
-        r = self._check_round(after_round) - 1
-        if r < 0:
-            return RoundScore(0.0, float(self.smms[i]), self.smms[i])
-        return RoundScore(self.nbw2[i][r] / 2, self.mms2[i][r] / 2, self.smms[i])
 
     def implied(self, after_round: int) -> list[bool]:
         """Per player: did he play a game or have the bye in rounds 1..after_round?"""

@@ -106,7 +106,7 @@ def test_a_full_entry_list_csv_is_entered_in_bulk_in_seconds(
 ) -> None:
     """W10 on the entry list: 2,000 lines (half of them players already in goref) in a
     bounded time, matched by the import's rules."""
-    from games.tournament.services.entries_csv import MAX_ROWS as ENTRIES_FILE_MAX_ROWS
+    from games.tournament.services.files import ENTRIES_MAX_ROWS as ENTRIES_FILE_MAX_ROWS
 
     Player.objects.bulk_create(
         [
@@ -135,7 +135,7 @@ def test_a_full_entry_list_csv_is_entered_in_bulk_in_seconds(
 
 
 def test_an_entry_list_csv_over_the_limit_enters_nobody(director: Any, tournament: Any) -> None:
-    from games.tournament.services.entries_csv import MAX_ROWS as ENTRIES_FILE_MAX_ROWS
+    from games.tournament.services.files import ENTRIES_MAX_ROWS as ENTRIES_FILE_MAX_ROWS
 
     url = reverse("games:entries", args=[tournament.pk])
     too_many = "family_name,rank\n" + "".join(

@@ -162,17 +162,6 @@ def test_the_csv_holds_the_standings() -> None:
     assert len(rows) == 1 + len(event.entrants)
 
 
-def test_the_format_is_recognised_from_the_content() -> None:
-    from games.tournament.engine.formats.files import detect_format, read_event
-
-    xml = (DATA / "juvisy-2019.xml").read_bytes()
-    h9 = (DATA / "juvisy-2019.h9").read_bytes()
-    assert detect_format(xml) == "opengotha" and detect_format(h9) == "egf"
-    assert len(read_event(xml).games) == len(read_event(h9).games) == 36
-    with pytest.raises(opengotha.FileFormatError, match="neither"):
-        read_event(b"Name,Rank\nDoe,3k\n")
-
-
 def test_opengothas_h9_with_halves_lost_to_its_encoding_still_reads() -> None:
     # OpenGotha writes ISO-8859-15, which has no ½ or ¼: its SOS column shows "21?" and a
     # SODOS of a quarter "0?", which looks like a round cell.  goref's own file says 21.5.

@@ -1,6 +1,6 @@
 """The directors' admin of the tournament day: tournaments with their settings and
-officials, rounds and their result sheets, and (through ``admin_pairing``) the pairing
-pages.  Registered by ``games.admin`` importing this module.  A director sees only the
+officials, rounds and their result sheets, and (through ``.pairing``) the pairing
+pages.  Registered by ``games.admin`` importing this package.  A director sees only the
 tournaments he directs; every change goes through a service.
 """
 
@@ -24,7 +24,7 @@ from games.models import Game, Round, Tournament
 from games.permissions import directed_by, is_director
 from games.services.scoring import tournament_rescore
 from games.tournament import services as tournament_services
-from games.tournament.admin_pairing import RoundPairingViews
+from games.tournament.admin.pairing import RoundPairingViews
 from games.tournament.services.settings import SETTINGS_FIELDS
 from games.tournament.services.tournaments import TOURNAMENT_FIELDS
 from ops.admin_mixins import (
