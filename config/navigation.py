@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from games import cache as versions
 from games.models import Player
 from games.selectors import games_awaiting_confirmation
-from ops.cache import cached
+from ops.pages.cache import cached
 from ops.services import is_authenticated
 from referee.selectors import official_tournaments
 

@@ -24,9 +24,9 @@ from games.models import (
 )
 from games.services import outbound
 from games.services.players import player_audit_value
-from ops import cache
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import Actor, StateConflict, is_authenticated, require
 
 

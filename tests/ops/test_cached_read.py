@@ -1,5 +1,5 @@
 """The public lookups answer a visitor's cache hit before DRF's dispatch, with the bytes
-and headers DRF's own path gives (ops.api.CachedRead)."""
+and headers DRF's own path gives (ops.pages.api.CachedRead)."""
 
 from __future__ import annotations
 

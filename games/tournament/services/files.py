@@ -22,9 +22,9 @@ from games.tournament.engine.model import Entrant, Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.services.identity import EntrantError, players_identify
 from games.tournament.services.tournaments import tournament_create
-from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import Actor, StateConflict
 
 HANDICAP_KOMI = Decimal("0.5")  # OpenGotha's komi for a handicap game

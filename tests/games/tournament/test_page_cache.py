@@ -19,8 +19,8 @@ from django.urls import reverse
 from games import services
 from games.models import Game
 from games.templatetags.game_tables import number
-from ops import cache as versioned
-from ops import compress
+from ops.pages import cache as versioned
+from ops.pages import compress
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -218,7 +218,7 @@ def test_a_page_rebuilt_while_its_fragment_is_rebuilt_elsewhere_waits_for_the_fr
 
 
 def test_a_fragment_inside_a_fragment_is_written_into_it_not_left_as_a_mark(db: None) -> None:
-    from games.views.public import FRAGMENTS
+    from ops.pages.responses import FRAGMENTS
 
     template = Template(
         "{% load page_cache %}<header>{% versioned_cache 'outer' %}A"
