@@ -22,8 +22,9 @@ from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.urls import reverse
 
-from ops.pages import cache, warming
+from ops.pages import cache
 from ops.pages.responses import fragment_entry, visitor_entry
+from ops.pages.warming import unflag
 
 # The name of the tournament page's cached body (its template's ``body_fragment``).
 TOURNAMENT_BODY = "tournament-main"
@@ -60,7 +61,7 @@ def warm(pk: int) -> list[int]:
     with cache.warming():
         statuses = [_visit(path) for path in paths]
     if any(status != 200 for status in statuses):  # deleted meanwhile, or an error
-        warming.unflag(warmed_entries(f"{PREFIX}{pk}"))
+        unflag(warmed_entries(f"{PREFIX}{pk}"))
     return statuses
 
 

@@ -169,7 +169,7 @@ class VersionedEntries(LocMemCache):
     """The ``versioned`` cache: this process's memory in front of the shared cache.
 
     Only for entries whose key carries the versions of what they show (those of
-    ``cached`` and the pages' ``{% cache ... using="versioned" %}``): such a key
+    ``cached`` and the pages' ``{% versioned_cache %}``): such a key
     never names stale content, so a copy kept in this process is as good as
     the shared one, and a hit costs no round trip (the versions still cost one).
     """
