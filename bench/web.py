@@ -352,7 +352,7 @@ def _cold_costs(urls: dict[str, str], repeat: int = 7) -> dict[str, float]:
     from django.core.cache import caches
     from django.test import Client
 
-    from ops import cache as versioned
+    from ops.pages import cache as versioned
 
     client = Client(HTTP_HOST="127.0.0.1")
     costs: dict[str, float] = {}

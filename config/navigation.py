@@ -5,7 +5,7 @@ No query on a warm cache: what the header knows of the user (is he an official, 
 player is he) is cached under his ``user:<id>`` version, which the services bump when he
 is named or unnamed an official or his player record is linked or unlinked; the count
 of his games waiting is cached under his player's ``player:<id>`` version, which every
-saved game of his bumps (docs/operations.md, "Caching")."""
+saved game of his bumps (docs/operations.md, "The page cache")."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from games import cache as versions
 from games.models import Player
 from games.selectors import games_awaiting_confirmation
-from ops.cache import cached
+from ops.pages.cache import cached
 from ops.services import is_authenticated
 from referee.selectors import official_tournaments
 

@@ -63,7 +63,7 @@ MIDDLEWARE = [
     # First: an oversized body is refused before anything reads it.
     "ops.middleware.BodySizeLimitMiddleware",
     # Next, so it compresses what every other middleware wrote; a cached visitor page
-    # arrives already compressed (ops.compress), which it leaves alone.  BREACH: see
+    # arrives already compressed (ops.pages.compress), which it leaves alone.  BREACH: see
     # docs/operations.md, "Compression".
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -98,6 +98,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "config.navigation.header",
             ],
+            # {% versioned_cache %}: the page cache's fragments, kept with the rest of it.
+            "libraries": {"page_cache": "ops.pages.fragments"},
         },
     },
 ]
@@ -155,7 +157,7 @@ if REDIS_URL:
     # while that Redis is down: short socket timeouts, errors read as misses.
     CACHES = {
         "default": {
-            "BACKEND": "ops.cache.ForgivingRedisCache",
+            "BACKEND": "ops.pages.backends.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
             "TIMEOUT": 300,
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
@@ -176,9 +178,9 @@ else:
         "store_processed": False,
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Entries keyed by the versions of what they show, kept in each process too (ops.cache).
+# Entries keyed by the versions of what they show, kept in each process too (ops.pages).
 CACHES["versioned"] = {
-    "BACKEND": "ops.cache.VersionedEntries",
+    "BACKEND": "ops.pages.backends.VersionedEntries",
     "TIMEOUT": 300,
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
@@ -201,7 +203,7 @@ GOREF_BROKER_DOWN_SECONDS = env_int("GOREF_BROKER_DOWN_SECONDS", 5, minimum=0)
 # longer ago than GOREF_REQUEUE_AFTER whose message the broker no longer holds
 # (games.services.scoring.sweep_pending; docs/operations.md, "Re-scoring runs").
 # A visitor (no session, no token) may see a write this many seconds late: each
-# process trusts the cache versions it read that recently (ops.cache.versions).
+# process trusts the cache versions it read that recently (ops.pages.cache.versions).
 GOREF_VISITOR_STALE_SECONDS = env_int("GOREF_VISITOR_STALE_SECONDS", 1, minimum=0)
 # After a write, the worker rebuilds an event's tournament page and standings
 # (games.tournament.pages); meanwhile readers get the copy built before it, for at most
@@ -211,6 +213,10 @@ GOREF_WARM_PAGES = env_bool("GOREF_WARM_PAGES", bool(REDIS_URL))
 if GOREF_WARM_PAGES and not REDIS_URL:
     raise ConfigError("GOREF_WARM_PAGES=1 needs REDIS_URL: the worker's pages must reach the web")
 GOREF_WARM_SECONDS = env_int("GOREF_WARM_SECONDS", 10, minimum=1)
+# A write bumps the versions of the cached pages it changes once it commits
+# (ops.pages.cache.touch); True: at the write itself, for tests, whose transaction
+# never commits (tests/conftest.py).
+GOREF_CACHE_BUMP_AT_WRITE = False
 # bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
 GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
 GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)

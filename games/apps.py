@@ -22,11 +22,11 @@ class GamesConfig(AppConfig):
 
         from games import cache
         from games.people.services.grants import sync_groups
-        from games.tournament import pages
+        from games.tournament import tasks as day_tasks
 
         cache.register()
         # An event's tournament page and standings are rebuilt by the worker after a write
         # (the tournament wing's, so registered here rather than by the core's games.cache).
-        pages.register()
+        day_tasks.register()
         # After every app's post_migrate (auth makes the permissions in its own).
         post_migrate.connect(sync_groups, dispatch_uid="games.people.services.grants.sync_groups")

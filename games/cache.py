@@ -1,4 +1,5 @@
-"""The version names of the cached public reads (``ops.cache``), and which saved rows bump them.
+"""The games app's version names of the page cache (``ops.pages.cache``), and which saved
+rows bump them.
 
 - ``player:<id>``: his games, rank, club, rating (player page, rating lookup, handicap);
 - ``tournament:<id>``: its games, rounds, settings, state and directors (tournament page,
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ops import cache
+from ops.pages import cache
 
 PLAYERS = "players"
 TOURNAMENTS = "tournaments"

@@ -14,63 +14,20 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.utils.cache import patch_vary_headers
+from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from ops import cache
-from ops.cache import visitor_max_age
 from ops.conflicts import MESSAGE as RACE_MESSAGE
 from ops.conflicts import lost_race
 from ops.models import Job
-from ops.services import UNSET, StateConflict, is_authenticated
-
-# --------------------------------------------------------------------------- cached reads
-
-
-class CachedRead:
-    """For an API view whose GET answer is kept in ``ops.cache`` (the public lookups): a
-    visitor's hit is answered before DRF's dispatch (its request wrapper, authentication,
-    negotiation, the view), rendered by the view's JSON renderer as DRF would, with the
-    same headers.  Only where DRF would do nothing else: no credentials sent, JSON
-    accepted, no throttles on the view; anything else takes DRF's path, which builds
-    and keeps the entry.  Views say which entry a request reads (``cached_read``)."""
-
-    def cached_read(self, request: HttpRequest, **kwargs: Any) -> tuple[str, list[str]] | None:
-        """The (key, versions) of ``cache.cached`` that the view's answer to this request
-        is kept under, when the request names it plainly; None: take DRF's path."""
-        return None
-
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        view: Any = self
-        if (
-            request.method == "GET"
-            and "HTTP_AUTHORIZATION" not in request.META
-            and not view.throttle_classes
-            and request.META.get("HTTP_ACCEPT", "*/*") in ("*/*", "application/json")
-            and issubclass(view.renderer_classes[0], JSONRenderer)
-            and not is_authenticated(getattr(request, "user", None))
-        ):
-            read = self.cached_read(request, **kwargs)
-            if read is not None:
-                hit = cache.peek(*read, max_age=visitor_max_age(request))
-                if hit is not cache.MISSING:
-                    renderer = view.renderer_classes[0]()
-                    response = HttpResponse(renderer.render(hit), content_type=renderer.media_type)
-                    response["Allow"] = ", ".join(view.allowed_methods)
-                    patch_vary_headers(response, ["Accept"])
-                    return response
-        answer: HttpResponseBase = super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
-        return answer
-
+from ops.services import UNSET, StateConflict
 
 # --------------------------------------------------------------------------- the error shape
 

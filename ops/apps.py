@@ -19,3 +19,4 @@ class OpsConfig(AppConfig):
             accounts,  # noqa: F401
             checks,  # noqa: F401  (registers the static manifest check)
         )
+        from ops.pages import api  # noqa: F401  (registers the visitors' fast path check)

@@ -6,7 +6,7 @@ cache as DRF's throttles count, in fixed windows of ``GOREF_CODE_GUESS_MINUTES``
 Only wrong guesses count; once an address reaches ``GOREF_CODE_GUESS_LIMIT`` in a
 window, every guess from it is refused, the right ones included, until the window
 ends, so guessing on does not pay.  With Redis down the count reads as nothing
-(``ops.cache.ForgivingRedisCache``): the pages stay up, unthrottled for that time.
+(``ops.pages.backends.ForgivingRedisCache``): the pages stay up, unthrottled meanwhile.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, cast
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import InterfaceError, OperationalError, models
 
-from ops import cache
+from ops.pages import cache
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser

@@ -1,8 +1,9 @@
 """The session engine: Django's ``cached_db`` (read from the shared cache, written through
 to the database), with the cached copy kept at most ``CACHE_SECONDS``.
 
-Why the bound: the cache forgives a Redis error (``ops.cache.ForgivingRedisCache``), so a
-logout during a Redis outage deletes the session from the database but may leave its
+Why the bound: the cache forgives a Redis error
+(``ops.pages.backends.ForgivingRedisCache``), so a logout during a Redis outage
+deletes the session from the database but may leave its
 cached copy behind; without the bound that copy would sign its cookie in until the
 session's own expiry (two weeks).  A password change is safe either way: every request
 still loads the user, and Django refuses a session whose password hash is not his.

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
 from games.cache import RATINGS, player
-from ops import cache
+from ops.pages import cache
 
 
 class RatingsConfig(AppConfig):

@@ -23,9 +23,9 @@ from games.cache import RATINGS
 from games.models import MAX_RATED_HANDICAP, Player, Tournament, TournamentEntry
 from games.selectors import rated_games as selected_rated_games
 from games.selectors import unrated_by_handicap
-from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
+from ops.pages import cache
 from ratings.models import PlayerRating, RatingHistory, RatingRun
 from ratings.ranks import MAX_INDEX, Rank
 from ratings.scales import Scale, scale_for

@@ -32,6 +32,6 @@ class RefereeConfig(AppConfig):
 
 def _seats_deleted(sender: object, instance: TournamentOfficials, **kwargs: object) -> None:
     from games import cache as page_cache
-    from ops import cache
+    from ops.pages import cache
 
     cache.touch(*page_cache.users([instance.chief_referee_id, *instance.committee_ids]))

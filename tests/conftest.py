@@ -42,16 +42,18 @@ def _no_page_warming(settings) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
-def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _fresh_process_state(settings) -> Iterator[None]:  # type: ignore[no-untyped-def]
     """No test inherits another's cached reads or its "broker down" moment.
 
     A test runs in one transaction that never commits, so cached reads are
-    invalidated at the write instead of after commit: every page test that
-    writes and reads again checks that the write bumps what the page shows.
+    invalidated at the write instead of after commit (``GOREF_CACHE_BUMP_AT_WRITE``):
+    every page test that writes and reads again checks that the write bumps what the
+    page shows.
     """
     from django.core.cache import caches
 
-    from ops import cache as versioned
+    from ops.pages import cache as versioned
+    from ops.pages.backends import ForgivingRedisCache
     from ops.tasks_common import mark_broker
 
     for alias in ("default", "versioned"):
@@ -59,8 +61,8 @@ def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     versioned.forget_versions()
     # A test of Redis down marks it down for a few seconds, class-wide: without this,
     # the page-cache tests right after it found nothing cached.
-    versioned.ForgivingRedisCache.forget_down()
-    monkeypatch.setattr(versioned, "after_commit", lambda callback: callback())
+    ForgivingRedisCache.forget_down()
+    settings.GOREF_CACHE_BUMP_AT_WRITE = True
     mark_broker(up=True)
     yield
     mark_broker(up=True)

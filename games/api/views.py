@@ -32,12 +32,13 @@ from games.people import selectors as people_selectors
 from games.people import services as people
 from games.people.services.players import PLAYER_FIELDS
 from games.tournament import services as tournament_services
-from ops import cache
 from ops.accounts import token_create, token_revoke
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, CachedRead, changes, service_errors, valid
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
 from ops.auth import TokenAuthentication
-from ops.cache import visitor_max_age
 from ops.logins import locked_message
+from ops.pages import cache
+from ops.pages.api import CachedRead
+from ops.pages.cache import visitor_max_age
 from ops.text import small_number
 
 # --------------------------------------------------------------------------- auth

@@ -1,13 +1,15 @@
-"""An event's busiest pages, rebuilt by the worker after each write to the event.
+"""An event's busiest pages, rebuilt by the worker after each write to the event: the
+tournament's warmer of the page cache (``ops.pages.warming``).
 
 Every result entered bumps the event's version (``games.cache``), so every cached copy
 of its tournament page and standings misses at once.  Rebuilding them takes 100-300 ms
 of CPU at congress size; done in a web process, it holds that process's other threads
 (the GIL) for as long, and hundreds of phones reloading the standings feel it.  So the
-bump queues ``games.pages_warm`` instead: the worker requests both pages as a visitor
-would, which builds and caches them (the whole visitor page and the fragment that a
-signed-in user's page is built around), while readers get the copy built before the
-write (``ops.cache.register_warmer``; docs/operations.md, "Cached reads").
+bump queues ``games.pages_warm`` instead (``games.tournament.tasks``, which registers
+this warmer): the worker requests both pages as a visitor would, which builds and caches
+them (the whole visitor page and the fragment that a signed-in user's page is built
+around), while readers get the copy built before the write (docs/operations.md, "The
+page cache").
 """
 
 from __future__ import annotations
@@ -20,14 +22,13 @@ from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.urls import reverse
 
-from games.tournament.tasks import pages_warm
-from games.views.public import fragment_entry, visitor_entry
-from ops import cache
-from ops.tasks_common import publish_or_log
+from ops.pages import cache
+from ops.pages.responses import fragment_entry, visitor_entry
+from ops.pages.warming import unflag
 
 # The name of the tournament page's cached body (its template's ``body_fragment``).
 TOURNAMENT_BODY = "tournament-main"
-_PREFIX = "tournament:"  # games.cache.tournament's names
+PREFIX = "tournament:"  # games.cache.tournament's names: the versions this warms after
 
 
 def tournament_key(pk: object) -> str:
@@ -42,7 +43,7 @@ def standings_key(pk: object, number: int | None, printable: bool) -> str:
 
 def warmed_entries(version: str) -> list[str]:
     """The cache entries the worker rebuilds after a bump of ``tournament:<pk>``."""
-    pk = version.removeprefix(_PREFIX)
+    pk = version.removeprefix(PREFIX)
     standings = standings_key(pk, None, printable=False)
     return [
         visitor_entry(tournament_key(pk)),
@@ -50,17 +51,6 @@ def warmed_entries(version: str) -> list[str]:
         visitor_entry(f"page.{standings}"),
         fragment_entry(standings),
     ]
-
-
-def warm_queue(version: str) -> bool:
-    """Queue the rebuild of ``tournament:<pk>``'s pages (False: the broker is down)."""
-    pk = int(version.removeprefix(_PREFIX))
-    return publish_or_log(lambda: pages_warm.delay(pk), what=f"page rebuild of tournament {pk}")
-
-
-def register() -> None:
-    """Called by ``GamesConfig.ready``."""
-    cache.register_warmer(_PREFIX, warmed_entries, warm_queue)
 
 
 def warm(pk: int) -> list[int]:
@@ -71,7 +61,7 @@ def warm(pk: int) -> list[int]:
     with cache.warming():
         statuses = [_visit(path) for path in paths]
     if any(status != 200 for status in statuses):  # deleted meanwhile, or an error
-        cache.unflag(warmed_entries(f"{_PREFIX}{pk}"))
+        unflag(warmed_entries(f"{PREFIX}{pk}"))
     return statuses
 
 

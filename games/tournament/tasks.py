@@ -1,5 +1,6 @@
 """The tournament wing's Celery task: an event's busiest pages rebuilt after a write
-(``games.tournament.pages``; registered through ``GamesConfig.ready``, which imports it)."""
+(``games.tournament.pages``), and the warmer that queues it (registered by
+``GamesConfig.ready``, which imports this module)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,25 @@ from typing import Any
 
 from celery import shared_task
 
-from ops.tasks_common import job_task_options
+from games.tournament import pages
+from ops.pages import warming
+from ops.tasks_common import job_task_options, publish_or_log
 
 
 @shared_task(name="games.pages_warm", **job_task_options(max_retries=0, autoretry_for=()))
 def pages_warm(self: Any, tournament_id: int) -> list[int]:
     """Rebuild an event's tournament page and standings; a lost one only leaves the
     readers to rebuild them when the flags expire."""
-    from games.tournament.pages import warm
+    return pages.warm(tournament_id)
 
-    return warm(tournament_id)
+
+def pages_warm_queue(version: str) -> bool:
+    """Queue the rebuild of ``tournament:<pk>``'s pages (False: the broker is down)."""
+    pk = int(version.removeprefix(pages.PREFIX))
+    return publish_or_log(lambda: pages_warm.delay(pk), what=f"page rebuild of tournament {pk}")
+
+
+def register() -> None:
+    """Called by ``GamesConfig.ready``: after a bump of ``tournament:<pk>``, the worker
+    rebuilds the event's pages (``ops.pages.warming``)."""
+    warming.register_warmer(pages.PREFIX, pages.warmed_entries, pages_warm_queue)

@@ -39,7 +39,10 @@ from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import files
 from games.tournament.services.lifecycle import UnfinishedGames
-from games.views.public import (
+from ops.forms import posted_id, refusal_text
+from ops.pages import cache
+from ops.pages.compress import Page
+from ops.pages.responses import (
     FRAGMENTS,
     fragment_entry,
     lazy_context,
@@ -47,9 +50,6 @@ from games.views.public import (
     splice_mark,
     visitor_cached,
 )
-from ops import cache
-from ops.compress import Page
-from ops.forms import posted_id, refusal_text
 from ops.services import StateConflict
 from ops.text import small_number
 from ratings.ranks import Rank

@@ -14,8 +14,8 @@ from games import selectors
 from games.models import Player
 from games.permissions import player_for
 from games.services import outbound
-from games.views.public import lazy_context, render_spliced, visitor_cached
-from ops import cache
+from ops.pages import cache
+from ops.pages.responses import lazy_context, render_spliced, visitor_cached
 from ops.text import small_number
 
 # Games on one page of the player page: an active EGD player's career is 2,000 games,

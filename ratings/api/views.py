@@ -26,9 +26,10 @@ from games.models import Game, Player, Tournament
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.selectors import search_players
 from games.tournament.api.serializers import EntrySerializer
-from ops import cache
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, CachedRead, service_errors, valid
-from ops.cache import visitor_max_age
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
+from ops.pages import cache
+from ops.pages.api import CachedRead
+from ops.pages.cache import visitor_max_age
 from ops.text import small_number
 from ratings import lists, selectors, services
 from ratings.api import serializers as s

@@ -20,9 +20,9 @@ from games.services.codes import CodeHolder
 from games.services.common import GameLockedError
 from games.services.disputes import game_dispute_open, game_snapshot
 from games.services.results import refuse_if_locked
-from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import Actor, StateConflict, as_user, require, validate_and_save
 from referee import remedies, roles
 from referee.emails import dispute_notify

@@ -15,7 +15,8 @@ from django.urls import reverse
 from games import services
 from games.models import Game
 from games.people import services as people
-from ops import cache as versioned
+from ops.pages import cache as versioned
+from ops.pages.backends import ForgivingRedisCache
 from tests.games import sgf_samples
 
 
@@ -82,11 +83,9 @@ def test_the_tournament_page_is_served_from_the_cache_until_a_game_changes(
 
 
 def test_a_version_is_bumped_only_once_the_write_commits(
-    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any, db: None
+    settings: Any, django_capture_on_commit_callbacks: Any, db: None
 ) -> None:
-    from django.db import transaction
-
-    monkeypatch.setattr(versioned, "after_commit", transaction.on_commit)
+    settings.GOREF_CACHE_BUMP_AT_WRITE = False  # as in production (tests/conftest.py)
     before = versioned.versions(["player:1"])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         versioned.touch("player:1")
@@ -101,11 +100,11 @@ def redis_down(settings: Any) -> None:
     """The cache on a Redis that refuses connections (nothing listens on port 1)."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "ops.cache.ForgivingRedisCache",
+            "BACKEND": "ops.pages.backends.ForgivingRedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         },
-        "versioned": {"BACKEND": "ops.cache.VersionedEntries"},
+        "versioned": {"BACKEND": "ops.pages.backends.VersionedEntries"},
     }
 
 
@@ -152,7 +151,7 @@ def test_a_visitor_may_see_a_write_in_another_process_a_moment_late_a_signed_in_
 def test_a_page_from_the_cache_carries_the_csp_nonce_of_its_own_request(rf: Any, db: None) -> None:
     from django.http import HttpResponse
 
-    from games.views.public import visitor_cached
+    from ops.pages.responses import visitor_cached
 
     first, second = rf.get("/page/"), rf.get("/page/")
     first.csp_nonce, second.csp_nonce = "n0nce-of-the-first", "n0nce-of-the-second"
@@ -176,13 +175,11 @@ def test_with_the_cache_down_a_rebuild_takes_no_lock_and_shares_no_copy(
     """Each write to a dead Redis waits on its socket: while it is known down, a miss
     builds the entry here without the lock's add and delete or the stale copy's set (the
     entry itself is still written through, as every write tries)."""
-    from ops import cache as versioned
-
     assert cache.get("probe", "missed") == "missed"  # the failed read marks Redis down
     tried: list[str] = []
     for method in ("add", "set", "delete"):
         monkeypatch.setattr(
-            versioned.ForgivingRedisCache, method, lambda self, *a, m=method, **k: tried.append(m)
+            ForgivingRedisCache, method, lambda self, *a, m=method, **k: tried.append(m)
         )
     assert versioned.single_flight("page.x@1", lambda: "built") == "built"
     assert tried == ["set"]
@@ -190,7 +187,7 @@ def test_with_the_cache_down_a_rebuild_takes_no_lock_and_shares_no_copy(
 
 def test_the_redis_cache_keeps_one_client_for_every_command(redis_url: str) -> None:
     # Django's own builds a client per command (its callback table copied each time).
-    backend = versioned.ForgivingRedisCache(redis_url, {"KEY_PREFIX": "one-client-test"})
+    backend = ForgivingRedisCache(redis_url, {"KEY_PREFIX": "one-client-test"})
     client = backend._cache.get_client()
     backend.set("key", "value")
     assert backend.get("key") == "value" and backend.get_many(["key"]) == {"key": "value"}

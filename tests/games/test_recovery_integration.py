@@ -144,7 +144,7 @@ def test_while_the_broker_is_down_submissions_fail_fast_and_are_scored_when_it_i
     settings.CACHES = {
         **settings.CACHES,
         "default": {
-            "BACKEND": "ops.cache.ForgivingRedisCache",
+            "BACKEND": "ops.pages.backends.ForgivingRedisCache",
             "LOCATION": own_redis.url,
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         },

@@ -9,7 +9,7 @@ import zlib
 
 import pytest
 
-from ops.compress import Page, _multiply, _shift_factor, gzipped
+from ops.pages.compress import Page, _multiply, _shift_factor, gzipped
 
 NONCE = "n0nce-of-the-first=="
 

@@ -25,9 +25,9 @@ from games.people.engine.federation_ids import PLAYER_ID_FIELDS
 from games.people.selectors import duplicates_visible
 from games.people.services.players import player_audit_value
 from games.services import outbound
-from ops import cache
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import Actor, StateConflict, require
 
 

@@ -18,9 +18,9 @@ from games.people.engine.federation_ids import LABELS, PLAYER_ID_FIELDS
 from games.people.engine.names import name_key
 from games.people.services.clubs import club_create
 from games.services import outbound
-from ops import cache
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError

@@ -17,9 +17,9 @@ from django.db.models import Q
 from games import permissions
 from games.models import Game, Player, Presence, Tournament, TournamentEntry
 from games.services import outbound
-from ops import cache
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError

@@ -32,9 +32,9 @@ from games.tournament.engine.model import Entrant, Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
 from games.tournament.services.tournaments import tournament_create
-from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import Actor, StateConflict
 from ratings.ranks import MAX_INDEX, Rank, RankError
 

@@ -14,9 +14,9 @@ from games import permissions
 from games.models import LOCKED_STATES, Game, Tournament
 from games.services import outbound
 from games.tournament.services.tournaments import rated_dates_limit
-from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import Actor, StateConflict, require
 
 

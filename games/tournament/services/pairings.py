@@ -19,9 +19,9 @@ from games.tournament.services.entries import check_open, entry_for
 from games.tournament.services.lifecycle import tournament_mark_started
 from games.tournament.services.settings import as_komi, komi_for_game
 from games.tournament.services.tournaments import round_get_or_create, rules_named
-from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 
 

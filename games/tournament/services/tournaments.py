@@ -22,9 +22,9 @@ from games.tournament.services.settings import (
     as_komi,
     tournament_settings_update,
 )
-from ops import cache
 from ops.audit import audit_record
 from ops.models import AuditAction
+from ops.pages import cache
 from ops.services import UNSET, Actor, Unset, as_user, require, validate_and_save
 from ops.text import check_visible_text
 

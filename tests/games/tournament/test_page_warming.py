@@ -1,6 +1,6 @@
 """After a result, the worker rebuilds the event's tournament page and standings; the web
 processes serve the copy built before it meanwhile and rebuild nothing themselves
-(games.tournament.pages, ops.cache.register_warmer)."""
+(games.tournament.pages, ops.pages.warming)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """``{% versioned_cache "name" arg ... %}``: a fragment kept until one of the page's versions
-is bumped, rebuilt by one thread at a time (``ops.cache.single_flight``), kept compressed
-and spliced into the page as it is (``games.views.public.render_spliced``).
+is bumped, rebuilt by one thread at a time (``ops.pages.cache.single_flight``), kept compressed
+and spliced into the page as it is (``ops.pages.responses.render_spliced``).  Loaded as
+``{% load page_cache %}`` (settings, ``TEMPLATES`` ``libraries``).
 
 Django's ``{% cache %}`` reads and writes its key with no lock, so right after a write
 every thread that missed rendered the fragment at once.  The key is the name, the
-arguments and the context's ``versions`` (``ops.cache.versions`` of what it shows).
+arguments and the context's ``versions`` (``ops.pages.cache.versions`` of what it shows).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.safestring import SafeString
 
-from games.views.public import FRAGMENTS, fragment_entry, splice_mark
-from ops import cache
-from ops.compress import Page
+from ops.pages import cache
+from ops.pages.compress import Page
+from ops.pages.responses import FRAGMENTS, fragment_entry, splice_mark
 
 register = template.Library()
 

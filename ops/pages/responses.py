@@ -1,6 +1,6 @@
 """Public pages served from the cache: the whole page for a visitor with no session, a
-cached fragment for everyone else, both kept compressed (docs/operations.md, "Caching"
-and "Compression")."""
+cached fragment for everyone else (``ops.pages.fragments``), both kept compressed
+(docs/operations.md, "The page cache" and "Compression")."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 
-from ops import cache
-from ops.compress import MIN_BYTES, Page, accepts_gzip, gzipped
+from ops.pages import cache
+from ops.pages.compress import MIN_BYTES, Page, accepts_gzip, gzipped
 
 # The context variable that collects a page's cached fragments (``splice_mark``).
 FRAGMENTS = "spliced_fragments"
@@ -56,7 +56,7 @@ def visitor_cached(
     request: HttpRequest, key: str, names: list[str], page: Callable[[], HttpResponse]
 ) -> HttpResponse:
     """The whole page from the cache for a visitor with no session (nothing on it is his),
-    until one of ``names`` is bumped, compressed once (``ops.compress``); anyone else gets
+    until one of ``names`` is bumped, compressed once (``ops.pages.compress``); anyone else gets
     ``page()``, itself built around a cached fragment."""
     if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
         return page()
