@@ -13,10 +13,12 @@ from typing import Any
 from django.db.models import Max, Q, QuerySet
 from django.utils.safestring import mark_safe
 
+from games.engine.federation_ids import RatingListRow
 from games.models import Game, Player
 from games.selectors import outcome_for
 from ratings.charts import rating_chart_svg
-from ratings.models import PlayerRating, RatingHistory, RatingRun
+from ratings.lists import search_lists
+from ratings.models import PlayerRating, RatingHistory, RatingListEntry, RatingRun
 from ratings.promotion.selectors import rank_history
 from ratings.strength import current_strength
 
@@ -134,3 +136,28 @@ def player_rating_page(player: Player) -> dict[str, Any]:
         "chart": chart,
         "ranks": list(rank_history(player)),
     }
+
+
+def _list_row(e: RatingListEntry) -> RatingListRow:
+    return RatingListRow(
+        id=e.pk,
+        source=e.rating_list.source,
+        federation_id=e.federation_id,
+        family_name=e.family_name,
+        given_name=e.given_name,
+        rank=e.rank,
+        rating=e.rating,
+        club=e.club,
+        country=e.country,
+    )
+
+
+def rating_list_rows(q: str) -> list[RatingListRow]:
+    """The list entries a search finds (``ratings.lists.search_lists``), as plain rows."""
+    return [_list_row(e) for e in search_lists(q)]
+
+
+def rating_list_row(pk: int) -> RatingListRow | None:
+    """The list entry ``pk`` as a plain row, ``None`` when the lists hold none."""
+    found = RatingListEntry.objects.select_related("rating_list").filter(pk=pk).first()
+    return None if found is None else _list_row(found)

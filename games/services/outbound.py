@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import datetime as dt
 
+    from games.engine.federation_ids import RatingListRow
     from games.engine.rules import Rules
     from games.models import Game, Player, Tournament
     from ops.services import Actor
@@ -148,39 +149,17 @@ def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -
     player_records_merged(kept=kept, gone=gone)
 
 
-def rating_list_search(q: str) -> list[dict[str, Any]]:
-    """The federations' list entries matching a search, for the entries page
-    (``ratings.lists.search_lists``)."""
-    from ratings.lists import search_lists
-    from ratings.ranks import Rank
+def rating_list_rows(q: str) -> list[RatingListRow]:
+    """The federations' list entries a search finds, for the entries page
+    (``ratings.selectors.rating_list_rows``)."""
+    from ratings.selectors import rating_list_rows
 
-    return [
-        {
-            "id": e.pk,
-            "name": f"{e.family_name} {e.given_name}".strip(),
-            "rank": str(Rank(e.rank)) if e.rank is not None else "",
-            "rating": e.rating,
-            "club": e.club,
-            "country": e.country,
-            "federation": e.rating_list.source.upper(),
-            "federation_id": e.federation_id,
-        }
-        for e in search_lists(q)
-    ]
+    return rating_list_rows(q)
 
 
-def entry_add_from_list(*, actor: Actor, tournament: Tournament, list_entry: int) -> str:
-    """Enter the player a list entry names (``ratings.lists.entry_add_from_list``); what
-    happened, in words, for the entries page."""
-    from django.core.exceptions import ValidationError
+def rating_list_row(pk: int) -> RatingListRow | None:
+    """The federations' list entry ``pk`` (``ratings.selectors.rating_list_row``), for the
+    tournament wing to enter the player it names; ``None`` when the lists hold none."""
+    from ratings.selectors import rating_list_row
 
-    from ratings.lists import entry_add_from_list as add
-    from ratings.models import RatingListEntry
-
-    found = RatingListEntry.objects.select_related("rating_list").filter(pk=list_entry).first()
-    if found is None:
-        raise ValidationError({"list_entry": "Choose a player from the lists."})
-    done = add(actor=actor, tournament=tournament, list_entry=found)
-    how = "linked to his goref record" if done.linked else "added to goref"
-    review = f", {done.review} pair(s) queued for review" if done.review else ""
-    return f"{done.entry.player} entered from the {found.rating_list.source.upper()} list ({how}{review})."
+    return rating_list_row(pk)
