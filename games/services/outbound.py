@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from games.models import Game, Player, Tournament
     from ops.services import Actor
     from ratings.handicap import HandicapAdvice
+    from ratings.selectors import RatingRecord
     from ratings.strength import Strength
 
 
@@ -70,12 +71,12 @@ def player_ratings(player_ids: list[int]) -> dict[int, float]:
     return ratings_of(player_ids)
 
 
-def player_rating_page(player: Player) -> dict[str, Any]:
-    """A player's rating, rank, rating history (and its chart) and rank history for the
-    player page, as the ratings app shows them (``ratings.selectors.player_rating_page``)."""
-    from ratings.selectors import player_rating_page
+def player_rating_record(player: Player) -> RatingRecord:
+    """A player's strength, rated tournaments and rank history, for the player page
+    (``ratings.selectors.rating_record``; ratings' template draws the chart)."""
+    from ratings.selectors import rating_record
 
-    return player_rating_page(player)
+    return rating_record(player)
 
 
 def handicap_advice(
