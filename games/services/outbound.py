@@ -1,8 +1,19 @@
-"""The core's only calls up to the satellites: what games tells ratings and referee, and
-the few of their reads that games' pages show.
+"""The core's only calls up to the satellites (ratings, referee).
 
 The satellites import games, never the other way round, except here; each function
 names its listener and imports it in its body (docs/games.md, "The one write path").
+It tells and asks, and never formats: it returns values (dataclasses, ids, numbers,
+the satellites' records), never sentences or HTML, and reaches another app only
+through its services and selectors.  One shape passes through as it is: the referee's
+public rows of a game's closed disputes, which the game API embeds.
+
+What games tells the satellites:
+    result_locked, result_contested, record_mismatch (the dispute's id), rank_corrected,
+    tournament_closed, players_merged.
+What games asks them:
+    player_strength, player_ratings, player_rating_record, handicap_advice,
+    ratings_rated_through, rating_list_rows, rating_list_row (ratings);
+    disputes_for_page, closed_disputes, closed_disputes_schema (referee).
 """
 
 from __future__ import annotations
@@ -21,6 +32,9 @@ if TYPE_CHECKING:
     from ratings.strength import Strength
 
 
+# --------------------------------------------------------------------------- tells
+
+
 def result_locked(game: Game) -> None:
     """A result became final; ratings (``ratings.services.ratings_on_result_locked``)
     queues the rating update when it completes a rated tournament."""
@@ -29,12 +43,12 @@ def result_locked(game: Game) -> None:
     ratings_on_result_locked(game)
 
 
-def rank_corrected(*, actor: Actor, player: Player, old_rank: int) -> None:
-    """A director corrected a player's official rank; ratings writes it into the rank
-    history (``ratings.promotion.services.rank_change_log``)."""
-    from ratings.promotion.services import rank_change_log
+def result_contested(*, actor: Actor, game: Game, reason: str) -> None:
+    """The opponent contested the submitted result; the referee app opens a dispute of
+    kind "result" with his reason (``referee.services.dispute_open_on_contest``)."""
+    from referee.services import dispute_open_on_contest
 
-    rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
+    dispute_open_on_contest(actor=actor, game=game, reason=reason)
 
 
 def record_mismatch(*, game: Game, kind: str, claim: str, evidence: dict[str, Any]) -> int | None:
@@ -47,12 +61,35 @@ def record_mismatch(*, game: Game, kind: str, claim: str, evidence: dict[str, An
     return None if dispute is None else int(dispute.pk)
 
 
-def result_contested(*, actor: Actor, game: Game, reason: str) -> None:
-    """The opponent contested the submitted result; the referee app opens a dispute of
-    kind "result" with his reason (``referee.services.dispute_open_on_contest``)."""
-    from referee.services import dispute_open_on_contest
+def rank_corrected(*, actor: Actor, player: Player, old_rank: int) -> None:
+    """A director corrected a player's official rank; ratings writes it into the rank
+    history (``ratings.promotion.services.rank_change_log``)."""
+    from ratings.promotion.services import rank_change_log
 
-    dispute_open_on_contest(actor=actor, game=game, reason=reason)
+    rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
+
+
+def tournament_closed(tournament: Tournament) -> None:
+    """A director closed the tournament; ratings (``ratings.services.ratings_on_tournament_closed``)
+    queues the update from it when it is rated."""
+    from ratings.services import ratings_on_tournament_closed
+
+    ratings_on_tournament_closed(tournament)
+
+
+def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -> None:
+    """Two player records became one; ratings moves the rank history, promotions and the
+    honorary title to ``kept`` and re-rates from ``earliest``
+    (``ratings.services.ratings_on_players_merged``); the referee app moves ruling
+    acceptances (``referee.services.player_records_merged``)."""
+    from ratings.services import ratings_on_players_merged
+    from referee.services import player_records_merged
+
+    ratings_on_players_merged(kept=kept, gone=gone, earliest=earliest)
+    player_records_merged(kept=kept, gone=gone)
+
+
+# --------------------------------------------------------------------------- asks
 
 
 def player_strength(player: Player) -> Strength:
@@ -103,53 +140,6 @@ def ratings_rated_through(today: dt.date) -> dt.date | None:
     return rated_through(today)
 
 
-def tournament_closed(tournament: Tournament) -> None:
-    """A director closed the tournament; ratings (``ratings.services.ratings_on_tournament_closed``)
-    queues the update from it when it is rated."""
-    from ratings.services import ratings_on_tournament_closed
-
-    ratings_on_tournament_closed(tournament)
-
-
-def closed_disputes(game: Game) -> Any:
-    """A game's closed disputes and their rulings as the referee app shows them to the
-    public (``referee.selectors.closed_disputes_of``, ``PublicDisputeSerializer``)."""
-    from referee.api.serializers import PublicDisputeSerializer
-    from referee.selectors import closed_disputes_of
-
-    return PublicDisputeSerializer(closed_disputes_of(game), many=True).data
-
-
-def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
-    """The game's disputes ``user`` may see, newest first, for links on the game page
-    (``referee.selectors.dispute_list``: the public sees closed ones only)."""
-    from referee.selectors import dispute_list
-
-    return list(dispute_list(user=user, game=game.pk))
-
-
-def closed_disputes_schema() -> Any:
-    """The OpenAPI shape of ``closed_disputes`` (the referee app's serializer).
-
-    Called when ``games.api.serializers`` is loaded, so the referee's serializers
-    must not import that module (shared fields live in ``games.api.fields``)."""
-    from referee.api.serializers import PublicDisputeSerializer
-
-    return PublicDisputeSerializer(many=True)
-
-
-def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -> None:
-    """Two player records became one; ratings moves the rank history, promotions and the
-    honorary title to ``kept`` and re-rates from ``earliest``
-    (``ratings.services.ratings_on_players_merged``); the referee app moves ruling
-    acceptances (``referee.services.player_records_merged``)."""
-    from ratings.services import ratings_on_players_merged
-    from referee.services import player_records_merged
-
-    ratings_on_players_merged(kept=kept, gone=gone, earliest=earliest)
-    player_records_merged(kept=kept, gone=gone)
-
-
 def rating_list_rows(q: str) -> list[RatingListRow]:
     """The federations' list entries a search finds, for the entries page
     (``ratings.selectors.rating_list_rows``)."""
@@ -164,3 +154,30 @@ def rating_list_row(pk: int) -> RatingListRow | None:
     from ratings.selectors import rating_list_row
 
     return rating_list_row(pk)
+
+
+def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
+    """The game's disputes ``user`` may see, newest first, for links on the game page
+    (``referee.selectors.dispute_list``: the public sees closed ones only)."""
+    from referee.selectors import dispute_list
+
+    return list(dispute_list(user=user, game=game.pk))
+
+
+def closed_disputes(game: Game) -> Any:
+    """A game's closed disputes and their rulings as the referee app shows them to the
+    public (``referee.selectors.closed_disputes_of``, ``PublicDisputeSerializer``)."""
+    from referee.api.serializers import PublicDisputeSerializer
+    from referee.selectors import closed_disputes_of
+
+    return PublicDisputeSerializer(closed_disputes_of(game), many=True).data
+
+
+def closed_disputes_schema() -> Any:
+    """The OpenAPI shape of ``closed_disputes`` (the referee app's serializer).
+
+    Called when ``games.api.serializers`` is loaded, so the referee's serializers
+    must not import that module (shared fields live in ``games.api.fields``)."""
+    from referee.api.serializers import PublicDisputeSerializer
+
+    return PublicDisputeSerializer(many=True)
