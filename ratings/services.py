@@ -1,4 +1,4 @@
-"""Rating and handicap writes: queue a recompute, award the honorary 9p+, choose an even game.
+"""Rating writes: queue a recompute, award the honorary 9p+, hear what games tells.
 
 Services as everywhere (docs/operations.md §2); recompute jobs are written
 first and published on commit, and ``ratings_sweep`` publishes a job the
