@@ -3,9 +3,8 @@
 The rules, their sources (New Zealand Rules of Go, EGF results format), the
 caps, komi by preset and goref's decisions: docs/ratings.md §8.
 The komi of a handicap game comes from the same convention the pairing uses
-(``games.tournament.engine.komi``), so the calculator and a round agree.
-Pure module: standard library plus ``games.engine`` and ``games.tournament.engine``
-(both stdlib-only).
+(``games.engine.komi``), so the calculator and a round agree.
+Pure module: standard library plus ``games.engine`` (stdlib-only).
 """
 
 from __future__ import annotations
@@ -18,10 +17,10 @@ from decimal import Decimal
 from typing import Literal
 
 from games.engine import handicap as engine_handicap
+from games.engine.komi import game_komi, handicap_komi_default
 from games.engine.rules import Placement as RulesPlacement
 from games.engine.rules import Rules
 from games.engine.types import Point
-from games.tournament.engine.komi import game_komi, handicap_komi_default
 from ratings.ranks import Rank
 
 NOISE = 1e-9
@@ -69,7 +68,7 @@ class HandicapPolicy:
 
     def komi_for(self, rules: Rules, handicap: int) -> Decimal:
         """The komi of a game with ``handicap`` stones under ``rules``: the pairing's
-        rule (``games.tournament.engine.komi``), so both give the same komi."""
+        rule (``games.engine.komi``), so both give the same komi."""
         even = rules.komi if self.even_komi is None else self.even_komi
         with_handicap = self.handicap_komi
         if with_handicap is None:

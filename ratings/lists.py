@@ -1,6 +1,7 @@
 """The federations' rating lists in goref: import one (replacing the older list of the same
-source, recording what changed) and search them with goref's own players (docs/ratings.md,
-"Rating lists")."""
+source, recording what changed) and search them (docs/ratings.md, "Rating lists").
+Entering a listed player is the tournament wing's write, from ``ratings.selectors``'
+plain rows."""
 
 from __future__ import annotations
 
@@ -13,18 +14,13 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
 from games import permissions
-from games.models import Tournament, TournamentEntry
 from games.people.engine.names import name_key
 from games.people.selectors import MAX_QUERY, MAX_RESULTS, search_words
-from games.people.services.matching import EntrantError, players_identify
-from games.tournament import services as tournament_services
-from games.tournament.engine.model import Entrant
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import Actor, StateConflict
 from ratings import rating_lists
 from ratings.models import RatingList, RatingListEntry, RatingListToken
-from ratings.ranks import MIN_INDEX
 
 BATCH = 5000
 
@@ -178,60 +174,3 @@ def _words_from(word: str) -> QuerySet[RatingListToken]:
     return RatingListToken.objects.filter(
         token__gte=word, token__lt=after, token__startswith=word
     ).order_by()
-
-
-@dataclass(frozen=True)
-class ListEntry:
-    entry: TournamentEntry
-    linked: bool  # an existing goref player (else a new one)
-    review: int  # pairs put on the review list
-
-
-def entry_add_from_list(
-    *, actor: Actor, tournament: Tournament, list_entry: RatingListEntry
-) -> ListEntry:
-    """``_enter`` in its own transaction; a race on the player's id is a 409."""
-    try:
-        return _enter(actor=actor, tournament=tournament, list_entry=list_entry)
-    except IntegrityError:
-        raise StateConflict(
-            "Another write took this player's id at the same moment: retry."
-        ) from None
-
-
-@transaction.atomic
-def _enter(*, actor: Actor, tournament: Tournament, list_entry: RatingListEntry) -> ListEntry:
-    """Enter the player a list names: the goref player his federation id or name says he
-    is (docs/tournaments.md, "One person across events"), else a new one, with the list's
-    rank, rating, club and country on the entry."""
-    if actor is not None and not permissions.is_director(actor, tournament):
-        raise PermissionDenied("Only its directors can change a tournament's entries.")
-    source = list_entry.rating_list.source
-    fid = list_entry.federation_id
-    entrant = Entrant(
-        id=1,
-        family_name=list_entry.family_name,
-        given_name=list_entry.given_name,
-        rank=list_entry.rank if list_entry.rank is not None else MIN_INDEX,
-        rating=list_entry.rating or 0,
-        club=list_entry.club,
-        country=list_entry.country,
-        egd_pin=fid if source == rating_lists.EGD else "",
-        ffg_licence=fid if source == rating_lists.FFG else "",
-        aga_id=fid if source == rating_lists.AGA else "",
-    )
-    try:
-        who = players_identify(actor=actor, entrants=[entrant], tournament=tournament)
-    except EntrantError as exc:
-        raise ValidationError({"player": exc.text}) from None
-    (player,) = who.players
-    entry = tournament_services.entry_add(
-        actor=actor,
-        tournament=tournament,
-        player=player,
-        rank=list_entry.rank if list_entry.rank is not None else None,
-        rating=list_entry.rating,
-        club=list_entry.club,
-        country=list_entry.country if len(list_entry.country) == 2 else "",
-    )
-    return ListEntry(entry, who.linked[0], who.review)

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Max, Q, QuerySet
-from django.utils.safestring import mark_safe
 
 from games.models import Game, Player
+from games.people.engine.federation_ids import RatingListRow
 from games.selectors import outcome_for
-from ratings.charts import rating_chart_svg
-from ratings.models import PlayerRating, RatingHistory, RatingRun
+from ratings.lists import search_lists
+from ratings.models import PlayerRating, RankChange, RatingHistory, RatingListEntry, RatingRun
 from ratings.promotion.selectors import rank_history
-from ratings.strength import current_strength
+from ratings.strength import Strength, current_strength
 
 TOP_SIZE = 100
 
@@ -118,19 +118,46 @@ def latest_run() -> Any:
     return RatingRun.objects.filter(state=RatingRun.State.DONE).order_by("-id").first()
 
 
-def player_rating_page(player: Player) -> dict[str, Any]:
-    """The rating part of the player page (games' ``/players/<id>/``): strength, the rating
-    chart, the rated tournaments and the rank history."""
-    history = list(player_history(player))
-    points: list[tuple[dt.date, float]] = []
-    if history:
-        points.append((history[0].event_date, history[0].rating_before))
-        points += [(h.event_date, h.rating_after) for h in history]
-    # rating_chart_svg escapes every text it draws.
-    chart = mark_safe(rating_chart_svg(points, title=f"Rating history of {player.full_name}"))
-    return {
-        "strength": current_strength(player),
-        "history": history,
-        "chart": chart,
-        "ranks": list(rank_history(player)),
-    }
+@dataclass(frozen=True)
+class RatingRecord:
+    """The rating part of the player page (games' ``/players/<id>/``), as values: his
+    strength, his rated tournaments (oldest first; the template draws their chart with
+    ``{% rating_chart %}``) and his rank history."""
+
+    strength: Strength
+    history: list[RatingHistory]
+    ranks: list[RankChange]
+
+
+def rating_record(player: Player) -> RatingRecord:
+    """The player's ``RatingRecord``: his strength, rated tournaments and rank history."""
+    return RatingRecord(
+        strength=current_strength(player),
+        history=list(player_history(player)),
+        ranks=list(rank_history(player)),
+    )
+
+
+def _list_row(e: RatingListEntry) -> RatingListRow:
+    return RatingListRow(
+        id=e.pk,
+        source=e.rating_list.source,
+        federation_id=e.federation_id,
+        family_name=e.family_name,
+        given_name=e.given_name,
+        rank=e.rank,
+        rating=e.rating,
+        club=e.club,
+        country=e.country,
+    )
+
+
+def rating_list_rows(q: str) -> list[RatingListRow]:
+    """The list entries a search finds (``ratings.lists.search_lists``), as plain rows."""
+    return [_list_row(e) for e in search_lists(q)]
+
+
+def rating_list_row(pk: int) -> RatingListRow | None:
+    """The list entry ``pk`` as a plain row, ``None`` when the lists hold none."""
+    found = RatingListEntry.objects.select_related("rating_list").filter(pk=pk).first()
+    return None if found is None else _list_row(found)

@@ -1,4 +1,4 @@
-"""Rating and handicap writes: queue a recompute, award the honorary 9p+, choose an even game.
+"""Rating writes: queue a recompute, award the honorary 9p+, hear what games tells.
 
 Services as everywhere (docs/operations.md §2); recompute jobs are written
 first and published on commit, and ``ratings_sweep`` publishes a job the
@@ -18,9 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import permissions
-from games.engine.rules import get_rules
-from games.models import Game, Player, Tournament, TournamentEntry
-from games.tournament.services import game_even_set
+from games.models import Game, Player, Tournament
 from ops.audit import audit_record
 from ops.models import AuditAction, Job, JobState
 from ops.services import (
@@ -31,13 +29,11 @@ from ops.services import (
     validate_and_save,
 )
 from ops.tasks_common import mark_broker, publish_or_log
-from ratings.handicap import HandicapAdvice
 from ratings.models import HonoraryTitle, RankChangeKind
 from ratings.promotion.evaluation import promotions_queue
 from ratings.promotion.services import player_rank_set
 from ratings.ranks import HONORARY_INDEX, Rank
 from ratings.recompute import recompute
-from ratings.strength import pairing_advice
 from ratings.tasks import ratings_recompute
 
 log = logging.getLogger(__name__)
@@ -256,54 +252,6 @@ def player_award_honorary(*, actor: Actor, player: Player, reason: str) -> Honor
             new={"honorary": True, "rank": "9p+", "reason": reason},
         )
     return title
-
-
-# --------------------------------------------------------------------------- even game
-
-
-def game_advice(game: Game) -> HandicapAdvice:
-    """The handicap advice for a game's players under its tournament's policy and rules,
-    from their entry ranks and ratings (which stand for the whole event)."""
-    entries = {
-        e.player_id: (e.rank, e.rating)
-        for e in TournamentEntry.objects.filter(
-            tournament_id=game.tournament_id, player_id__in=[game.black_id, game.white_id]
-        )
-    }
-    entered = None
-    if game.black_id in entries and game.white_id in entries:
-        entered = (entries[game.black_id], entries[game.white_id])
-    return pairing_advice(
-        tournament=game.tournament,
-        a=game.black,
-        b=game.white,
-        rules=get_rules(game.rules),
-        entered=entered,
-    )
-
-
-def game_choose_even(*, actor: Actor, game: Game) -> Game:
-    """A player or director records an even game instead of the handicap, before a result.
-
-    Allowed only under 0.5 stones (New Zealand Rules of Go; docs/ratings.md §8).
-    """
-    allowed = permissions.is_participant(actor, game) or permissions.is_director(
-        actor, game.tournament
-    )
-    if not allowed:
-        raise PermissionDenied("Only the players of this game or its directors can choose.")
-    return game_even_set(actor=actor, game=game, allowed=_difference_under_half)
-
-
-def _difference_under_half(game: Game) -> None:
-    advice = game_advice(game)
-    if not advice.even_game_allowed:
-        raise ValidationError(
-            {
-                "handicap": f"The rating difference is {advice.difference_stones:.2f} stones: "
-                "an even game may be chosen only under 0.5."
-            }
-        )
 
 
 def ratings_on_players_merged(

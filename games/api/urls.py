@@ -1,4 +1,5 @@
-"""``/api/v1/``: token login, players, tournaments, games and their results."""
+"""``/api/v1/``: token login, players, tournaments (entries, from the rating lists too),
+games and their results, the even-game choice."""
 
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
@@ -21,6 +22,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:pk>/rounds/<int:round_number>/pairing/",
         rounds.RoundPairingView.as_view(),
         name="tournament-round-pairing",
+    ),
+    path("games/<int:pk>/even-game/", rounds.EvenGameView.as_view(), name="api-game-even"),
+    path(
+        "tournaments/<int:pk>/entries/from-list/",
+        entries.EntryFromListView.as_view(),
+        name="api-entry-from-list",
     ),
     *router.urls,
 ]

@@ -1,8 +1,19 @@
-"""The core's only calls up to the satellites: what games tells ratings and referee, and
-the few of their reads that games' pages show.
+"""The core's only calls up to the satellites (ratings, referee).
 
 The satellites import games, never the other way round, except here; each function
 names its listener and imports it in its body (docs/games.md, "The one write path").
+It tells and asks, and never formats: it returns values (dataclasses, ids, numbers,
+the satellites' records), never sentences or HTML, and reaches another app only
+through its services and selectors.  One shape passes through as it is: the referee's
+public rows of a game's closed disputes, which the game API embeds.
+
+What games tells the satellites:
+    result_locked, result_contested, record_mismatch (the dispute's id), rank_corrected,
+    tournament_closed, players_merged.
+What games asks them:
+    player_strength, player_ratings, player_rating_record, handicap_advice,
+    ratings_rated_through, rating_list_rows, rating_list_row (ratings);
+    disputes_for_page, closed_disputes, closed_disputes_schema (referee).
 """
 
 from __future__ import annotations
@@ -14,9 +25,14 @@ if TYPE_CHECKING:
 
     from games.engine.rules import Rules
     from games.models import Game, Player, Tournament
+    from games.people.engine.federation_ids import RatingListRow
     from ops.services import Actor
     from ratings.handicap import HandicapAdvice
+    from ratings.selectors import RatingRecord
     from ratings.strength import Strength
+
+
+# --------------------------------------------------------------------------- tells
 
 
 def result_locked(game: Game) -> None:
@@ -27,12 +43,12 @@ def result_locked(game: Game) -> None:
     ratings_on_result_locked(game)
 
 
-def rank_corrected(*, actor: Actor, player: Player, old_rank: int) -> None:
-    """A director corrected a player's official rank; ratings writes it into the rank
-    history (``ratings.promotion.services.rank_change_log``)."""
-    from ratings.promotion.services import rank_change_log
+def result_contested(*, actor: Actor, game: Game, reason: str) -> None:
+    """The opponent contested the submitted result; the referee app opens a dispute of
+    kind "result" with his reason (``referee.services.dispute_open_on_contest``)."""
+    from referee.services import dispute_open_on_contest
 
-    rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
+    dispute_open_on_contest(actor=actor, game=game, reason=reason)
 
 
 def record_mismatch(*, game: Game, kind: str, claim: str, evidence: dict[str, Any]) -> int | None:
@@ -45,12 +61,35 @@ def record_mismatch(*, game: Game, kind: str, claim: str, evidence: dict[str, An
     return None if dispute is None else int(dispute.pk)
 
 
-def result_contested(*, actor: Actor, game: Game, reason: str) -> None:
-    """The opponent contested the submitted result; the referee app opens a dispute of
-    kind "result" with his reason (``referee.services.dispute_open_on_contest``)."""
-    from referee.services import dispute_open_on_contest
+def rank_corrected(*, actor: Actor, player: Player, old_rank: int) -> None:
+    """A director corrected a player's official rank; ratings writes it into the rank
+    history (``ratings.promotion.services.rank_change_log``)."""
+    from ratings.promotion.services import rank_change_log
 
-    dispute_open_on_contest(actor=actor, game=game, reason=reason)
+    rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
+
+
+def tournament_closed(tournament: Tournament) -> None:
+    """A director closed the tournament; ratings (``ratings.services.ratings_on_tournament_closed``)
+    queues the update from it when it is rated."""
+    from ratings.services import ratings_on_tournament_closed
+
+    ratings_on_tournament_closed(tournament)
+
+
+def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -> None:
+    """Two player records became one; ratings moves the rank history, promotions and the
+    honorary title to ``kept`` and re-rates from ``earliest``
+    (``ratings.services.ratings_on_players_merged``); the referee app moves ruling
+    acceptances (``referee.services.player_records_merged``)."""
+    from ratings.services import ratings_on_players_merged
+    from referee.services import player_records_merged
+
+    ratings_on_players_merged(kept=kept, gone=gone, earliest=earliest)
+    player_records_merged(kept=kept, gone=gone)
+
+
+# --------------------------------------------------------------------------- asks
 
 
 def player_strength(player: Player) -> Strength:
@@ -69,12 +108,12 @@ def player_ratings(player_ids: list[int]) -> dict[int, float]:
     return ratings_of(player_ids)
 
 
-def player_rating_page(player: Player) -> dict[str, Any]:
-    """A player's rating, rank, rating history (and its chart) and rank history for the
-    player page, as the ratings app shows them (``ratings.selectors.player_rating_page``)."""
-    from ratings.selectors import player_rating_page
+def player_rating_record(player: Player) -> RatingRecord:
+    """A player's strength, rated tournaments and rank history, for the player page
+    (``ratings.selectors.rating_record``; ratings' template draws the chart)."""
+    from ratings.selectors import rating_record
 
-    return player_rating_page(player)
+    return rating_record(player)
 
 
 def handicap_advice(
@@ -101,12 +140,28 @@ def ratings_rated_through(today: dt.date) -> dt.date | None:
     return rated_through(today)
 
 
-def tournament_closed(tournament: Tournament) -> None:
-    """A director closed the tournament; ratings (``ratings.services.ratings_on_tournament_closed``)
-    queues the update from it when it is rated."""
-    from ratings.services import ratings_on_tournament_closed
+def rating_list_rows(q: str) -> list[RatingListRow]:
+    """The federations' list entries a search finds, for the entries page
+    (``ratings.selectors.rating_list_rows``)."""
+    from ratings.selectors import rating_list_rows
 
-    ratings_on_tournament_closed(tournament)
+    return rating_list_rows(q)
+
+
+def rating_list_row(pk: int) -> RatingListRow | None:
+    """The federations' list entry ``pk`` (``ratings.selectors.rating_list_row``), for the
+    tournament wing to enter the player it names; ``None`` when the lists hold none."""
+    from ratings.selectors import rating_list_row
+
+    return rating_list_row(pk)
+
+
+def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
+    """The game's disputes ``user`` may see, newest first, for links on the game page
+    (``referee.selectors.dispute_list``: the public sees closed ones only)."""
+    from referee.selectors import dispute_list
+
+    return list(dispute_list(user=user, game=game.pk))
 
 
 def closed_disputes(game: Game) -> Any:
@@ -118,14 +173,6 @@ def closed_disputes(game: Game) -> Any:
     return PublicDisputeSerializer(closed_disputes_of(game), many=True).data
 
 
-def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
-    """The game's disputes ``user`` may see, newest first, for links on the game page
-    (``referee.selectors.dispute_list``: the public sees closed ones only)."""
-    from referee.selectors import dispute_list
-
-    return list(dispute_list(user=user, game=game.pk))
-
-
 def closed_disputes_schema() -> Any:
     """The OpenAPI shape of ``closed_disputes`` (the referee app's serializer).
 
@@ -134,53 +181,3 @@ def closed_disputes_schema() -> Any:
     from referee.api.serializers import PublicDisputeSerializer
 
     return PublicDisputeSerializer(many=True)
-
-
-def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -> None:
-    """Two player records became one; ratings moves the rank history, promotions and the
-    honorary title to ``kept`` and re-rates from ``earliest``
-    (``ratings.services.ratings_on_players_merged``); the referee app moves ruling
-    acceptances (``referee.services.player_records_merged``)."""
-    from ratings.services import ratings_on_players_merged
-    from referee.services import player_records_merged
-
-    ratings_on_players_merged(kept=kept, gone=gone, earliest=earliest)
-    player_records_merged(kept=kept, gone=gone)
-
-
-def rating_list_search(q: str) -> list[dict[str, Any]]:
-    """The federations' list entries matching a search, for the entries page
-    (``ratings.lists.search_lists``)."""
-    from ratings.lists import search_lists
-    from ratings.ranks import Rank
-
-    return [
-        {
-            "id": e.pk,
-            "name": f"{e.family_name} {e.given_name}".strip(),
-            "rank": str(Rank(e.rank)) if e.rank is not None else "",
-            "rating": e.rating,
-            "club": e.club,
-            "country": e.country,
-            "federation": e.rating_list.source.upper(),
-            "federation_id": e.federation_id,
-        }
-        for e in search_lists(q)
-    ]
-
-
-def entry_add_from_list(*, actor: Actor, tournament: Tournament, list_entry: int) -> str:
-    """Enter the player a list entry names (``ratings.lists.entry_add_from_list``); what
-    happened, in words, for the entries page."""
-    from django.core.exceptions import ValidationError
-
-    from ratings.lists import entry_add_from_list as add
-    from ratings.models import RatingListEntry
-
-    found = RatingListEntry.objects.select_related("rating_list").filter(pk=list_entry).first()
-    if found is None:
-        raise ValidationError({"list_entry": "Choose a player from the lists."})
-    done = add(actor=actor, tournament=tournament, list_entry=found)
-    how = "linked to his goref record" if done.linked else "added to goref"
-    review = f", {done.review} pair(s) queued for review" if done.review else ""
-    return f"{done.entry.player} entered from the {found.rating_list.source.upper()} list ({how}{review})."

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import cache as page_cache
 from games import services
+from games.messages import entered_from_list
 from games.models import (
     Game,
     Player,
@@ -293,11 +294,23 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         tournament_services.entry_add(actor=request.user, tournament=tournament, player=player)
         messages.success(request, f"{player} added and entered.")
     elif what == "list":
-        list_entry = posted_id(request, "list_entry", "Choose a player from the lists.")
-        text = outbound.entry_add_from_list(
-            actor=request.user, tournament=tournament, list_entry=list_entry
+        row = outbound.rating_list_row(
+            posted_id(request, "list_entry", "Choose a player from the lists.")
         )
-        messages.success(request, text)
+        if row is None:
+            raise ValidationError({"list_entry": "Choose a player from the lists."})
+        listed = tournament_services.entry_add_from_list(
+            actor=request.user, tournament=tournament, row=row
+        )
+        messages.success(
+            request,
+            entered_from_list(
+                player=listed.entry.player,
+                source=row.source,
+                linked=listed.linked,
+                review=listed.review,
+            ),
+        )
     elif what == "update":
         entry = get_object_or_404(
             TournamentEntry,
@@ -388,7 +401,19 @@ def player_search(request: HttpRequest, pk: int) -> JsonResponse:
                 }
                 for p in found
             ],
-            "listed": outbound.rating_list_search(query)[:SEARCH_LIMIT],
+            "listed": [
+                {
+                    "id": e.id,
+                    "name": f"{e.family_name} {e.given_name}".strip(),
+                    "rank": str(Rank(e.rank)) if e.rank is not None else "",
+                    "rating": e.rating,
+                    "club": e.club,
+                    "country": e.country,
+                    "federation": e.source.upper(),
+                    "federation_id": e.federation_id,
+                }
+                for e in outbound.rating_list_rows(query)[:SEARCH_LIMIT]
+            ],
         }
     )
 

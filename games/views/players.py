@@ -54,11 +54,14 @@ def _player_page(request: HttpRequest, pk: int, names: list[str], page: int) -> 
         games = selectors.player_games(player, offset=(page - 1) * PAGE_GAMES, limit=PAGE_GAMES + 1)
         if page > 1 and not games:
             raise Http404("No such page.")
+        rating = outbound.player_rating_record(player)
         return {
             "games": games[:PAGE_GAMES],
             "newer": page - 1 if page > 1 else None,
             "older": page + 1 if len(games) > PAGE_GAMES and page < MAX_PAGE else None,
-            **outbound.player_rating_page(player),
+            "strength": rating.strength,
+            "history": rating.history,
+            "ranks": rating.ranks,
         }
 
     ctx = {
@@ -66,7 +69,7 @@ def _player_page(request: HttpRequest, pk: int, names: list[str], page: int) -> 
         "page": page,
         # Everything below the name is a cached fragment (the template's versioned_cache).
         "versions": cache.versions(names),
-        **lazy_context(body, ["games", "newer", "older", "strength", "history", "chart", "ranks"]),
+        **lazy_context(body, ["games", "newer", "older", "strength", "history", "ranks"]),
     }
     return render_spliced(request, "games/player_detail.html", ctx)
 

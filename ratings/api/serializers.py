@@ -103,13 +103,6 @@ class HonorarySerializer(serializers.Serializer[Any]):
     awarded_at = serializers.DateTimeField()
 
 
-class EvenGameSerializer(serializers.Serializer[Any]):
-    game = serializers.IntegerField(source="pk")
-    handicap = serializers.IntegerField()
-    komi = serializers.DecimalField(max_digits=4, decimal_places=1)
-    even_game_chosen = serializers.BooleanField(allow_null=True)
-
-
 class RatingListSearchQuerySerializer(serializers.Serializer[Any]):
     q = serializers.CharField(
         min_length=2,
@@ -146,15 +139,3 @@ class FoundListEntrySerializer(serializers.Serializer[Any]):
 class RatingListSearchSerializer(serializers.Serializer[Any]):
     players = FoundPlayerSerializer(many=True, help_text="goref's players (at most 20).")
     lists = FoundListEntrySerializer(many=True, help_text="Entries of the lists (at most 20).")
-
-
-class EntryFromListSerializer(serializers.Serializer[Any]):
-    list_entry = serializers.IntegerField(
-        min_value=1, help_text="The id of a list entry (the search's lists[].id)."
-    )
-
-
-class EntryFromListResultSerializer(serializers.Serializer[Any]):
-    entry = serializers.DictField(help_text="The entry, as the entries API shows it.")
-    linked = serializers.BooleanField(help_text="An existing goref player (else a new one).")
-    review = serializers.IntegerField(help_text="Pairs put on the review list.")

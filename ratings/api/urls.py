@@ -1,5 +1,5 @@
-"""``/api/v1/``: handicaps, what-if, rating history, recompute, honorary 9p+, even-game choice;
-promotions (rank history, recent promotions, candidates, policies)."""
+"""``/api/v1/``: handicaps, what-if, rating history, recompute, honorary 9p+, the rating
+lists' search; promotions (rank history, recent promotions, candidates, policies)."""
 
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
@@ -17,12 +17,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("ratings/recompute/", views.RecomputeView.as_view(), name="api-ratings-recompute"),
     path("players/<int:pk>/history/", views.PlayerHistoryView.as_view(), name="api-player-history"),
     path("players/<int:pk>/honorary/", views.HonoraryView.as_view(), name="api-player-honorary"),
-    path("games/<int:pk>/even-game/", views.EvenGameView.as_view(), name="api-game-even"),
-    path(
-        "tournaments/<int:pk>/entries/from-list/",
-        views.EntryFromListView.as_view(),
-        name="api-entry-from-list",
-    ),
     path(
         "rating-lists/search/",
         views.RatingListSearchView.as_view(),

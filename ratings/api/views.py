@@ -1,8 +1,7 @@
 """The ratings and handicap API (v1): parse, call a service or a read, format.
 
 Reads are public; recomputes and the honorary 9p+ are for directors and
-staff; the even-game choice for the game's players and directors.  Status
-codes and the error shape: docs/operations.md §3.
+staff.  Status codes and the error shape: docs/operations.md §3.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -22,18 +21,16 @@ from rest_framework.views import APIView
 from games import cache as page_cache
 from games.engine.coords import point_to_gtp
 from games.engine.rules import get_rules
-from games.models import Game, Player, Tournament
+from games.models import Player, Tournament
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.selectors import search_players
-from games.tournament.api.serializers import EntrySerializer
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
+from ops.api import ERRORS, NOT_FOUND, service_errors, valid
 from ops.pages import cache
 from ops.pages.api import CachedRead
 from ops.pages.cache import visitor_max_age
 from ops.text import small_number
 from ratings import lists, selectors, services
 from ratings.api import serializers as s
-from ratings.models import RatingListEntry
 from ratings.ranks import Rank
 from ratings.strength import current_strength, pairing_advice, policy_for, what_if
 
@@ -215,23 +212,6 @@ class HonoraryView(APIView):
         return Response(s.HonorarySerializer(title).data, status=status.HTTP_201_CREATED)
 
 
-class EvenGameView(APIView):
-    """The players (or a director) choose an even game under 0.5 stones (New Zealand Rules)."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        request=None,
-        responses={200: s.EvenGameSerializer, **ERRORS, **CONFLICT},
-        parameters=[OpenApiParameter("pk", int, OpenApiParameter.PATH, description="Game id.")],
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        game = get_object_or_404(Game.objects.select_related("tournament", "black", "white"), pk=pk)
-        with service_errors():
-            game = services.game_choose_even(actor=request.user, game=game)
-        return Response(s.EvenGameSerializer(game).data)
-
-
 class RatingListSearchView(APIView):
     """Search-as-you-type over goref's players and the imported federation lists."""
 
@@ -272,32 +252,3 @@ class RatingListSearchView(APIView):
         ]
         body = s.RatingListSearchSerializer({"players": players, "lists": entries}).data
         return Response(body)
-
-
-class EntryFromListView(APIView):
-    """A director enters the player a rating list names (linked to goref's player by the
-    import's rules, else created), with the list's rank, rating, club and country."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        request=s.EntryFromListSerializer,
-        responses={201: s.EntryFromListResultSerializer, **ERRORS, **NOT_FOUND, **CONFLICT},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        tournament = get_object_or_404(Tournament, pk=pk)
-        data = valid(s.EntryFromListSerializer, request.data)
-        found = RatingListEntry.objects.select_related("rating_list").filter(pk=data["list_entry"])
-        entry = found.first()
-        if entry is None:
-            raise exceptions.ValidationError({"list_entry": "No such entry in the lists."})
-        with service_errors():
-            result = lists.entry_add_from_list(
-                actor=request.user, tournament=tournament, list_entry=entry
-            )
-        body = {
-            "entry": dict(EntrySerializer(result.entry).data),
-            "linked": result.linked,
-            "review": result.review,
-        }
-        return Response(body, status=status.HTTP_201_CREATED)

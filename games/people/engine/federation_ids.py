@@ -29,3 +29,28 @@ PLAYER_IDS = (*FEDERATION_IDS, NZGS_ID)
 ID_FIELDS = tuple(i.field for i in FEDERATION_IDS)
 PLAYER_ID_FIELDS = tuple(i.field for i in PLAYER_IDS)
 LABELS = {i.field: i.label for i in PLAYER_IDS}
+
+
+# The rating lists goref imports, by source, and the player id each one's rows carry.
+LIST_IDS = {"egd": EGD_PIN, "ffg": FFG_LICENCE, "aga": AGA_ID}
+
+
+@dataclass(frozen=True)
+class RatingListRow:
+    """One player as a federation's rating list names him: the plain value the ratings
+    app hands the tournament wing, which enters him (no model of either app)."""
+
+    id: int  # the list entry's, to name it in a form or the API
+    source: str  # a key of LIST_IDS
+    federation_id: str
+    family_name: str
+    given_name: str
+    rank: int | None  # ladder index (1d = 0), None when the list gives none
+    rating: int | None
+    club: str
+    country: str
+
+    @property
+    def id_field(self) -> str:
+        """The player field ``federation_id`` fills (``egd_pin``, ...)."""
+        return LIST_IDS[self.source].field

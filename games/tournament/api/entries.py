@@ -1,4 +1,5 @@
-"""``/api/v1/tournaments/<id>/entries/``: a tournament's entries and their participation."""
+"""``/api/v1/tournaments/<id>/entries/``: a tournament's entries and their participation;
+``.../entries/from-list/``: enter a player from a federation's rating list."""
 
 from __future__ import annotations
 
@@ -9,16 +10,21 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, status, viewsets
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from games.models import Tournament, TournamentEntry
+from games.services import outbound
 from games.tournament import services as tournament_services
 from games.tournament.api.serializers import (
     ENTRY_FIELDS,
     PRESENCE_CODES,
     EntryCreateSerializer,
+    EntryFromListResultSerializer,
+    EntryFromListSerializer,
     EntrySerializer,
     EntryUpdateSerializer,
 )
@@ -116,3 +122,31 @@ class EntryViewSet(
         with service_errors():
             tournament_services.entry_remove(actor=request.user, entry=entry)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EntryFromListView(APIView):
+    """A director enters the player a rating list names (linked to goref's player by the
+    import's rules, else created), with the list's rank, rating, club and country."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=EntryFromListSerializer,
+        responses={201: EntryFromListResultSerializer, **ERRORS, **NOT_FOUND, **CONFLICT},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        data = valid(EntryFromListSerializer, request.data)
+        row = outbound.rating_list_row(data["list_entry"])
+        if row is None:
+            raise exceptions.ValidationError({"list_entry": "No such entry in the lists."})
+        with service_errors():
+            result = tournament_services.entry_add_from_list(
+                actor=request.user, tournament=tournament, row=row
+            )
+        body = {
+            "entry": dict(EntrySerializer(result.entry).data),
+            "linked": result.linked,
+            "review": result.review,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -1,5 +1,6 @@
 """``/api/v1/tournaments/{id}/rounds/{R}/pairing/``: pair a round (POST) or undo its
-pairing (DELETE) through ``games.tournament.services.rounds``."""
+pairing (DELETE) through ``games.tournament.services.rounds``;
+``/api/v1/games/{id}/even-game/``: choose an even game instead of the handicap."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Game, Tournament
+from games.tournament.api.serializers import EvenGameSerializer
 from games.tournament.engine.pairing import COST_NAMES
 from games.tournament.selectors import unfinished_before
+from games.tournament.services.pairings import game_choose_even
 from games.tournament.services.rounds import (
     MAX_PAIRS,
     RoundPairing,
@@ -228,3 +232,20 @@ class RoundPairingView(APIView):
                 actor=request.user, tournament=tournament, round_number=round_number
             )
         return Response({"round": round_number, "removed": removed})
+
+
+class EvenGameView(APIView):
+    """The players (or a director) choose an even game under 0.5 stones (New Zealand Rules)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: EvenGameSerializer, **ERRORS, **CONFLICT},
+        parameters=[OpenApiParameter("pk", int, OpenApiParameter.PATH, description="Game id.")],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game.objects.select_related("tournament", "black", "white"), pk=pk)
+        with service_errors():
+            game = game_choose_even(actor=request.user, game=game)
+        return Response(EvenGameSerializer(game).data)

@@ -179,3 +179,22 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     review_url = serializers.CharField(
         help_text="The review page of this tournament's possible duplicates."
     )
+
+
+class EntryFromListSerializer(serializers.Serializer[Any]):
+    list_entry = serializers.IntegerField(
+        min_value=1, help_text="The id of a list entry (the search's lists[].id)."
+    )
+
+
+class EntryFromListResultSerializer(serializers.Serializer[Any]):
+    entry = serializers.DictField(help_text="The entry, as the entries API shows it.")
+    linked = serializers.BooleanField(help_text="An existing goref player (else a new one).")
+    review = serializers.IntegerField(help_text="Pairs put on the review list.")
+
+
+class EvenGameSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(source="pk")
+    handicap = serializers.IntegerField()
+    komi = serializers.DecimalField(max_digits=4, decimal_places=1)
+    even_game_chosen = serializers.BooleanField(allow_null=True)

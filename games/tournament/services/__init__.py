@@ -8,13 +8,19 @@ transaction, an audit row for a director's judgement.  Results go through
 
 from games.tournament.services.entries import (
     entry_add,
+    entry_add_from_list,
     entry_participation_set,
     entry_remove,
     entry_update,
     entry_withdraw,
 )
 from games.tournament.services.lifecycle import tournament_close, tournament_start
-from games.tournament.services.pairings import game_create, game_even_set, game_update
+from games.tournament.services.pairings import (
+    game_choose_even,
+    game_create,
+    game_even_set,
+    game_update,
+)
 from games.tournament.services.settings import tournament_settings_update
 from games.tournament.services.tournaments import (
     round_get_or_create,
@@ -26,10 +32,12 @@ from games.tournament.services.tournaments import (
 
 __all__ = [
     "entry_add",
+    "entry_add_from_list",
     "entry_participation_set",
     "entry_remove",
     "entry_update",
     "entry_withdraw",
+    "game_choose_even",
     "game_create",
     "game_even_set",
     "game_update",

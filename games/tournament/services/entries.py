@@ -16,13 +16,16 @@ from django.db.models import Q
 
 from games import permissions
 from games.models import Game, Player, Presence, Tournament, TournamentEntry
+from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, RatingListRow
+from games.people.services.matching import EntrantError, players_identify
 from games.services import outbound
+from games.tournament.engine.model import Entrant
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
 from ops.pages import cache
 from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
 from ops.text import check_visible_text
-from ratings.ranks import Rank, RankError
+from ratings.ranks import MIN_INDEX, Rank, RankError
 
 MAX_ROUNDS = 64  # the participation field's length: one letter per round
 FROZEN = ("rank", "rating")
@@ -344,3 +347,58 @@ def entry_for(tournament: Tournament, player: Player, *, field_name: str) -> Tou
             {field_name: f"{player} is not entered in {tournament}: enter him first."}
         )
     return entry
+
+
+@dataclass(frozen=True)
+class ListedEntry:
+    """A player entered from a rating list: his entry, whether he was already goref's
+    player (else created) and how many pairs went to the review list."""
+
+    entry: TournamentEntry
+    linked: bool
+    review: int
+
+
+def entry_add_from_list(*, actor: Actor, tournament: Tournament, row: RatingListRow) -> ListedEntry:
+    """``_enter_listed`` in its own transaction; a race on the player's id is a 409."""
+    try:
+        return _enter_listed(actor=actor, tournament=tournament, row=row)
+    except IntegrityError:
+        raise StateConflict(
+            "Another write took this player's id at the same moment: retry."
+        ) from None
+
+
+@transaction.atomic
+def _enter_listed(*, actor: Actor, tournament: Tournament, row: RatingListRow) -> ListedEntry:
+    """Enter the player a list row names: the goref player his federation id or name says
+    he is (docs/tournaments.md, "One person across events"), else a new one, with the
+    list's rank, rating, club and country on the entry."""
+    _check_director(actor, tournament)
+    entrant = Entrant(
+        id=1,
+        family_name=row.family_name,
+        given_name=row.given_name,
+        rank=row.rank if row.rank is not None else MIN_INDEX,
+        rating=row.rating or 0,
+        club=row.club,
+        country=row.country,
+        egd_pin=row.federation_id if row.id_field == EGD_PIN.field else "",
+        ffg_licence=row.federation_id if row.id_field == FFG_LICENCE.field else "",
+        aga_id=row.federation_id if row.id_field == AGA_ID.field else "",
+    )
+    try:
+        who = players_identify(actor=actor, entrants=[entrant], tournament=tournament)
+    except EntrantError as exc:
+        raise ValidationError({"player": exc.text}) from None
+    (player,) = who.players
+    entry = entry_add(
+        actor=actor,
+        tournament=tournament,
+        player=player,
+        rank=row.rank,
+        rating=row.rating,
+        club=row.club,
+        country=row.country if len(row.country) == 2 else "",
+    )
+    return ListedEntry(entry, who.linked[0], who.review)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
@@ -328,3 +328,45 @@ def game_even_set(
             new={"handicap": 0, "komi": str(game.komi), "even_game_chosen": True},
         )
     return game
+
+
+def game_choose_even(*, actor: Actor, game: Game) -> Game:
+    """A player or director records an even game instead of the handicap, before a result.
+
+    Allowed only under 0.5 stones, as the ratings advise (New Zealand Rules of Go;
+    docs/ratings.md §8).
+    """
+    allowed = permissions.is_participant(actor, game) or permissions.is_director(
+        actor, game.tournament
+    )
+    if not allowed:
+        raise PermissionDenied("Only the players of this game or its directors can choose.")
+    return game_even_set(actor=actor, game=game, allowed=_difference_under_half)
+
+
+def _difference_under_half(game: Game) -> None:
+    """The ratings' advice for the game's players, from their entry ranks and ratings
+    (which stand for the whole event), under its tournament's policy and rules."""
+    entries = {
+        e.player_id: (e.rank, e.rating)
+        for e in TournamentEntry.objects.filter(
+            tournament_id=game.tournament_id, player_id__in=[game.black_id, game.white_id]
+        )
+    }
+    entered = None
+    if game.black_id in entries and game.white_id in entries:
+        entered = (entries[game.black_id], entries[game.white_id])
+    advice = outbound.handicap_advice(
+        tournament=game.tournament,
+        a=game.black,
+        b=game.white,
+        rules=get_rules(game.rules),
+        entered=entered,
+    )
+    if not advice.even_game_allowed:
+        raise ValidationError(
+            {
+                "handicap": f"The rating difference is {advice.difference_stones:.2f} stones: "
+                "an even game may be chosen only under 0.5."
+            }
+        )
