@@ -88,8 +88,6 @@ def load(url: str, start: Sequence[float], events: Sequence[Sequence[GameTuple]]
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from games.models import Game, Player, Round, Tournament
-
     call_command("migrate", verbosity=0)
     now = timezone.now()
     with transaction.atomic():
@@ -99,104 +97,128 @@ def load(url: str, start: Sequence[float], events: Sequence[Sequence[GameTuple]]
                 "games_game, games_round, games_tournament, games_player RESTART IDENTITY CASCADE"
             )
         cur = connection.connection.cursor()
-        _copy(
-            cur,
-            Player,
-            (
-                {
-                    "id": i + 1,
-                    "family_name": f"Player{i + 1}",
-                    "given_name": "Bench",
-                    "declared_rank": int((g - 2100) // 100),
-                    "created_at": now,
-                }
-                for i, g in enumerate(start)
-            ),
-            {"id": 0, "family_name": "", "given_name": "", "declared_rank": 0, "created_at": now},
-        )
-        day = [FIRST_DAY + dt.timedelta(days=t // 3) for t in range(len(events))]
-        _copy(
-            cur,
-            Tournament,
-            (
-                {
-                    "id": t + 1,
-                    "name": f"Bench event {t + 1}",
-                    "start_date": day[t],
-                    "end_date": day[t],
-                    "created_at": now,
-                }
-                for t in range(len(events))
-            ),
-            {"id": 0, "name": "", "start_date": 0, "end_date": 0, "created_at": now},
-        )
-        _copy(
-            cur,
-            Round,
-            (
-                {"id": t * ROUNDS + r + 1, "tournament_id": t + 1, "number": r + 1}
-                for t in range(len(events))
-                for r in range(ROUNDS)
-            ),
-            {"id": 0, "tournament_id": 0, "number": 0},
-        )
-
-        def games() -> Any:
-            gid = 0
-            for t, ev in enumerate(events):
-                per_round = max(1, -(-len(ev) // ROUNDS))
-                for k, (b, w, s, h) in enumerate(ev):
-                    gid += 1
-                    yield {
-                        "id": gid,
-                        "tournament_id": t + 1,
-                        "round_id": t * ROUNDS + k // per_round + 1,
-                        "black_id": b + 1,
-                        "white_id": w + 1,
-                        "handicap": h,
-                        "komi": "0.5" if h >= 2 else ("0" if h == 1 else "6.5"),
-                        "rules": "japanese",
-                        "result_winner": "B" if s == 1.0 else ("W" if s == 0.0 else ""),
-                        "result_reason": "resignation" if s != 0.5 else "draw",
-                        "state": "final",
-                        "locked_at": now,
-                        "created_at": now,
-                        "updated_at": now,
-                    }
-
-        _copy(
-            cur,
-            Game,
-            games(),
-            {
-                k: 0
-                for k in (
-                    "id",
-                    "tournament_id",
-                    "round_id",
-                    "black_id",
-                    "white_id",
-                    "handicap",
-                    "komi",
-                    "rules",
-                    "result_winner",
-                    "result_reason",
-                    "state",
-                    "locked_at",
-                    "created_at",
-                    "updated_at",
-                )
-            },
-        )
-        with connection.cursor() as c:
-            for m in (Player, Tournament, Round, Game):
-                c.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{m._meta.db_table}', 'id'), "
-                    f"(SELECT MAX(id) FROM {m._meta.db_table}))"
-                )
+        _copy_players(cur, start, now)
+        _copy_events(cur, len(events), now)
+        _copy_games(cur, events, now)
+        _reset_sequences()
     with connection.cursor() as c:
         c.execute("ANALYZE")
     return time.perf_counter() - t0
+
+
+def _copy_players(cur: Any, start: Sequence[float], now: dt.datetime) -> None:
+    """One player per starting rating, his declared rank from it."""
+    from games.models import Player
+
+    _copy(
+        cur,
+        Player,
+        (
+            {
+                "id": i + 1,
+                "family_name": f"Player{i + 1}",
+                "given_name": "Bench",
+                "declared_rank": int((g - 2100) // 100),
+                "created_at": now,
+            }
+            for i, g in enumerate(start)
+        ),
+        {"id": 0, "family_name": "", "given_name": "", "declared_rank": 0, "created_at": now},
+    )
+
+
+def _copy_events(cur: Any, count: int, now: dt.datetime) -> None:
+    """The tournaments, three a day from ``FIRST_DAY``, each with ``ROUNDS`` rounds."""
+    from games.models import Round, Tournament
+
+    day = [FIRST_DAY + dt.timedelta(days=t // 3) for t in range(count)]
+    _copy(
+        cur,
+        Tournament,
+        (
+            {
+                "id": t + 1,
+                "name": f"Bench event {t + 1}",
+                "start_date": day[t],
+                "end_date": day[t],
+                "created_at": now,
+            }
+            for t in range(count)
+        ),
+        {"id": 0, "name": "", "start_date": 0, "end_date": 0, "created_at": now},
+    )
+    _copy(
+        cur,
+        Round,
+        (
+            {"id": t * ROUNDS + r + 1, "tournament_id": t + 1, "number": r + 1}
+            for t in range(count)
+            for r in range(ROUNDS)
+        ),
+        {"id": 0, "tournament_id": 0, "number": 0},
+    )
+
+
+_GAME_COLUMNS = (
+    "id",
+    "tournament_id",
+    "round_id",
+    "black_id",
+    "white_id",
+    "handicap",
+    "komi",
+    "rules",
+    "result_winner",
+    "result_reason",
+    "state",
+    "locked_at",
+    "created_at",
+    "updated_at",
+)
+
+
+def _copy_games(cur: Any, events: Sequence[Sequence[GameTuple]], now: dt.datetime) -> None:
+    """Every event's games, final, spread evenly over its rounds."""
+    from games.models import Game
+
+    def games() -> Any:
+        gid = 0
+        for t, ev in enumerate(events):
+            per_round = max(1, -(-len(ev) // ROUNDS))
+            for k, (b, w, s, h) in enumerate(ev):
+                gid += 1
+                yield {
+                    "id": gid,
+                    "tournament_id": t + 1,
+                    "round_id": t * ROUNDS + k // per_round + 1,
+                    "black_id": b + 1,
+                    "white_id": w + 1,
+                    "handicap": h,
+                    "komi": "0.5" if h >= 2 else ("0" if h == 1 else "6.5"),
+                    "rules": "japanese",
+                    "result_winner": "B" if s == 1.0 else ("W" if s == 0.0 else ""),
+                    "result_reason": "resignation" if s != 0.5 else "draw",
+                    "state": "final",
+                    "locked_at": now,
+                    "created_at": now,
+                    "updated_at": now,
+                }
+
+    _copy(cur, Game, games(), dict.fromkeys(_GAME_COLUMNS, 0))
+
+
+def _reset_sequences() -> None:
+    """Ids were given explicitly: move each table's sequence past them for later inserts."""
+    from django.db import connection
+
+    from games.models import Game, Player, Round, Tournament
+
+    with connection.cursor() as c:
+        for m in (Player, Tournament, Round, Game):
+            c.execute(
+                f"SELECT setval(pg_get_serial_sequence('{m._meta.db_table}', 'id'), "
+                f"(SELECT MAX(id) FROM {m._meta.db_table}))"
+            )
 
 
 def run_once(url: str) -> dict[str, Any]:

@@ -415,7 +415,8 @@ def _summary(figures: list[Figure]) -> Figure:
 # --------------------------------------------------------------------------- main
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
     parser.add_argument("--rounds", type=int, default=2, help="alternations per level")
@@ -425,9 +426,12 @@ def main() -> None:
     parser.add_argument(
         "--reads", default="", help="only these reads, comma-separated (the bare view always)"
     )
-    args = parser.parse_args()
-    levels = [int(c) for c in args.connections.split(",")]
+    return parser.parse_args()
 
+
+def _environment(port: int) -> tuple[Path, dict[str, str]]:
+    """The production settings on loopback, in this process too, a fresh database and an
+    empty cache; returns the scratch directory and the servers' environment."""
     url, admin_url = database_urls("postgres://postgres@127.0.0.1:5432/goref_bench_web")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
     work = Path(tempfile.mkdtemp(prefix="goref-bench-web-"))
@@ -443,7 +447,7 @@ def main() -> None:
         "GOREF_VAR_DIR": str(work / "var"),
         "GOREF_BENCH_VIEWS": "1",
         "HOST": "127.0.0.1",
-        "PORT": str(args.port),
+        "PORT": str(port),
         "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", str(os.cpu_count() or 2)),
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -453,24 +457,35 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()  # the cache: nothing from an earlier run
+    return work, env
+
+
+def _event(
+    args: argparse.Namespace, env: dict[str, str]
+) -> tuple[dict[str, str], int, dict[str, str]]:
+    """The seeded event: the reads asked for, its id and each read's cookie."""
     urls, event = _seed(args.players)
     if args.reads:
         wanted = {"bare view", *args.reads.split(",")}
         if unknown := wanted - urls.keys():
             raise SystemExit(f"no such reads: {', '.join(sorted(unknown))} (of {', '.join(urls)})")
         urls = {name: path for name, path in urls.items() if name in wanted}
-    cookie = _session_cookie()
-    cookies = {SIGNED_IN: cookie}
+    cookies = {SIGNED_IN: _session_cookie()}
     print(
         f"seeded {args.players} players, {args.players // 2 * ROUNDS} games; gunicorn with "
         f"{env['WEB_CONCURRENCY']} workers x {os.environ.get('WEB_THREADS', '4')} threads "
         f"on 127.0.0.1:{args.port}"
     )
+    return urls, event, cookies
 
+
+def _start(
+    env: dict[str, str], work: Path
+) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
+    """gunicorn and a Celery worker, logging into ``work``."""
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     celery = str(Path(sys.executable).with_name("celery"))
-    log = work / "gunicorn.log"
-    with log.open("wb") as out, (work / "worker.log").open("wb") as worker_out:
+    with (work / "gunicorn.log").open("wb") as out, (work / "worker.log").open("wb") as worker_out:
         proc = subprocess.Popen(
             [gunicorn, "-c", "config/gunicorn.py", "config.wsgi"],
             cwd=ROOT,
@@ -494,46 +509,69 @@ def main() -> None:
             stdout=worker_out,
             stderr=subprocess.STDOUT,
         )
-    try:
-        _wait_up(args.port, proc, log)
-        sizes = {}
-        for name, path in urls.items():  # every answer is a 200, and the caches are warm
-            mine = cookies.get(name, "")
-            for _ in range(3):
-                status, body = _get(args.port, path, cookie=mine)
-                if status != 200:
-                    raise SystemExit(f"{path} answered {status}: {body[:300]!r}")
-            sizes[name] = (len(body), len(_get(args.port, path, gzip=True, cookie=mine)[1]))
-        if (
-            SIGNED_IN in urls
-            and b"Log out" not in _get(args.port, urls[SIGNED_IN], cookie=cookie)[1]
-        ):
-            raise SystemExit("the session cookie did not sign the player in")
-        load = _wrk if shutil.which("wrk") else _python_load
-        print(
-            f"load: {'wrk' if load is _wrk else 'Python threads (client-bound)'}, "
-            f"{args.seconds:g} s per measurement, {args.rounds} rounds alternated"
-        )
-        entered: list[int] = []
-        results: dict[int, dict[str, list[Figure]]] = {}
-        for connections in levels:
-            results[connections] = {name: [] for name in urls}
-            for _ in range(args.rounds):
-                for name, path in urls.items():
-                    with _writing(event, name == WRITING, entered):
-                        figure = load(
-                            args.port, path, connections, args.seconds, cookies.get(name, "")
-                        )
-                    results[connections][name].append(figure)
-    finally:
-        for process in (proc, worker):
-            process.terminate()
-        for process in (proc, worker):
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    return proc, worker
 
+
+def _stop(processes: tuple[subprocess.Popen[bytes], ...]) -> None:
+    """Terminate them all, then wait for each; kill one that outlasts 20 s."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _warm(port: int, urls: dict[str, str], cookies: dict[str, str]) -> dict[str, tuple[int, int]]:
+    """Every read answers 200 and its caches are warm; returns each answer's size, plain
+    and gzipped."""
+    sizes = {}
+    for name, path in urls.items():
+        mine = cookies.get(name, "")
+        for _ in range(3):
+            status, body = _get(port, path, cookie=mine)
+            if status != 200:
+                raise SystemExit(f"{path} answered {status}: {body[:300]!r}")
+        sizes[name] = (len(body), len(_get(port, path, gzip=True, cookie=mine)[1]))
+    if (
+        SIGNED_IN in urls
+        and b"Log out" not in _get(port, urls[SIGNED_IN], cookie=cookies[SIGNED_IN])[1]
+    ):
+        raise SystemExit("the session cookie did not sign the player in")
+    return sizes
+
+
+def _measure(
+    args: argparse.Namespace,
+    levels: list[int],
+    urls: dict[str, str],
+    cookies: dict[str, str],
+    event: int,
+) -> tuple[dict[int, dict[str, list[Figure]]], list[int]]:
+    """Each read under load, alternated ``--rounds`` times per level; the figures, and the
+    games whose results were entered meanwhile."""
+    load = _wrk if shutil.which("wrk") else _python_load
+    print(
+        f"load: {'wrk' if load is _wrk else 'Python threads (client-bound)'}, "
+        f"{args.seconds:g} s per measurement, {args.rounds} rounds alternated"
+    )
+    entered: list[int] = []
+    results: dict[int, dict[str, list[Figure]]] = {}
+    for connections in levels:
+        results[connections] = {name: [] for name in urls}
+        for _ in range(args.rounds):
+            for name, path in urls.items():
+                with _writing(event, name == WRITING, entered):
+                    figure = load(args.port, path, connections, args.seconds, cookies.get(name, ""))
+                results[connections][name].append(figure)
+    return results, entered
+
+
+def _print_rates(
+    levels: list[int], results: dict[int, dict[str, list[Figure]]], entered: list[int]
+) -> None:
+    """Per level, each read's figures beside the bare view's and against its target."""
     for connections in levels:
         print(f"\n{connections} connections")
         print(
@@ -554,11 +592,15 @@ def main() -> None:
                 f"{name:<16}{read.rps:>9.0f}{read.p50_ms:>9.1f}{read.p99_ms:>9.1f}"
                 f"{bare.p50_ms:>10.1f}{bare.p99_ms:>10.1f}{ratio:>8.2f}  {verdict}"
             )
-
     print(
         f"\n{WRITING}: {len(entered)} results entered during its measurements, one a second, "
         "each followed by the worker's rebuild of the tournament page and standings"
     )
+
+
+def _print_costs(urls: dict[str, str], sizes: dict[str, tuple[int, int]]) -> None:
+    """The answers' sizes, then the in-process costs: each read with the cache empty, and
+    the signed-in tournament page with its fragment cached."""
     print("\nanswer sizes, plain and gzipped (as sent to a browser):")
     for name, (plain, packed) in sizes.items():
         print(f"  {name:<16}{plain / 1024:>9.1f} KB{packed / 1024:>9.1f} KB")
@@ -568,7 +610,6 @@ def main() -> None:
     ).items():
         print(f"  {name:<16}{ms:>8.1f} ms")
     if SIGNED_IN not in urls:
-        shutil.rmtree(work, ignore_errors=True)
         return
     whole, gzip_ms, plain_kb = _signed_in_costs(urls[SIGNED_IN])
     print(
@@ -576,6 +617,23 @@ def main() -> None:
         f"median of 21: {whole:.1f} ms per gzipped request; gzip of the whole page, as "
         f"GZipMiddleware did per request: {gzip_ms:.1f} ms"
     )
+
+
+def main() -> None:
+    """Seed the event, start the servers, measure every read at each level, then print."""
+    args = _arguments()
+    levels = [int(c) for c in args.connections.split(",")]
+    work, env = _environment(args.port)
+    urls, event, cookies = _event(args, env)
+    gunicorn, worker = _start(env, work)
+    try:
+        _wait_up(args.port, gunicorn, work / "gunicorn.log")
+        sizes = _warm(args.port, urls, cookies)
+        results, entered = _measure(args, levels, urls, cookies, event)
+    finally:
+        _stop((gunicorn, worker))
+    _print_rates(levels, results, entered)
+    _print_costs(urls, sizes)
     shutil.rmtree(work, ignore_errors=True)
 
 
