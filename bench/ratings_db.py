@@ -142,10 +142,12 @@ def _copy_events(cur: Any, count: int, now: dt.datetime) -> None:
                 "start_date": day[t],
                 "end_date": day[t],
                 "created_at": now,
+                # Only closed events are rated (games.selectors.rated_games).
+                "closed_at": now,
             }
             for t in range(count)
         ),
-        {"id": 0, "name": "", "start_date": 0, "end_date": 0, "created_at": now},
+        {"id": 0, "name": "", "start_date": 0, "end_date": 0, "created_at": now, "closed_at": now},
     )
     _copy(
         cur,
