@@ -1,4 +1,4 @@
-"""The 100-player, five-round McMahon day of issue 25, through the pages only, as a new
+"""A 100-player, five-round McMahon day with real players, through the pages only, as a new
 director runs it: the entries from a CSV file, the check-in grid, "Pair round R"
 (preview, confirm), the printed slips, results by keys on the round's results page and,
 for two games a round, from the slips' codes on phone-sized browsers; then the

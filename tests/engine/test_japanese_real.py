@@ -70,7 +70,7 @@ def test_the_japanese_tournament_games_count_to_their_recorded_results() -> None
 # Every real record counted under each preset, one row per (record, preset):
 # checked in, so that a change to counting shows in the diff which record
 # moved and how. The area, WGA and fill-in rows were taken before Japanese
-# counting changed (issue 27) and must not move; the Japanese rows move only
+# counting last changed and must not move; the Japanese rows move only
 # with a deliberate rule change. Rewrite the table with
 # ``python -m tests.engine.test_japanese_real`` and read its diff.
 COUNTS = Path(__file__).parent / "fixtures" / "preset_counts.tsv"

@@ -1,4 +1,4 @@
-"""A director's reach (issue 26, W3/W6/W7), each attack re-run through the API or the
+"""A director's reach, each attack re-run through the API or the
 admin: entering another director's players in his own tournament gives him no hold on
 them, invitations go only to the address on file, and a rated tournament cannot be
 dated back to force a recompute or slip games into histories already rated."""
@@ -94,7 +94,7 @@ def b_players(b_director: Any) -> tuple[Player, Player]:
 def test_entering_bs_players_in_his_own_gives_a_director_no_hold_on_them(
     rival: Any, rival_open: Tournament, b_players: tuple[Player, Player], api_as: Any
 ) -> None:
-    """W3: entered in A's tournament (allowed), B's players still cannot be given A's
+    """Entered in A's tournament (allowed), B's players still cannot be given A's
     address, invited to his mailbox, nor, therefore, act in B's game."""
     kim, lee = b_players
     api = api_as(rival)
@@ -118,7 +118,7 @@ def test_entering_bs_players_in_his_own_gives_a_director_no_hold_on_them(
 def test_entering_bs_player_gives_no_right_to_rename_him_or_change_rank_or_pin(
     rival: Any, rival_open: Tournament, b_players: tuple[Player, Player], api_as: Any
 ) -> None:
-    """W6: rename, change the official rank and EGD PIN, in the API and the admin."""
+    """Nobody else's players to edit: rename, change the official rank and EGD PIN, in the API and the admin."""
     kim, _ = b_players
     enter(rival_open, kim)
     api = api_as(rival)
@@ -156,7 +156,7 @@ def test_bs_own_director_and_a_federation_official_still_edit_and_invite(
 def test_an_invitation_link_works_once_and_never_again_after_the_account_is_deleted(
     b_director: Any, b_players: tuple[Player, Player], client: Client
 ) -> None:
-    """W16 and the single-use link: the nonce is consumed on accept; a newer link
+    """An invitation link is used once: the nonce is consumed on accept; a newer link
     replaces an older one."""
 
     kim, _ = b_players
@@ -179,7 +179,7 @@ def test_an_invitation_link_works_once_and_never_again_after_the_account_is_dele
     assert again.status_code == 400 and b"used" in again.content
 
 
-# ----------------------------------------------------------------------------- W7
+# ----------------------------------------------------------------- the date rule
 
 
 def test_a_rated_tournament_dated_1900_is_refused_on_the_api(rival: Any, api_as: Any) -> None:
@@ -239,7 +239,7 @@ def test_a_federation_official_dates_one_earlier(rival: Any) -> None:
 
 
 def test_a_director_cannot_recompute_from_a_tournament_far_back(rival: Any, api_as: Any) -> None:
-    """W7: his old tournament (made before this rule, or dated by an official)."""
+    """The date rule closes his old tournament (made before this rule, or dated by an official)."""
     old = TournamentFactory(
         name="Old", start_date=dt.date(1900, 1, 1), end_date=dt.date(1900, 1, 2)
     )
@@ -390,7 +390,7 @@ def _finished(t: Tournament, black: Player, white: Player) -> None:
 def test_an_open_tournament_dated_back_before_the_rule_is_closed_by_an_official_only(
     rival: Any, api_as: Any
 ) -> None:
-    """W7: a rated tournament dated 1900 (made before the date rule, or by an official)
+    """The date rule: a rated tournament dated 1900 (made before the date rule, or by an official)
     and still open: its director's close is refused naming who may close it."""
     old = TournamentFactory(
         name="Old", start_date=dt.date(1900, 1, 1), end_date=dt.date(1900, 1, 2), rated=True

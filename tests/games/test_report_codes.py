@@ -1,4 +1,4 @@
-"""Players report from the board (issue 25, item 4): each slip carries a code per
+"""Players report from the board: each slip carries a code per
 player; the code's page on a phone reports, confirms or contests through the result
 services, a locked game's codes are refused, wrong codes are 404 and throttled."""
 

@@ -1,5 +1,5 @@
-"""Issue 26's attacks re-run against the real server: gunicorn with config/gunicorn.py
-(``gthread`` workers, ``WEB_THREADS`` threads each), ``DEBUG=0``, behind a simulated
+"""Attacks on tokens, logins, jobs and imports, run against the real server: gunicorn
+with config/gunicorn.py (``gthread`` workers, ``WEB_THREADS`` threads each), ``DEBUG=0``, behind a simulated
 proxy, on the test PostgreSQL database and Redis.
 
 Each test starts its own server on a free port; the rows it needs are committed first
@@ -167,7 +167,7 @@ def _at_once(count: int, call: Callable[[int], int]) -> Counter[int]:
 
 
 def test_token_requests_8_at_a_time_never_answer_500(server: Server) -> None:
-    """W1: 80 requests, 8 at a time; a real player's token, tokens sharing its public
+    """Tokens under threads: 80 requests, 8 at a time; a real player's token, tokens sharing its public
     key prefix, and made-up ones, interleaved."""
     real, _ = token_create(user=_user("alice"))
     clash = real[: CONSTANTS.TOKEN_KEY_LENGTH] + secrets.token_hex(32)[: len(real) - 8]
@@ -194,7 +194,7 @@ def test_token_requests_8_at_a_time_never_answer_500(server: Server) -> None:
 
 
 def test_30_simultaneous_recomputes_leave_one_job_and_no_500(server: Server) -> None:
-    """W11: every answer 202 (or 409 for a request that lost the race), one pending job."""
+    """A job asked for many times at once: every answer 202 (or 409 for a request that lost the race), one pending job."""
     official = _user("official")
     federation_official_grant(actor=None, user=official)
     token, _ = token_create(user=official)
@@ -208,7 +208,7 @@ def test_30_simultaneous_recomputes_leave_one_job_and_no_500(server: Server) -> 
 
 
 def test_one_proxied_clients_failures_never_lock_the_other_out(server: Server) -> None:
-    """W2: the failures from client A lock (alice, A); alice from B logs in."""
+    """Logins behind a proxy: the failures from client A lock (alice, A); alice from B logs in."""
     _user("alice")
     url = f"{server.url}/api/v1/auth/token/"
 
@@ -228,7 +228,7 @@ def test_one_proxied_clients_failures_never_lock_the_other_out(server: Server) -
 
 
 def test_two_simultaneous_imports_of_one_file_never_answer_500(server: Server) -> None:
-    """W13: both imports succeed, one after the other in the identity step; never a 500,
+    """One file imported twice at once: both imports succeed, one after the other in the identity step; never a 500,
     never the same person created twice."""
     director = _user("director")
     director_grant_admin(user=director)

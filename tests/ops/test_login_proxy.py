@@ -1,4 +1,5 @@
-"""Login throttling that fits a venue (issue 26, W2 and W17).
+"""Login throttling that fits a venue: one client's failures never lock a player out from
+another address, and a public username never locks its owner's own address.
 
 django-axes locks the (username, address) pair only: a venue's players share one
 address and officials' usernames are public, so neither an address alone nor a
@@ -106,7 +107,7 @@ def test_an_address_alone_is_not_locked(api, behind_proxy, alice, bob, password)
 def test_a_named_official_cannot_be_locked_out_from_other_addresses(
     api, behind_proxy, director, password
 ):
-    """W17: officials' usernames are public; failures elsewhere never lock his own address."""
+    """Officials' usernames are public; failures elsewhere never lock his own address."""
     for n in range(5):
         for _ in range(12):
             _token_login(api, "director", "wrong", f"192.0.2.{n + 1}")

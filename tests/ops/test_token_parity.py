@@ -1,4 +1,5 @@
-"""goref's token check (``ops.auth``) against knox's own, case by case (issue 26).
+"""goref's token check (``ops.auth``) against knox's own, case by case: a thread-safe
+rewrite must answer every token exactly as the library it replaced.
 
 ``ops.auth.TokenAuthentication`` is knox's check, reading knox's tokens through the
 proxy ``ops.models.ApiToken`` (with their user), without knox's sweep of the user's other

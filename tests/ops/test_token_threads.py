@@ -1,4 +1,4 @@
-"""Token authentication under gunicorn's threads (issue 26, W1).
+"""Token authentication under gunicorn's threads: many requests at once, never a 500.
 
 A request must not touch an object another thread can see: the old ``ops.auth``
 swapped the shared knox manager's ``filter`` for each request, and two requests at

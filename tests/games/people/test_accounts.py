@@ -133,7 +133,7 @@ def test_a_player_with_no_games_yet_is_any_directors_to_edit(rival: Any) -> None
 def test_entering_another_tournaments_player_in_his_own_does_not_make_him_his(
     rival: Any, cup_b: Any
 ) -> None:
-    """W6: entering B's player in his own tournament gives the rival no reach over him."""
+    """Entering B's player in his own tournament gives the rival no reach over him."""
     entrant = entered_player(cup_b, family_name="Entrant")
     with pytest.raises(PermissionDenied):
         people.player_update(actor=rival, player=entrant, given_name="Forged")

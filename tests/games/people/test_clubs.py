@@ -1,4 +1,4 @@
-"""W9: clubs change through ``games.people.services.clubs``: scoped, audited, visible text only,
+"""Clubs change through ``games.people.services.clubs``: scoped, audited, visible text only,
 and the admin goes through it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""W10 and W14: a players CSV import is bounded: 5,000 players in a few bulk inserts, a
+"""A players CSV import is bounded: 5,000 players in a few bulk inserts, a
 bigger file refused before any work, and a cell the csv module cannot read is an error
 naming its line (on the players import and on a tournament's entry list), never a 500."""
 
@@ -104,7 +104,7 @@ def test_a_duplicate_pin_already_on_file_is_named_on_its_line(director: Any) -> 
 def test_a_full_entry_list_csv_is_entered_in_bulk_in_seconds(
     director: Any, tournament: Any
 ) -> None:
-    """W10 on the entry list: 2,000 lines (half of them players already in goref) in a
+    """The same bound on the entry list: 2,000 lines (half of them players already in goref) in a
     bounded time, matched by the import's rules."""
     from games.tournament.services.files import ENTRIES_MAX_ROWS as ENTRIES_FILE_MAX_ROWS
 

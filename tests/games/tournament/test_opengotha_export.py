@@ -1,4 +1,4 @@
-"""The OpenGotha export at OpenGotha's limits (issue 26, W12): more than 20 rounds is a
+"""The OpenGotha export at OpenGotha's limits: more than 20 rounds is a
 400 that names the formats that hold it, and entrants whose OpenGotha keys clash ("Li"
 "Na" twice, "Lin" "A") come out with distinct keys and come back as the same players."""
 
