@@ -1,6 +1,6 @@
 """Attacks on tokens, logins, jobs and imports, run against the real server: gunicorn
-with config/gunicorn.py (``gthread`` workers, ``WEB_THREADS`` threads each), ``DEBUG=0``, behind a simulated
-proxy, on the test PostgreSQL database and Redis.
+with config/gunicorn.py (``gthread`` workers, ``WEB_THREADS`` threads each),
+``DEBUG=0``, behind a simulated proxy, on the test PostgreSQL database and Redis.
 
 Each test starts its own server on a free port; the rows it needs are committed first
 (``transactional_db``), since the server is another process.  What is counted is what a
