@@ -4,8 +4,9 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
-    # What a member of the Directors group may do in the admin (games.people.services.grants): no
-    # delete on games or players, since a game with a result is history.
+    # What a member of the Directors group may do in the admin
+    # (games.people.services.grants): no delete on games or players, since a game with a
+    # result is history.
     director_permissions = (
         ("club", ("view", "add", "change")),
         ("player", ("view", "add", "change")),

@@ -1,7 +1,7 @@
 """The Directors group and the federation officials' group, on every install (not only
 the demo's): the Directors group gets the permissions the apps declare
-(``AppConfig.director_permissions``, games.people.services.grants).  Later changes reach it at the next
-``migrate`` (games.people.services.grants.sync_groups, on ``post_migrate``)."""
+(``AppConfig.director_permissions``, games.people.services.grants).  Later changes
+reach it at the next ``migrate`` (games.people.services.grants.sync_groups, on ``post_migrate``)."""
 
 from django.apps.registry import Apps
 from django.contrib.auth.management import create_permissions

@@ -118,7 +118,8 @@ def test_entering_bs_players_in_his_own_gives_a_director_no_hold_on_them(
 def test_entering_bs_player_gives_no_right_to_rename_him_or_change_rank_or_pin(
     rival: Any, rival_open: Tournament, b_players: tuple[Player, Player], api_as: Any
 ) -> None:
-    """Nobody else's players to edit: rename, change the official rank and EGD PIN, in the API and the admin."""
+    """Nobody else's players to edit: rename, change the official rank and EGD PIN, in the
+    API and the admin."""
     kim, _ = b_players
     enter(rival_open, kim)
     api = api_as(rival)

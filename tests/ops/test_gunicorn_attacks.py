@@ -167,8 +167,8 @@ def _at_once(count: int, call: Callable[[int], int]) -> Counter[int]:
 
 
 def test_token_requests_8_at_a_time_never_answer_500(server: Server) -> None:
-    """Tokens under threads: 80 requests, 8 at a time; a real player's token, tokens sharing its public
-    key prefix, and made-up ones, interleaved."""
+    """Tokens under threads: 80 requests, 8 at a time; a real player's token, tokens
+    sharing its public key prefix, and made-up ones, interleaved."""
     real, _ = token_create(user=_user("alice"))
     clash = real[: CONSTANTS.TOKEN_KEY_LENGTH] + secrets.token_hex(32)[: len(real) - 8]
     # A public list: a valid token reads it (200); any other token is refused (401).
@@ -194,7 +194,8 @@ def test_token_requests_8_at_a_time_never_answer_500(server: Server) -> None:
 
 
 def test_30_simultaneous_recomputes_leave_one_job_and_no_500(server: Server) -> None:
-    """A job asked for many times at once: every answer 202 (or 409 for a request that lost the race), one pending job."""
+    """A job asked for many times at once: every answer 202 (or 409 for a request that
+    lost the race), one pending job."""
     official = _user("official")
     federation_official_grant(actor=None, user=official)
     token, _ = token_create(user=official)
@@ -228,8 +229,8 @@ def test_one_proxied_clients_failures_never_lock_the_other_out(server: Server) -
 
 
 def test_two_simultaneous_imports_of_one_file_never_answer_500(server: Server) -> None:
-    """One file imported twice at once: both imports succeed, one after the other in the identity step; never a 500,
-    never the same person created twice."""
+    """One file imported twice at once: both imports succeed, one after the other in the
+    identity step; never a 500, never the same person created twice."""
     director = _user("director")
     director_grant_admin(user=director)
     token, _ = token_create(user=director)

@@ -1,4 +1,4 @@
-"""Recompute requests at once, on PostgreSQL: simultaneous recompute requests leave one pending job, held by the
+"""Recompute requests at once, on PostgreSQL: they leave one pending job, held by the
 database (``job_one_pending_per_scope``), and every answer is 202, never 500."""
 
 from __future__ import annotations
