@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from games.models import Tournament
 from ops.api import NOT_FOUND, JobSerializer
 from ops.models import Job
-from ops.services import is_authenticated
+from ops.users import is_authenticated
 
 
 def can_see_job(user: Any, job: Job) -> bool:

@@ -18,7 +18,7 @@ from games import cache as versions
 from games.models import Player
 from games.selectors import games_awaiting_confirmation
 from ops.pages.cache import cached
-from ops.services import is_authenticated
+from ops.users import is_authenticated
 from referee.selectors import official_tournaments
 
 

@@ -16,7 +16,7 @@ from django.db.models import Min, Q
 
 from games.models import Game, Player, Tournament, TournamentEntry
 from games.people.services.grants import FEDERATION_GROUP
-from ops.services import is_authenticated
+from ops.users import is_authenticated
 
 
 def is_superuser(user: Any) -> bool:

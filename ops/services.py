@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import InterfaceError, OperationalError, models
 
 from ops.pages import cache
+from ops.users import is_authenticated
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -238,11 +239,6 @@ def _constraint_fields(constraint: Any) -> set[str]:
         elif hasattr(node, "get_source_expressions"):
             stack.extend(node.get_source_expressions())
     return names
-
-
-def is_authenticated(user: object) -> bool:
-    """A signed-in user (not ``None``, not ``AnonymousUser``)."""
-    return bool(user is not None and getattr(user, "is_authenticated", False))
 
 
 def as_user(actor: Actor) -> User | None:

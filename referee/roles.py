@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from games import permissions
 from games.models import Game, Tournament
-from ops.services import is_authenticated
+from ops.users import is_authenticated
 from referee.models import Dispute, Level, TournamentOfficials
 
 

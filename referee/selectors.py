@@ -16,7 +16,7 @@ from games.engine.scoring import score
 from games.models import Game, Tournament
 from games.services.deadstones import same_marking
 from ops.models import AuditEntry
-from ops.services import is_authenticated
+from ops.users import is_authenticated
 from referee.models import (
     CommitteeVote,
     Dispute,

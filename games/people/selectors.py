@@ -13,7 +13,8 @@ from games import permissions
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament, TournamentEntry
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.engine.names import name_key
-from ops.services import Actor, is_authenticated
+from ops.services import Actor
+from ops.users import is_authenticated
 
 
 def player_list(

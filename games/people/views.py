@@ -22,8 +22,9 @@ from games.people.services import duplicates as dup_services
 from games.people.services.invitations import invitation_read, player_invitation_accept
 from games.permissions import is_any_director, is_federation_official
 from ops.forms import apply_service_errors, posted_id, refusal_text
-from ops.services import StateConflict, is_authenticated
+from ops.services import StateConflict
 from ops.text import small_number
+from ops.users import is_authenticated
 
 
 class NewAccountForm(forms.Form):

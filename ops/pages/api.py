@@ -22,6 +22,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from ops.pages import cache
+from ops.pages.backends import MISSING
 
 
 class CachedRead:
@@ -51,7 +52,7 @@ class CachedRead:
             read = self.cached_read(request, **kwargs)
             if read is not None:
                 hit = cache.peek(*read, max_age=cache.visitor_max_age(request))
-                if hit is not cache.MISSING:
+                if hit is not MISSING:
                     renderer = view.renderer_classes[0]()
                     response = HttpResponse(renderer.render(hit), content_type=renderer.media_type)
                     response["Allow"] = ", ".join(view.allowed_methods)

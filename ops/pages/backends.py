@@ -28,7 +28,8 @@ class _Miss:
     pass
 
 
-_MISS: Any = _Miss()
+# What a read gives for an entry not there, told apart from a cached None.
+MISSING: Any = _Miss()
 
 
 class _OneClientPerPool(RedisCacheClient):
@@ -175,11 +176,11 @@ class VersionedEntries(LocMemCache):
     """
 
     def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
-        value = super().get(key, _MISS, version)
-        if value is not _MISS:
+        value = super().get(key, MISSING, version)
+        if value is not MISSING:
             return value
-        value = caches["default"].get(key, _MISS, version)
-        if value is _MISS:
+        value = caches["default"].get(key, MISSING, version)
+        if value is MISSING:
             return default
         super().set(key, value, version=version)
         return value

@@ -29,8 +29,9 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.db import models, transaction
 
-from ops.pages.backends import shared_cache_down
+from ops.pages.backends import MISSING, shared_cache_down
 from ops.pages.warming import flag, unflag, warms_of
+from ops.users import is_authenticated
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -38,12 +39,6 @@ T = TypeVar("T")
 _VERSION_PREFIX = "v:"
 
 
-class _Miss:
-    pass
-
-
-_MISS: Any = _Miss()
-MISSING: Any = _MISS  # what ``peek`` returns for an entry not there
 _registry: dict[type[models.Model], Callable[[Any], Iterable[str]]] = {}
 
 
@@ -148,10 +143,8 @@ def versions(names: Iterable[str], max_age: float = 0.0) -> str:
 
 
 def is_visitor(request: Any) -> bool:
-    """Whether no user is signed in on ``request`` (``ops.services.is_authenticated``'s
-    test, not imported: the services write through this module)."""
-    user = getattr(request, "user", None)
-    return not (user is not None and getattr(user, "is_authenticated", False))
+    """Whether no user is signed in on ``request``."""
+    return not is_authenticated(getattr(request, "user", None))
 
 
 def visitor_max_age(request: Any) -> float:
@@ -162,7 +155,8 @@ def visitor_max_age(request: Any) -> float:
 
 
 def peek(key: str, depends_on: Iterable[str], max_age: float = 0.0) -> Any:
-    """What ``cached(key, depends_on, ...)`` holds now, or ``MISSING`` (nothing is built)."""
+    """What ``cached(key, depends_on, ...)`` holds now, or ``backends.MISSING`` (nothing is
+    built)."""
     return caches["versioned"].get(f"{key}@{versions(depends_on, max_age)}", MISSING)
 
 
@@ -198,8 +192,8 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
     web process rebuilds it at all.
     """
     entries = caches["versioned"]
-    hit = entries.get(full, _MISS)
-    if hit is not _MISS:
+    hit = entries.get(full, MISSING)
+    if hit is not MISSING:
         found: T = hit
         return found
     name, _, stamps = full.partition("@")
@@ -219,15 +213,15 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
                 return _build(full, name, compute, timeout)
             finally:
                 cache.delete(lock)
-    stale = known.get(f"last:{name}", _MISS)
-    if stale is not _MISS:
+    stale = known.get(f"last:{name}", MISSING)
+    if stale is not MISSING:
         last: T = stale
         return last
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         time.sleep(_POLL_SECONDS)
-        hit = entries.get(full, _MISS)
-        if hit is not _MISS:
+        hit = entries.get(full, MISSING)
+        if hit is not MISSING:
             waited: T = hit
             return waited
     return _build(full, name, compute, timeout)

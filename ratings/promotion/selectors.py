@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 
 from games import permissions
 from games.models import Player, Tournament
-from ops.services import is_authenticated
+from ops.users import is_authenticated
 from ratings.models import PromotionCandidate, RankChange, RankChangeKind
 from ratings.promotion.services import is_federation_director
 
