@@ -2,7 +2,7 @@
 "Rating lists"): the EGD's all-world list (``allworld_lp``), the FFG's échelle
 (``ech_ffg_V3.txt``) and the AGA's TDList (``tdlista.txt``), recognised from the content.
 
-Standard library only.  ``read`` returns the publication date and one ``ListedPlayer`` per
+Standard library only, and the federation ids (pure).  ``read`` returns the publication date and one ``ListedPlayer`` per
 line it can read; a line it cannot read is counted, never fatal (real lists carry a few).
 """
 
@@ -14,9 +14,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE
 from ratings.ranks import MAX_INDEX, MIN_INDEX, Rank, RankError
 
 EGD, FFG, AGA = "egd", "ffg", "aga"
+# The player id each list's rows carry.
+ID_OF = {EGD: EGD_PIN, FFG: FFG_LICENCE, AGA: AGA_ID}
 SOURCES = (EGD, FFG, AGA)
 FFG_NO_RATING = -9999  # the échelle's "no rating yet"
 FFG_TO_GOR = 2050  # an échelle value of 0 is the 1k/1d boundary, 2050 on the GoR scale

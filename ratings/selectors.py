@@ -15,6 +15,7 @@ from django.db.models import Max, Q, QuerySet
 from games.models import Game, Player
 from games.people.engine.federation_ids import RatingListRow
 from games.selectors import outcome_for
+from ratings import rating_lists
 from ratings.lists import search_lists
 from ratings.models import PlayerRating, RankChange, RatingHistory, RatingListEntry, RatingRun
 from ratings.promotion.selectors import rank_history
@@ -142,6 +143,7 @@ def _list_row(e: RatingListEntry) -> RatingListRow:
     return RatingListRow(
         id=e.pk,
         source=e.rating_list.source,
+        id_field=rating_lists.ID_OF[e.rating_list.source].field,
         federation_id=e.federation_id,
         family_name=e.family_name,
         given_name=e.given_name,

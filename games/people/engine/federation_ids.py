@@ -31,17 +31,14 @@ PLAYER_ID_FIELDS = tuple(i.field for i in PLAYER_IDS)
 LABELS = {i.field: i.label for i in PLAYER_IDS}
 
 
-# The rating lists goref imports, by source, and the player id each one's rows carry.
-LIST_IDS = {"egd": EGD_PIN, "ffg": FFG_LICENCE, "aga": AGA_ID}
-
-
 @dataclass(frozen=True)
 class RatingListRow:
     """One player as a federation's rating list names him: the plain value the ratings
     app hands the tournament wing, which enters him (no model of either app)."""
 
     id: int  # the list entry's, to name it in a form or the API
-    source: str  # a key of LIST_IDS
+    source: str  # the list's ("egd", "ffg", "aga"), as its page names it
+    id_field: str  # the player field ``federation_id`` fills (``egd_pin``, ...)
     federation_id: str
     family_name: str
     given_name: str
@@ -49,8 +46,3 @@ class RatingListRow:
     rating: int | None
     club: str
     country: str
-
-    @property
-    def id_field(self) -> str:
-        """The player field ``federation_id`` fills (``egd_pin``, ...)."""
-        return LIST_IDS[self.source].field

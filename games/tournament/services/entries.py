@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from games import permissions
 from games.models import Game, Player, Presence, Tournament, TournamentEntry
-from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, RatingListRow
+from games.people.engine.federation_ids import ID_FIELDS, RatingListRow
 from games.people.services.matching import EntrantError, players_identify
 from games.services import outbound
 from games.tournament.engine.model import Entrant
@@ -375,6 +375,7 @@ def _enter_listed(*, actor: Actor, tournament: Tournament, row: RatingListRow) -
     he is (docs/tournaments.md, "One person across events"), else a new one, with the
     list's rank, rating, club and country on the entry."""
     _check_director(actor, tournament)
+    ids = dict.fromkeys(ID_FIELDS, "") | {row.id_field: row.federation_id}
     entrant = Entrant(
         id=1,
         family_name=row.family_name,
@@ -383,9 +384,9 @@ def _enter_listed(*, actor: Actor, tournament: Tournament, row: RatingListRow) -
         rating=row.rating or 0,
         club=row.club,
         country=row.country,
-        egd_pin=row.federation_id if row.id_field == EGD_PIN.field else "",
-        ffg_licence=row.federation_id if row.id_field == FFG_LICENCE.field else "",
-        aga_id=row.federation_id if row.id_field == AGA_ID.field else "",
+        egd_pin=ids["egd_pin"],
+        ffg_licence=ids["ffg_licence"],
+        aga_id=ids["aga_id"],
     )
     try:
         who = players_identify(actor=actor, entrants=[entrant], tournament=tournament)
