@@ -342,6 +342,7 @@ def dispute_rule(
             votes = majority
         reason = f"dispute {dispute.pk}: {dispute.get_level_display()} ruling, {decision}"
         game = game_ruling_apply(actor=actor, game=game, after=after, reason=reason)
+        applied = game_snapshot(game)
         ruling = Ruling(
             dispute=dispute,
             level=dispute.level,
@@ -356,8 +357,8 @@ def dispute_rule(
             effect={
                 "base": base,
                 "before": before,
-                "after": game_snapshot(game),
-                "changed": before != game_snapshot(game),
+                "after": applied,
+                "changed": before != applied,
             },
         )
         validate_and_save(ruling, exclude=["decided_by"])
