@@ -52,11 +52,8 @@ class Played:
 
 
 class Board(Chains):
-    """A Go board of 2..25 lines each way with incremental chains and Zobrist hashing.
-
-    ``size`` is the number of columns (the row stride of the flat index) and
-    ``height`` the number of rows: the same but for a rectangular board.
-    """
+    """A Go board: its cells and incremental chains (``Chains``, which says how ``size``
+    and ``height`` are read), moves played on them, and Zobrist hashing for ko."""
 
     __slots__ = (
         "_base",
