@@ -57,8 +57,9 @@ class _Frame:
     def total_y(self) -> float:
         return self.span_y + 2 * self.margin
 
-    def cx(self, x: int) -> float:
-        return self.margin + x * CELL
+    def at(self, line: int) -> float:
+        """The pixel of a line, either way: both axes have the same margin and spacing."""
+        return self.margin + line * CELL
 
     def check(self, p: Point, what: str) -> None:
         x, y = p
@@ -109,8 +110,8 @@ def board_svg(
         on = stones.get(last_move)
         ring = "#fff" if on is Color.BLACK else "#c00" if on is None else "#000"
         out.append(
-            f'<circle class="last-move" cx="{_num(f.cx(last_move[0]))}" '
-            f'cy="{_num(f.cx(last_move[1]))}" r="{_num(STONE_R * 0.5)}" fill="none" '
+            f'<circle class="last-move" cx="{_num(f.at(last_move[0]))}" '
+            f'cy="{_num(f.at(last_move[1]))}" r="{_num(STONE_R * 0.5)}" fill="none" '
             f'stroke="{ring}" stroke-width="2" pointer-events="none"/>'
         )
     _dead(out, f, sorted(set(dead)))
@@ -120,18 +121,18 @@ def board_svg(
 
 def _grid(out: list[str], f: _Frame) -> None:
     """The lines and, on a square board, the star points."""
-    margin, cx = f.margin, f.cx
+    margin, at = f.margin, f.at
     out.append('<g class="grid" stroke="#000" stroke-width="1">')
     for i in range(f.size):
-        c = _num(cx(i))
+        c = _num(at(i))
         out.append(f'<line x1="{c}" y1="{_num(margin)}" x2="{c}" y2="{_num(margin + f.span_y)}"/>')
     for i in range(f.rows):
-        c = _num(cx(i))
+        c = _num(at(i))
         out.append(f'<line x1="{_num(margin)}" y1="{c}" x2="{_num(margin + f.span)}" y2="{c}"/>')
     out.append("</g>")
     out.append('<g class="hoshi" fill="#000">')
     for x, y in star_points(f.size) if f.rows == f.size else ():
-        out.append(f'<circle cx="{_num(cx(x))}" cy="{_num(cx(y))}" r="{_num(HOSHI_R)}"/>')
+        out.append(f'<circle cx="{_num(at(x))}" cy="{_num(at(y))}" r="{_num(HOSHI_R)}"/>')
     out.append("</g>")
 
 
@@ -143,12 +144,12 @@ def _coordinates(out: list[str], f: _Frame) -> None:
     )
     for i in range(f.size):
         letter = escape(GTP_COLUMNS[i])
-        c = _num(f.cx(i))
+        c = _num(f.at(i))
         for edge in (f.margin * 0.4, f.total_y - f.margin * 0.4):
             out.append(f'<text class="col" x="{c}" y="{_num(edge)}">{letter}</text>')
     for i in range(f.rows):
         number = escape(str(f.rows - i))
-        c = _num(f.cx(i))
+        c = _num(f.at(i))
         for edge in (f.margin * 0.4, f.total - f.margin * 0.4):
             out.append(f'<text class="row" x="{_num(edge)}" y="{c}">{number}</text>')
     out.append("</g>")
@@ -165,7 +166,7 @@ def _stones(out: list[str], f: _Frame, stones: Mapping[Point, Color], clickable:
             classes += " clickable"
             data = f" data-point={quoteattr(point_to_gtp(p, f.size, f.rows))}"
         out.append(
-            f'<circle class="{classes}" cx="{_num(f.cx(p[0]))}" cy="{_num(f.cx(p[1]))}" '
+            f'<circle class="{classes}" cx="{_num(f.at(p[0]))}" cy="{_num(f.at(p[1]))}" '
             f'r="{_num(STONE_R)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{data}/>'
         )
     out.append("</g>")
@@ -181,7 +182,7 @@ def _unsure(out: list[str], f: _Frame, points: list[Point]) -> None:
     for p in points:
         f.check(p, "unsure stone")
         out.append(
-            f'<rect class="unsure-mark" x="{_num(f.cx(p[0]) - h)}" y="{_num(f.cx(p[1]) - h)}" '
+            f'<rect class="unsure-mark" x="{_num(f.at(p[0]) - h)}" y="{_num(f.at(p[1]) - h)}" '
             f'width="{_num(2 * h)}" height="{_num(2 * h)}"/>'
         )
     out.append("</g>")
@@ -197,7 +198,7 @@ def _dead(out: list[str], f: _Frame, points: list[Point]) -> None:
     d = STONE_R * 0.55
     for p in points:
         f.check(p, "dead stone")
-        px, py = f.cx(p[0]), f.cx(p[1])
+        px, py = f.at(p[0]), f.at(p[1])
         out.append(
             f'<path class="dead-mark" d="M{_num(px - d)} {_num(py - d)}L{_num(px + d)} '
             f'{_num(py + d)}M{_num(px + d)} {_num(py - d)}L{_num(px - d)} {_num(py + d)}"/>'
