@@ -290,6 +290,12 @@ def _committee_vote(
     ]
 
 
+def _effect(base: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What a ruling did to the game, kept with it: the game before the dispute's first
+    ruling (``base``), just before this one, and after it."""
+    return {"base": base, "before": before, "after": after, "changed": before != after}
+
+
 def dispute_rule(
     *,
     actor: Actor,
@@ -342,7 +348,6 @@ def dispute_rule(
             votes = majority
         reason = f"dispute {dispute.pk}: {dispute.get_level_display()} ruling, {decision}"
         game = game_ruling_apply(actor=actor, game=game, after=after, reason=reason)
-        applied = game_snapshot(game)
         ruling = Ruling(
             dispute=dispute,
             level=dispute.level,
@@ -354,12 +359,7 @@ def dispute_rule(
             result=named,
             moves=continuation,
             votes=votes,
-            effect={
-                "base": base,
-                "before": before,
-                "after": applied,
-                "changed": before != applied,
-            },
+            effect=_effect(base, before, game_snapshot(game)),
         )
         validate_and_save(ruling, exclude=["decided_by"])
         dispute.state = DisputeState.RULED
