@@ -298,6 +298,8 @@ class TournamentEntry(models.Model):
     file_name = models.CharField(max_length=170, blank=True)
     # Where the rating came from, as OpenGotha writes it (EGF, FFG, AGA, INI, ...).
     rating_origin = models.CharField(max_length=8, blank=True)
+    # A director's fixed table for him in every round; null: the pairing numbers it.
+    table_pin = models.PositiveSmallIntegerField(null=True, blank=True)
     # One letter per round from round 1 (Presence); a round past the end is "playing".
     participation = models.CharField(
         max_length=64,

@@ -98,6 +98,7 @@ class AuditAction(StrEnum):
     ENTRY_CHANGED = "entry.changed"
     ENTRY_PARTICIPATION = "entry.participation"
     ENTRY_REMOVED = "entry.removed"
+    ENTRY_TABLE_PINNED = "entry.table_pinned"
     ENTRY_WITHDRAWN = "entry.withdrawn"
 
     GAME_DEAD_STONES_AGREED = "game.dead_stones_agreed"
@@ -136,6 +137,7 @@ class AuditAction(StrEnum):
     RATINGS_RECOMPUTE_REQUESTED = "ratings.recompute_requested"
 
     ROUND_PAIRED = "round.paired"
+    ROUND_TABLES_MOVED = "round.tables_moved"
 
     TOURNAMENT_CLOSED = "tournament.closed"
     TOURNAMENT_CREATED = "tournament.created"

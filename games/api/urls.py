@@ -5,7 +5,7 @@ from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
 
 from games.api import views
-from games.tournament.api import entries, rounds, tournaments
+from games.tournament.api import entries, rounds, tables, tournaments
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
@@ -22,6 +22,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:pk>/rounds/<int:round_number>/pairing/",
         rounds.RoundPairingView.as_view(),
         name="tournament-round-pairing",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/",
+        tables.RoundTablesView.as_view(),
+        name="tournament-round-tables",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_pk>/table-pin/",
+        tables.EntryTablePinView.as_view(),
+        name="api-entry-table-pin",
     ),
     path("games/<int:pk>/even-game/", rounds.EvenGameView.as_view(), name="api-game-even"),
     path(

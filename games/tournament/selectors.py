@@ -95,6 +95,7 @@ def _entrant(entry: TournamentEntry) -> Entrant:
         ffg_licence=p.ffg_licence or "",
         aga_id=p.aga_id or "",
         rating_origin=entry.rating_origin,
+        table_pin=entry.table_pin,
     )
 
 

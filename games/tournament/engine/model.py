@@ -63,6 +63,7 @@ class Entrant:
     ffg_licence: str = ""
     aga_id: str = ""
     rating_origin: str = ""  # OpenGotha's ratingOrigin ("EGF", "FFG", "AGA", "INI", ...)
+    table_pin: int | None = None  # the table he plays at in every round (a director's pin)
 
     def presence_in(self, round: int) -> Presence:
         if 1 <= round <= len(self.presence):

@@ -22,6 +22,7 @@ from games.tournament.engine.pairing.matching import NoPerfectMatching, max_weig
 from games.tournament.engine.pairing.params import PairingParams
 from games.tournament.engine.pairing.state import PlayerState, RoundState, round_state
 from games.tournament.engine.pairing.weights import Costs, HandicapRule, costs, opengotha_handicap
+from games.tournament.engine.tables import numbered
 
 # OpenGotha pairs a field of more than 600 in slices of at least 200, top score down.
 SLICE_MIN = 200
@@ -276,7 +277,8 @@ def _round_robin(
 
 def number_tables(st: RoundState, games: list[PairedGame]) -> list[PairedGame]:
     """Table 1 for the game of the best player: by the standings before the round,
-    then by rating (OpenGotha's "best score then rating")."""
+    then by rating (OpenGotha's "best score then rating"); a game with a player pinned
+    to a table is played there."""
     ratings = {pid: p.entrant.rating for pid, p in st.players.items()}
     values = st.standing
 
@@ -293,17 +295,30 @@ def number_tables(st: RoundState, games: list[PairedGame]) -> list[PairedGame]:
         return order.get(game.white, 0), order.get(game.black, 0)
 
     ranked = sorted(games, key=key)
-    return [
-        PairedGame(
-            table=i,
-            black=g.black,
-            white=g.white,
-            handicap=g.handicap,
-            costs=g.costs,
-            reasons=g.reasons,
-        )
-        for i, g in enumerate(ranked, start=1)
-    ]
+    pins = {}
+    for i, g in enumerate(ranked):
+        fixed = [
+            pin
+            for pid in (g.white, g.black)
+            if pid in st.players and (pin := st.players[pid].entrant.table_pin) is not None
+        ]
+        if fixed:
+            pins[i] = min(fixed)
+    tables = numbered(range(len(ranked)), pins)
+    return sorted(
+        (
+            PairedGame(
+                table=tables[i],
+                black=g.black,
+                white=g.white,
+                handicap=g.handicap,
+                costs=g.costs,
+                reasons=g.reasons,
+            )
+            for i, g in enumerate(ranked)
+        ),
+        key=lambda g: g.table,
+    )
 
 
 __all__ = [
