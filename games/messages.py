@@ -13,3 +13,21 @@ def entered_from_list(*, player: object, source: str, linked: bool, review: int)
     return _("{player} entered from the {source} list ({how}{queued}).").format(
         player=player, source=source.upper(), how=how, queued=queued
     )
+
+
+def tables_moved(count: int) -> str:
+    """Tables moved on the round's tables page."""
+    if not count:
+        return _("No table changed.")
+    return _("{count} game(s) moved to new tables: printed lists and slips follow.").format(
+        count=count
+    )
+
+
+def table_pinned(*, player: object, table: int | None) -> str:
+    """A player pinned to a table, or unpinned."""
+    if table is None:
+        return _("{player} is no longer pinned to a table.").format(player=player)
+    return _("{player} plays at table {table} in every round paired from now on.").format(
+        player=player, table=table
+    )

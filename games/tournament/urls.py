@@ -3,7 +3,7 @@ them): the tournament list, a tournament, a round, the standings, entries, check
 
 from django.urls import path
 
-from games.tournament import views
+from games.tournament import tables_page, views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
@@ -14,6 +14,11 @@ urlpatterns = [
         "tournaments/<int:pk>/rounds/<int:number>/results/",
         views.round_results,
         name="round-results",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/tables/",
+        tables_page.round_tables,
+        name="round-tables",
     ),
     path("tournaments/<int:pk>/standings/", views.standings, name="standings"),
     path("tournaments/<int:pk>/entries/", views.entries, name="entries"),

@@ -149,3 +149,35 @@ def test_two_players_cannot_be_pinned_to_one_table(director, tournament, paired)
 
     with pytest.raises(ValidationError, match="pinned"):
         entry_table_pin(actor=director, entry=b, table=7)
+
+
+def test_the_tables_page_moves_tables_and_the_printed_list_and_slips_follow(
+    director, outsider, tournament, paired
+):
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.people.services.grants import director_grant_admin
+
+    director_grant_admin(user=director)
+    client = Client()
+    client.force_login(director)
+    page_url = reverse("games:round-tables", args=[tournament.pk, 1])
+    page = client.get(page_url)
+    assert page.status_code == 200 and b"Swap table" in page.content
+    shifted_page = client.post(page_url, {"action": "shift", "by": "100"}, follow=True)
+    assert b"4 game(s) moved to new tables" in shifted_page.content
+    printed = reverse("admin:games_tournament_pairing_print", args=[tournament.pk, 1])
+    assert b"<td>101</td>" in client.get(printed, {"by": "table"}).content
+    assert b"table 104" in client.get(printed, {"by": "slips"}).content
+    refused = client.post(page_url, {"action": "swap", "a": "101", "b": "x"}, follow=True)
+    assert b"Type the two tables to swap." in refused.content
+    entry = TournamentEntry.objects.filter(tournament=tournament).first()
+    assert entry is not None
+    pinned = client.post(page_url, {"action": "pin", "entry": entry.pk, "table": "9"}, follow=True)
+    assert b"plays at table 9" in pinned.content
+    entry.refresh_from_db()
+    assert entry.table_pin == 9
+    stranger = Client()
+    stranger.force_login(outsider)
+    assert stranger.get(page_url).status_code == 404
