@@ -10,6 +10,7 @@ tournament day's writes (entries, settings, pairing, rounds) are in
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError
 from games.services.results import (
+    game_both_win_enter,
     game_finalise,
     game_result_confirm,
     game_result_contest,
@@ -23,6 +24,7 @@ from games.services.results import (
 __all__ = [
     "LOCKED_MESSAGE",
     "GameLockedError",
+    "game_both_win_enter",
     "game_finalise",
     "game_result_confirm",
     "game_result_contest",

@@ -21,7 +21,15 @@ from django.utils import timezone
 from games import permissions
 from games.engine.result import Result
 from games.engine.rules import get_rules
-from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
+from games.models import (
+    Game,
+    GameState,
+    Player,
+    ResultReason,
+    ResultSubmission,
+    Round,
+    SubmissionKind,
+)
 from games.services import deadstones, outbound, records
 from games.services.codes import CodeHolder
 from games.services.common import LOCKED_MESSAGE, RULING_FINAL_MESSAGES, GameLockedError
@@ -512,6 +520,41 @@ def game_result_enter(
     evidence = read_evidence(game=game, result=result, sgf=sgf, dead_stones=dead_stones)
     check = None if seen is UNSET else _unchanged_since(seen)
     return _record(game, evidence, actor=actor, player=None, comment=comment, check=check)
+
+
+BOTH_WIN = "both win"
+"""How a both-win reads on the results page and in ``seen`` (``Game.result_display``)."""
+
+
+def game_both_win_enter(*, actor: Actor, game: Game, seen: str | Unset = UNSET) -> Game:
+    """A director scores the game as won by both players (OpenGotha's "both win": the
+    organisers decide neither should lose it, say after an incident in the hall).  It
+    keeps no record or dead stones, and is never rated; ``seen`` as for
+    ``game_result_enter``."""
+    _require_director(actor, game)
+    refuse_if_locked(game)
+    with transaction.atomic():
+        game = game_lock(game)
+        if seen is not UNSET:
+            _unchanged_since(seen)(game)
+        old = _snapshot(game)
+        game.result_winner, game.result_margin = "", None
+        game.result_reason = ResultReason.BOTH_WIN
+        game.result_submitted_by = None
+        game.dead_stones = []
+        game.state = GameState.SUBMITTED
+        validate_and_save(game, update_fields=[*RESULT_FIELDS, "state"])
+        _submission(game, SubmissionKind.DIRECTOR, actor=actor, player=None)
+        audit_record(
+            actor=actor,
+            action=AuditAction.GAME_RESULT_CORRECTED
+            if old["result"]
+            else AuditAction.GAME_RESULT_ENTERED,
+            obj=game,
+            old=old,
+            new=_snapshot(game),
+        )
+    return game
 
 
 def _unchanged_since(seen: str) -> Callable[[Game], None]:

@@ -377,6 +377,7 @@ RESULT_CHOICES = (
     ("1", "Black by default", "B+F"),
     ("2", "White by default", "W+F"),
     ("x", "both lose", "Void"),
+    ("v", "both win", "both win"),
 )
 
 

@@ -35,6 +35,7 @@ from games.people import services as people
 from games.people.services import invitations
 from games.permissions import is_director
 from games.services import outbound
+from games.services.results import BOTH_WIN
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
@@ -532,9 +533,11 @@ def _round_result_post(
         where = f"Table {game.table}" if game.table else f"Game {game.pk}"
         return 400, f"{where}: choose one of the offered results.", game.pk
     try:
-        services.game_result_enter(
-            actor=request.user, game=game, result=result, seen=request.POST.get("seen", "")
-        )
+        seen = request.POST.get("seen", "")
+        if result == BOTH_WIN:
+            services.game_both_win_enter(actor=request.user, game=game, seen=seen)
+        else:
+            services.game_result_enter(actor=request.user, game=game, result=result, seen=seen)
     except PermissionDenied as e:
         return 403, refusal_text(e), game.pk
     except StateConflict as e:
