@@ -31,3 +31,8 @@ def table_pinned(*, player: object, table: int | None) -> str:
     return _("{player} plays at table {table} in every round paired from now on.").format(
         player=player, table=table
     )
+
+
+def cup_saved() -> str:
+    """The cup's options, or who goes through, saved."""
+    return _("Saved: the bracket follows.")

@@ -126,6 +126,7 @@ SYSTEM_CHOICES = [
     ("swiss", "Swiss"),
     ("swiss_cat", "Swiss with categories"),
     ("round_robin", "round robin"),
+    ("cup", "cup (knock-out)"),
 ]
 # X: a class the EGD does not rate (OpenGotha's name for an event below class D).
 EGF_CLASS_CHOICES = [(c, c) for c in "ABCDX"]
@@ -221,6 +222,8 @@ class Tournament(models.Model):
     # The file's time system (OpenGotha's GeneralParameterSet attributes basicTime,
     # complementaryTimeSystem, ...): kept verbatim for the exports (docs/tournaments.md).
     time_system = models.JSONField(default=dict, blank=True)
+    # A cup's seeding and options, and who went through an undecided game (services/cups.py).
+    cup = models.JSONField(default=dict, blank=True)
     # Started: round 1 has games, or the director started it; entry ranks are frozen.
     started_at = models.DateTimeField(null=True, blank=True)
     # Closed by a director: its games reach the ratings (docs/tournaments.md, "Lifecycle").

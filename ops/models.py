@@ -141,6 +141,8 @@ class AuditAction(StrEnum):
 
     TOURNAMENT_CLOSED = "tournament.closed"
     TOURNAMENT_CREATED = "tournament.created"
+    TOURNAMENT_CUP_SET = "tournament.cup_set"
+    TOURNAMENT_CUP_THROUGH = "tournament.cup_through"
     TOURNAMENT_IMPORTED = "tournament.imported"
     TOURNAMENT_OFFICIALS_CHANGED = "tournament.officials_changed"
     TOURNAMENT_OFFICIALS_SET = "tournament.officials_set"

@@ -27,6 +27,7 @@ from games.models import (
 )
 from games.models import Presence as EntryPresence
 from games.people.engine.names import folded
+from games.tournament.engine.cup import seeded
 from games.tournament.engine.formats import aga, egf, ffg, opengotha, spreadsheet
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.model import (
@@ -149,9 +150,10 @@ def event_of(tournament: Tournament) -> EventData:
                     country=p.country,
                 )
             )
+    entrants = tuple(_entrant(e) for e in entries)
     event = Event(
         settings=settings_value(tournament, last_round=max((g.round for g in games), default=0)),
-        entrants=tuple(_entrant(e) for e in entries),
+        entrants=entrants,
         games=tuple(games),
         name=tournament.name,
         short_name=tournament.short_name,
@@ -164,6 +166,7 @@ def event_of(tournament: Tournament) -> EventData:
         pairing={str(k): str(v) for k, v in (tournament.pairing_params or {}).items()},
         extra={str(k): str(v) for k, v in (tournament.time_system or {}).items()},
         egf_class=tournament.egf_class,
+        cup=seeded(tournament.cup or {}, entrants) if tournament.system == System.CUP else None,
     )
     return EventData(
         event=event,

@@ -9,27 +9,16 @@ docs/tournaments.md, "Cups".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
-from games.tournament.engine.model import GameRec, Outcome
+from games.tournament.engine.model import Cup, Entrant, GameRec, Outcome
 
 MAIN, THIRD, CONSOLATION = "main", "third", "consolation"
 
 
 class CupError(ValueError):
     """A round the draw cannot pair yet (an undecided game before it) or at all."""
-
-
-@dataclass(frozen=True)
-class Cup:
-    """``seeds``: entrant ids, the best first.  ``through``: for a game that had no winner
-    (jigo, both win, both lose), who the director sent through, keyed by
-    ``(round, lower id, higher id)``."""
-
-    seeds: tuple[int, ...]
-    third_place: bool = False
-    consolation: bool = False
-    through: Mapping[tuple[int, int, int], int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -53,6 +42,38 @@ class Match:
         if self.winner is None or self.pair is None:
             return None
         return self.b if self.winner == self.a else self.a
+
+
+SEEDINGS = ("rank", "rating", "list")
+
+
+def seeded(options: Mapping[str, Any], entrants: Sequence[Entrant]) -> Cup:
+    """A cup from its stored options: ``seeding`` by rank (then rating), by rating (then
+    rank), or by ``list`` (``seeds``: a previous event's standings, say; entrants it does
+    not name follow by rank); only final entrants play.  ``through`` keys are
+    ``"round:lower id:higher id"``."""
+    final = [e for e in entrants if e.final]
+    by = options.get("seeding", "rank")
+
+    def order(e: Entrant) -> tuple[object, ...]:
+        first = (-e.rating, -e.rank) if by == "rating" else (-e.rank, -e.rating)
+        return (*first, e.family_name, e.given_name, e.id)
+
+    ranked = [e.id for e in sorted(final, key=order)]
+    if by == "list":
+        present = set(ranked)
+        listed = [i for i in dict.fromkeys(options.get("seeds", [])) if i in present]
+        ranked = listed + [i for i in ranked if i not in set(listed)]
+    through = {}
+    for key, player in (options.get("through") or {}).items():
+        r, a, b = (int(x) for x in str(key).split(":"))
+        through[(r, a, b)] = int(player)
+    return Cup(
+        seeds=tuple(ranked),
+        third_place=bool(options.get("third_place", False)),
+        consolation=bool(options.get("consolation", False)),
+        through=through,
+    )
 
 
 def draw_order(size: int) -> list[int]:
@@ -199,4 +220,5 @@ __all__ = [
     "places",
     "round_pairs",
     "rounds_needed",
+    "seeded",
 ]

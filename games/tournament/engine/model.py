@@ -7,6 +7,7 @@ absent and bye rounds are stored doubled, as OpenGotha 3.5x's ``GeneralParameter
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -22,6 +23,7 @@ class System(StrEnum):
     SWISS = "swiss"
     SWISS_CAT = "swiss_cat"
     ROUND_ROBIN = "round_robin"
+    CUP = "cup"  # single elimination: engine/cup.py
 
 
 class Presence(StrEnum):
@@ -203,6 +205,18 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class Cup:
+    """A cup's draw (``engine/cup.py``): ``seeds``, entrant ids, the best first, and
+    ``through``: for a game without a winner (jigo, both win, both lose), who the director
+    sent through, keyed by ``(round, lower id, higher id)``."""
+
+    seeds: tuple[int, ...]
+    third_place: bool = False
+    consolation: bool = False
+    through: Mapping[tuple[int, int, int], int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Event:
     """A whole tournament: settings, entrants and games, plus what its file carries.
 
@@ -224,6 +238,7 @@ class Event:
     pairing: dict[str, str] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
     egf_class: str = ""  # the class the file states (an .h9's CL[...]); "" when it states none
+    cup: Cup | None = None  # a cup's seeds and options (System.CUP)
 
     def entrant(self, entrant_id: int) -> Entrant:
         for e in self.entrants:
