@@ -216,6 +216,35 @@ class Cup:
     through: Mapping[tuple[int, int, int], int] = field(default_factory=dict)
 
 
+# A new team event's placement criteria: OpenGotha's TeamPlacementParameterSet.init().
+DEFAULT_TEAM_CRITERIA = ("TEAMP", "BDW", "BDW3U", "BDW2U", "BDW1U", "MNR")
+
+
+@dataclass(frozen=True)
+class Team:
+    """``number`` as OpenGotha shows and writes it (from 1); ``boards``: (round, board) ->
+    entrant id, both from 1."""
+
+    number: int
+    name: str
+    boards: Mapping[tuple[int, int], int] = field(default_factory=dict)
+
+    def member(self, round_number: int, board: int) -> int | None:
+        return self.boards.get((round_number, board))
+
+    def members(self, round_number: int) -> set[int]:
+        return {p for (r, _b), p in self.boards.items() if r == round_number}
+
+
+@dataclass(frozen=True)
+class TeamSettings:
+    """OpenGotha's ``TeamGeneralParameterSet.teamSize`` and the six placement slots; a
+    file without team parameters gets six NULL criteria (OpenGotha's reading)."""
+
+    size: int = 4
+    criteria: tuple[str, ...] = DEFAULT_TEAM_CRITERIA
+
+
 @dataclass(frozen=True)
 class Event:
     """A whole tournament: settings, entrants and games, plus what its file carries.
@@ -239,6 +268,8 @@ class Event:
     extra: dict[str, str] = field(default_factory=dict)
     egf_class: str = ""  # the class the file states (an .h9's CL[...]); "" when it states none
     cup: Cup | None = None  # a cup's seeds and options (System.CUP)
+    teams: tuple[Team, ...] = ()  # a team event's teams and line-ups (engine/teams.py)
+    team_settings: TeamSettings | None = None  # None: the event has no team parameters
 
     def entrant(self, entrant_id: int) -> Entrant:
         for e in self.entrants:

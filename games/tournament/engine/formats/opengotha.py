@@ -17,6 +17,12 @@ from decimal import Decimal, InvalidOperation
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring as safe_fromstring
 
+from games.tournament.engine.formats.opengotha_teams import (
+    read_team_settings,
+    read_teams,
+    write_team_settings,
+    write_teams,
+)
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import (
     MAX_RANK,
@@ -275,7 +281,18 @@ def read(data: bytes) -> Event:
         presence[rnd - 1] = Presence.BYE
         by_id[pid] = replace(e, presence=tuple(presence))
     entrants = [replace(e, presence=_trim(e.presence[:last])) for e in by_id.values()]
-    return replace(shell, settings=settings, entrants=tuple(entrants), games=tuple(games))
+
+    def lookup(key: str) -> int | None:
+        return keys.get(player_key(key, "")) or obsolete.get(_obsolete_key(key))
+
+    return replace(
+        shell,
+        settings=settings,
+        entrants=tuple(entrants),
+        games=tuple(games),
+        teams=read_teams(root, lookup),
+        team_settings=read_team_settings(root),
+    )
 
 
 def _trim(presence: tuple[Presence, ...]) -> tuple[Presence, ...]:
@@ -492,6 +509,7 @@ def write(event: Event) -> bytes:
         for r, p in enumerate(e.presence, 1):
             if p is Presence.BYE:
                 ET.SubElement(byes, "ByePlayer", {"roundNumber": str(r), "player": keys[e.id]})
+    write_teams(root, event.teams, keys)
     tps = ET.SubElement(root, "TournamentParameterSet")
     gps = ET.SubElement(
         tps,
@@ -539,6 +557,7 @@ def write(event: Event) -> bytes:
         name = names[k] if k < len(names) else "NULL"
         ET.SubElement(pps, "PlacementCriterion", {"number": str(k + 1), "name": name})
     ET.SubElement(tps, "PairingParameterSet", dict(event.pairing))
+    write_team_settings(root, event.team_settings)
     ET.indent(root, space="")
     body = ET.tostring(root, encoding="unicode")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
