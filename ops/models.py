@@ -139,6 +139,8 @@ class AuditAction(StrEnum):
     ROUND_PAIRED = "round.paired"
     ROUND_TABLES_MOVED = "round.tables_moved"
 
+    TEAM_CREATED = "team.created"
+
     TOURNAMENT_CLOSED = "tournament.closed"
     TOURNAMENT_CREATED = "tournament.created"
     TOURNAMENT_CUP_SET = "tournament.cup_set"
@@ -150,6 +152,7 @@ class AuditAction(StrEnum):
     TOURNAMENT_REFEREES_SET = "tournament.referees_set"
     TOURNAMENT_SETTINGS_CHANGED = "tournament.settings_changed"
     TOURNAMENT_STARTED = "tournament.started"
+    TOURNAMENT_TEAMS_SET = "tournament.teams_set"
     TOURNAMENT_UPDATED = "tournament.updated"
 
     USER_PASSWORD_CHANGED = "user.password_changed"

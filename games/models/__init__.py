@@ -32,6 +32,7 @@ from games.models.scoring import (
     ScoringRun,
     ScoringState,
 )
+from games.models.teams import Team, TeamBoard
 from games.models.tournaments import (
     EGF_CLASS_CHOICES,
     SYSTEM_CHOICES,
@@ -64,6 +65,8 @@ __all__ = [
     "ScoringRun",
     "ScoringState",
     "SubmissionKind",
+    "Team",
+    "TeamBoard",
     "Tournament",
     "TournamentEntry",
     "Winner",

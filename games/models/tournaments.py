@@ -118,6 +118,9 @@ class Tournament(models.Model):
     time_system = models.JSONField(default=dict, blank=True)
     # A cup's seeding and options, and who went through an undecided game (services/cups.py).
     cup = models.JSONField(default=dict, blank=True)
+    # A team event's team size and six placement criteria (OpenGotha's
+    # TeamTournamentParameterSet); empty: the event has no team parameters.
+    team_params = models.JSONField(default=dict, blank=True)
     # Started: round 1 has games, or the director started it; entry ranks are frozen.
     started_at = models.DateTimeField(null=True, blank=True)
     # Closed by a director: its games reach the ratings (docs/tournaments.md, "Lifecycle").

@@ -22,6 +22,8 @@ from games.models import (
     Player,
     ResultReason,
     Round,
+    Team,
+    TeamBoard,
     Tournament,
     TournamentEntry,
 )
@@ -38,11 +40,15 @@ from games.tournament.engine.model import (
     Presence,
     Settings,
     System,
+    TeamSettings,
 )
+from games.tournament.engine.model import Team as EngineTeam
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.explain import check_games
 from games.tournament.engine.pairing.state import round_state
 from games.tournament.engine.standings import Row, Scoreboard
+from games.tournament.engine.teams import COEF as TEAM_COEF
+from games.tournament.engine.teams import team_standings
 from games.tournament.services.settings import SETTINGS, effective_criteria
 from ratings.ranks import Rank
 
@@ -167,12 +173,34 @@ def event_of(tournament: Tournament) -> EventData:
         extra={str(k): str(v) for k, v in (tournament.time_system or {}).items()},
         egf_class=tournament.egf_class,
         cup=seeded(tournament.cup or {}, entrants) if tournament.system == System.CUP else None,
+        **_teams_of(tournament),
     )
     return EventData(
         event=event,
         players={e.player_id: e.player for e in entries},
         entries={e.player_id: e for e in entries},
     )
+
+
+def _teams_of(tournament: Tournament) -> dict[str, Any]:
+    """A team event's teams and team settings for ``Event`` (2 queries; none for an event
+    without team parameters)."""
+    params = tournament.team_params
+    if not params:
+        return {}
+    lineups: dict[int, dict[tuple[int, int], int]] = {}
+    for team_id, r, board, player in TeamBoard.objects.filter(tournament=tournament).values_list(
+        "team_id", "round", "board", "player_id"
+    ):
+        lineups.setdefault(team_id, {})[(r, board)] = player
+    teams = tuple(
+        EngineTeam(number=t.number, name=t.name, boards=lineups.get(t.pk, {}))
+        for t in Team.objects.filter(tournament=tournament).order_by("number")
+    )
+    settings = TeamSettings(
+        size=int(params.get("size", 4)), criteria=tuple(params.get("criteria", ()))
+    )
+    return {"teams": teams, "team_settings": settings}
 
 
 def with_entry_ranks(
@@ -232,6 +260,45 @@ def standings_of(
     rows = board.standings(r, names)
     out = [_row(data, row) for row in rows]
     return Standings(round=r, criteria=names, rows=out, rounds=_cells(event, rows, r, data.entries))
+
+
+@dataclass(frozen=True)
+class TeamStandingRow:
+    place: int
+    team: Team
+    values: dict[str, float]  # as OpenGotha shows them: board wins with halves
+
+
+@dataclass(frozen=True)
+class TeamStandings:
+    round: int
+    criteria: list[str]
+    rows: list[TeamStandingRow]
+
+
+def team_standings_of(tournament: Tournament, *, after_round: int | None = None) -> TeamStandings:
+    """A team event's team standings after ``after_round`` (default: the last round with a
+    game), by its team criteria; ``ValueError`` when it is not a team event."""
+    data = event_of(tournament)
+    event = data.event
+    if event.team_settings is None:
+        raise ValueError("this tournament is not a team event")
+    r = last_round_played(event) if after_round is None else after_round
+    db = {t.number: t for t in Team.objects.filter(tournament=tournament)}
+    rows = team_standings(event, event.teams, event.team_settings, r)
+    names = [c for c in event.team_settings.criteria if c != "NULL"]
+    return TeamStandings(
+        round=r,
+        criteria=names,
+        rows=[
+            TeamStandingRow(
+                place=row.place,
+                team=db[row.team.number],
+                values={c: row.values[c] / TEAM_COEF[c] for c in names},
+            )
+            for row in rows
+        ],
+    )
 
 
 def _row(data: EventData, row: Row) -> StandingRow:

@@ -152,6 +152,23 @@ class StandingsSerializer(serializers.Serializer[Any]):
     rows = StandingRowSerializer(many=True)
 
 
+class TeamRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TeamStandingRowSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField(help_text="Shared by teams equal on every criterion.")
+    team = TeamRefSerializer()
+    values = serializers.DictField(child=serializers.FloatField())
+
+
+class TeamStandingsSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    criteria = serializers.ListField(child=serializers.CharField())
+    rows = TeamStandingRowSerializer(many=True)
+
+
 class StandingsQuerySerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(min_value=0, max_value=64, required=False)
     criteria = serializers.CharField(max_length=200, required=False)

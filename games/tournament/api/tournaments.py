@@ -36,6 +36,7 @@ from games.tournament.api.serializers import (
     ImportSerializer,
     StandingsQuerySerializer,
     StandingsSerializer,
+    TeamStandingsSerializer,
     TournamentSerializer,
     TournamentWriteSerializer,
 )
@@ -172,6 +173,41 @@ class TournamentViewSet(
         except ValueError as e:
             raise exceptions.ValidationError({"criteria": str(e)}) from None
         return Response(standings_body(table))
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "round", int, description="After this round (default: the last round with a game)."
+            ),
+        ],
+        responses={200: TeamStandingsSerializer, 400: ERRORS[400], **NOT_FOUND},
+        description="A team event's team standings after a round, by its team placement "
+        "criteria (OpenGotha's names: TEAMP, SOST, BDW, BDW1U..BDW9U, MNR); teams equal on "
+        "every criterion share a place; board wins with halves as .5. 400 for an event "
+        "without teams.",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, url_path="team-standings")
+    def team_standings(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        query = valid(StandingsQuerySerializer, request.query_params.dict())
+        try:
+            table = day_selectors.team_standings_of(tournament, after_round=query.get("round"))
+        except ValueError as e:
+            raise exceptions.ValidationError({"non_field_errors": [str(e)]}) from None
+        return Response(
+            {
+                "round": table.round,
+                "criteria": table.criteria,
+                "rows": [
+                    {
+                        "place": row.place,
+                        "team": {"id": row.team.pk, "name": row.team.name},
+                        "values": row.values,
+                    }
+                    for row in table.rows
+                ],
+            }
+        )
 
     @extend_schema(
         parameters=[

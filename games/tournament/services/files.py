@@ -31,6 +31,7 @@ from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import Entrant, Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
+from games.tournament.services.teams import teams_import
 from games.tournament.services.tournaments import tournament_create
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -225,6 +226,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         )
     _check_tables(games)
     Game.objects.bulk_create(games)
+    teams = teams_import(tournament, event, players)
     if games:
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["started_at"])
@@ -239,6 +241,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
             "linked": linked,
             "created": len(players) - linked,
             "review": flagged,
+            "teams": teams,
         },
     )
     return ImportResult(
