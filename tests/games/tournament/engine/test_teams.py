@@ -93,3 +93,30 @@ def test_a_match_needs_more_than_half_the_boards_and_more_than_the_opponent() ->
         ("Blue", 2, 0, 2),
     ]
     assert mean_rating(red, 4, {e.id: e.rating for e in people}) == 2002
+
+
+def test_sost_sums_the_opponents_team_points_and_bdwku_counts_the_first_k_boards() -> None:
+    from games.tournament.engine.model import Entrant, Event, GameRec, Outcome, Settings, System
+
+    people = [
+        Entrant(id=i, family_name=f"P{i}", given_name="", rank=0, rating=2000) for i in range(1, 7)
+    ]
+    a = Team(1, "A", {(r, b): b for r in (1, 2) for b in (1, 2)})
+    b = Team(2, "B", {(r, k): 2 + k for r in (1, 2) for k in (1, 2)})
+    c = Team(3, "C", {(r, k): 4 + k for r in (1, 2) for k in (1, 2)})
+    games = (
+        # Round 1: A beats B on both boards; C has no match.
+        GameRec(1, 3, 1, outcome=Outcome.WHITE),
+        GameRec(1, 2, 4, outcome=Outcome.BLACK),
+        # Round 2: C beats A on board 2 only (board 1 jigo): C 3 half-points, A 1.
+        GameRec(2, 5, 1, outcome=Outcome.JIGO),
+        GameRec(2, 6, 2, outcome=Outcome.BLACK),
+    )
+    event = Event(Settings.defaults(System.SWISS, 2), tuple(people), games)
+    settings = TeamSettings(size=2, criteria=("TEAMP", "SOST", "BDW", "BDW1U", "BDW9U", "NULL"))
+    rows = {r.team.name: r for r in team_standings(event, (a, b, c), settings, 2)}
+    assert rows["A"].values == {"TEAMP": 2, "SOST": 2, "BDW": 5, "BDW1U": 3, "BDW9U": 5}
+    assert rows["C"].values == {"TEAMP": 2, "SOST": 2, "BDW": 3, "BDW1U": 1, "BDW9U": 3}
+    assert rows["B"].values["TEAMP"] == 0 and rows["B"].values["SOST"] == 2
+    # A and C are equal on every criterion but BDW: A first; B last.
+    assert [r.team.name for r in team_standings(event, (a, b, c), settings, 2)] == ["A", "C", "B"]
