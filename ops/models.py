@@ -140,6 +140,7 @@ class AuditAction(StrEnum):
     ROUND_TABLES_MOVED = "round.tables_moved"
 
     TEAM_CREATED = "team.created"
+    TEAM_LINEUP_SET = "team.lineup_set"
 
     TOURNAMENT_CLOSED = "tournament.closed"
     TOURNAMENT_CREATED = "tournament.created"

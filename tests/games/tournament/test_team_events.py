@@ -93,3 +93,95 @@ def test_the_export_of_an_imported_team_event_gives_opengotha_the_same_teams(
 def test_an_individual_event_has_no_team_standings(api_as: Any, tournament: Any) -> None:
     response = api_as(None).get(f"/api/v1/tournaments/{tournament.pk}/team-standings/")
     assert response.status_code == 400
+
+
+def _team_event(director: Any, tournament: Any) -> list[Any]:
+    from games.tournament.services import teams
+    from tests.factories import PlayerFactory, enter
+
+    tournament.system = "swiss"
+    tournament.number_of_rounds = 3
+    tournament.save()
+    players = [
+        PlayerFactory(family_name=f"Member{i:02d}", given_name="P", declared_rank=5 - i // 3)
+        for i in range(12)
+    ]
+    enter(tournament, *players)
+    teams.team_params_set(actor=director, tournament=tournament, size=3)
+    return [
+        teams.team_create(
+            actor=director,
+            tournament=tournament,
+            name=f"Club {n}",
+            members=players[3 * n : 3 * n + 3],
+        )
+        for n in range(4)
+    ]
+
+
+@pytest.mark.django_db
+def test_a_team_event_is_paired_board_by_board_and_placed(
+    api_as: Any, director: Any, tournament: Any
+) -> None:
+    from games.services import game_finalise, game_result_enter
+    from games.tournament.services.teams import round_pair_teams
+
+    made = _team_event(director, tournament)
+    first = round_pair_teams(actor=director, tournament=tournament, round_number=1)
+    assert len(first.matches) == 2 and len(first.created) == 6
+    games = sorted(first.created, key=lambda g: g.table)
+    assert [g.table for g in games] == [1, 2, 3, 4, 5, 6]
+    # Board k meets board k; even boards of a match take the other colours than board 1.
+    members = {t.pk: {b.board: b.player_id for b in t.boards.filter(round=1)} for t in made}
+    a, b = first.matches[0]
+    for board, game in enumerate(games[:3], 1):
+        assert {game.black_id, game.white_id} == {members[a.pk][board], members[b.pk][board]}
+    if games[0].handicap == games[1].handicap == 0:
+        a_white_1 = games[0].white_id == members[a.pk][1]
+        assert (games[1].white_id == members[a.pk][2]) is not a_white_1
+    for game in games:  # the better-placed team's board-1 side... Black wins every board
+        game_result_enter(actor=director, game=game, result="B+R")
+        game_finalise(actor=director, game=game)
+    second = round_pair_teams(actor=director, tournament=tournament, round_number=2)
+    before = {frozenset((x.pk, y.pk)) for x, y in first.matches}
+    assert not {frozenset((x.pk, y.pk)) for x, y in second.matches} & before
+    body = api_as(None).get(f"/api/v1/tournaments/{tournament.pk}/team-standings/?round=1").json()
+    assert body["criteria"] == ["TEAMP", "BDW", "BDW3U", "BDW2U", "BDW1U", "MNR"]
+    assert sum(row["values"]["BDW"] for row in body["rows"]) == 6
+
+
+@pytest.mark.django_db
+def test_a_director_names_the_matches_and_changes_a_line_up(director: Any, tournament: Any) -> None:
+    from django.core.exceptions import ValidationError
+
+    from games.tournament.services.teams import round_pair_teams, team_lineup_set
+
+    made = _team_event(director, tournament)
+    numbers = [t.number for t in made]
+    done = round_pair_teams(
+        actor=director,
+        tournament=tournament,
+        round_number=1,
+        matches=[(numbers[0], numbers[3]), (numbers[1], numbers[2])],
+        dry_run=True,
+    )
+    assert [(x.name, y.name) for x, y in done.matches] == [
+        ("Club 0", "Club 3"),
+        ("Club 1", "Club 2"),
+    ]
+    assert not done.created
+    with pytest.raises(ValidationError, match="two matches"):
+        round_pair_teams(
+            actor=director,
+            tournament=tournament,
+            round_number=1,
+            matches=[(numbers[0], numbers[1]), (numbers[1], numbers[2])],
+        )
+    members = [b.player for b in made[0].boards.filter(round=1).order_by("board")]
+    team_lineup_set(actor=director, team=made[0], round_number=2, members=members[::-1])
+    assert [b.player_id for b in made[0].boards.filter(round=2).order_by("board")] == [
+        p.pk for p in members[::-1]
+    ]
+    assert [b.player_id for b in made[0].boards.filter(round=1).order_by("board")] == [
+        p.pk for p in members
+    ]
