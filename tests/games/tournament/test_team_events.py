@@ -185,3 +185,40 @@ def test_a_director_names_the_matches_and_changes_a_line_up(director: Any, tourn
     assert [b.player_id for b in made[0].boards.filter(round=1).order_by("board")] == [
         p.pk for p in members
     ]
+
+
+@pytest.mark.django_db
+def test_a_team_event_through_the_api(
+    api_as: Any, director: Any, outsider: Any, tournament: Any
+) -> None:
+    from tests.factories import PlayerFactory, enter
+
+    players = [PlayerFactory(family_name=f"Api{i}", declared_rank=i - 4) for i in range(8)]
+    enter(tournament, *players)
+    api = api_as(director)
+    base = f"/api/v1/tournaments/{tournament.pk}"
+    assert api.put(f"{base}/team-params/", {"size": 2}, format="json").status_code == 200
+    for n in range(4):
+        made = api.post(
+            f"{base}/teams/",
+            {"name": f"T{n}", "members": [players[2 * n].pk, players[2 * n + 1].pk]},
+            format="json",
+        )
+        assert made.status_code == 201, made.content
+    clash = api.post(f"{base}/teams/", {"name": "T0", "members": []}, format="json")
+    assert clash.status_code == 400
+    team = api.get(f"{base}/teams/").json()[0]
+    swapped = list(reversed(team["lineups"]["1"]))
+    lineup = api.put(
+        f"{base}/teams/{team['id']}/lineup/", {"round": 1, "members": swapped}, format="json"
+    )
+    assert lineup.status_code == 200 and lineup.json()["lineups"]["1"] == swapped
+    dry = api.post(f"{base}/rounds/1/team-pairing/", {"dry_run": True}, format="json")
+    assert dry.status_code == 200 and len(dry.json()["games"]) == 4
+    paired = api.post(
+        f"{base}/rounds/1/team-pairing/", {"matches": [[1, 2], [3, 4]]}, format="json"
+    )
+    assert paired.status_code == 201, paired.content
+    assert [m["teams"] for m in paired.json()["matches"]] == [[1, 2], [3, 4]]
+    refused = api_as(outsider).post(f"{base}/rounds/1/team-pairing/", {}, format="json")
+    assert refused.status_code == 403
