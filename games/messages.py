@@ -36,3 +36,15 @@ def table_pinned(*, player: object, table: int | None) -> str:
 def cup_saved() -> str:
     """The cup's options, or who goes through, saved."""
     return _("Saved: the bracket follows.")
+
+
+def teams_saved() -> str:
+    """A team event's settings, a team or a line-up saved."""
+    return _("Saved.")
+
+
+def team_round_paired(*, matches: int, games: int) -> str:
+    """A team round paired."""
+    return _("{matches} match(es) paired: {games} board game(s).").format(
+        matches=matches, games=games
+    )

@@ -222,3 +222,37 @@ def test_a_team_event_through_the_api(
     assert [m["teams"] for m in paired.json()["matches"]] == [[1, 2], [3, 4]]
     refused = api_as(outsider).post(f"{base}/rounds/1/team-pairing/", {}, format="json")
     assert refused.status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_teams_page_runs_a_team_event(director: Any, tournament: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.models import Game
+    from tests.factories import PlayerFactory, enter
+
+    players = [PlayerFactory(family_name=f"Page{i}", declared_rank=5 - i) for i in range(8)]
+    enter(tournament, *players)
+    client = Client()
+    client.force_login(director)
+    url = reverse("games:teams", args=[tournament.pk])
+    assert b"not a team event yet" in client.get(url).content
+    client.post(url, {"action": "params", "size": "2"})
+    for n in range(4):
+        saved = client.post(
+            url,
+            {
+                "action": "team",
+                "name": f"Side {n}",
+                "members": [players[2 * n].pk, players[2 * n + 1].pk],
+            },
+            follow=True,
+        )
+        assert b"Saved." in saved.content
+    paired = client.post(url, {"action": "pair", "round": "1", "matches": "1 2 3 4"}, follow=True)
+    assert b"2 match(es) paired: 4 board game(s)." in paired.content
+    assert Game.objects.filter(tournament=tournament, round__number=1).count() == 4
+    page = Client().get(url)
+    assert page.status_code == 200 and b"Team standings" in page.content
+    assert b"Run the teams" not in page.content
