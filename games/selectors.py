@@ -24,13 +24,16 @@ from games.models import (
 
 def rated_games() -> QuerySet[Game]:
     """The games the ratings count: locked, of a rated and closed tournament, a rated reason,
-    at most 9 stones.  An open event's games wait for its close."""
+    at most 9 stones, between two people (a pair go or rengo game is not rated, as the EGD
+    rates none).  An open event's games wait for its close."""
     return Game.objects.filter(
         tournament__rated=True,
         tournament__closed_at__isnull=False,
         state__in=list(LOCKED_STATES),
         result_reason__in=RATED_REASONS,
         handicap__lte=MAX_RATED_HANDICAP,
+        black__is_pair=False,
+        white__is_pair=False,
     )
 
 

@@ -96,6 +96,7 @@ class AuditAction(StrEnum):
 
     ENTRY_ADDED = "entry.added"
     ENTRY_CHANGED = "entry.changed"
+    ENTRY_PAIR_ADDED = "entry.pair_added"
     ENTRY_PARTICIPATION = "entry.participation"
     ENTRY_REMOVED = "entry.removed"
     ENTRY_TABLE_PINNED = "entry.table_pinned"

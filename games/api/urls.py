@@ -35,6 +35,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("tournaments/<int:pk>/teams/", teams.TeamsView.as_view(), name="api-teams"),
     path(
+        "tournaments/<int:pk>/entries/pair/",
+        teams.PairEntryView.as_view(),
+        name="api-entry-pair",
+    ),
+    path(
         "tournaments/<int:pk>/teams/<int:team_pk>/lineup/",
         teams.TeamLineupView.as_view(),
         name="api-team-lineup",

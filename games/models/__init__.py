@@ -22,6 +22,7 @@ from games.models.games import (
 from games.models.people import (
     Club,
     DuplicateState,
+    PairMember,
     Player,
     PossibleDuplicate,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "DuplicateState",
     "Game",
     "GameState",
+    "PairMember",
     "Player",
     "PossibleDuplicate",
     "Presence",

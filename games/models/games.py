@@ -173,6 +173,8 @@ class Game(models.Model):
         """Why this game's result cannot reach the ratings, or "" if it can."""
         if not self.tournament.rated:
             return "the tournament is not rated"
+        if self.black.is_pair or self.white.is_pair:
+            return "a pair go or rengo game is not rated"
         if self.handicap > MAX_RATED_HANDICAP:
             return (
                 f"{self.handicap} handicap stones: no game with more than "

@@ -68,6 +68,9 @@ class Player(models.Model):
     email = models.EmailField(blank=True, help_text="Invitations to an account go here only.")
     # The nonce of the one invitation link that works (cleared when it is accepted).
     invitation_nonce = models.CharField(max_length=32, blank=True, editable=False)
+    # A pair go pair or rengo team plays as one player; its members are ``PairMember``
+    # rows, and its games are never rated (docs/tournaments.md, "Pair go and rengo").
+    is_pair = models.BooleanField(default=False, db_index=True)
     # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
     declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
     # The name as imports compare it (games.people.engine.names.name_key): kept in step by save().
@@ -128,3 +131,21 @@ class PossibleDuplicate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} / {self.other}"
+
+
+class PairMember(models.Model):
+    """One member of a pair go pair or rengo team (``Player.is_pair``), in playing order."""
+
+    pair = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="pair_members")
+    member = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="pairs")
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["pair", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "member"], name="pair_member_once"),
+            models.UniqueConstraint(fields=["pair", "order"], name="pair_member_one_per_place"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} in {self.pair}"

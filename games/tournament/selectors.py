@@ -103,6 +103,7 @@ def _entrant(entry: TournamentEntry) -> Entrant:
         aga_id=p.aga_id or "",
         rating_origin=entry.rating_origin,
         table_pin=entry.table_pin,
+        pair=p.is_pair,
     )
 
 

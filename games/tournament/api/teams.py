@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from games.models import Player, Team, Tournament
 from games.tournament.engine.teams import CRITERIA
 from games.tournament.services import teams as services
+from games.tournament.services.pairs import pair_enter
 from ops.api import CONFLICT, ERRORS, service_errors, valid
 
 ROUND = OpenApiParameter("round_number", int, OpenApiParameter.PATH, description="Round, from 1.")
@@ -196,4 +197,53 @@ class TeamPairingView(APIView):
                 ],
             },
             status=status.HTTP_200_OK if data["dry_run"] else status.HTTP_201_CREATED,
+        )
+
+
+class PairEntrySerializer(serializers.Serializer[Any]):
+    members = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=4,
+        help_text="Player ids in playing order: a pair, or a rengo team of up to four.",
+    )
+    rule = serializers.ChoiceField(
+        choices=["average", "strongest", "weakest"],
+        default="average",
+        help_text="The pair's rank from its members': their average (default), or the "
+        "strongest or weakest member's.",
+    )
+
+
+class PairEntryView(APIView):
+    """Enter a pair go pair or rengo team as one player."""
+
+    @extend_schema(
+        operation_id="tournaments_entries_pair",
+        request=PairEntrySerializer,
+        responses={201: None, **ERRORS, **CONFLICT},
+        description="The pair (or rengo team) plays as one entrant: paired, handicapped and "
+        "placed like a player, its games never rated.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        data = valid(PairEntrySerializer, request.data)
+        found = {p.pk: p for p in Player.objects.filter(pk__in=data["members"], is_pair=False)}
+        if len(found) != len(set(data["members"])):
+            raise serializers.ValidationError({"members": "Every member is a known player."})
+        with service_errors():
+            entry = pair_enter(
+                actor=request.user,
+                tournament=tournament,
+                members=[found[i] for i in data["members"]],
+                rule=data["rule"],
+            )
+        return Response(
+            {
+                "entry": entry.pk,
+                "player": entry.player_id,
+                "name": str(entry.player),
+                "rank": entry.rank,
+            },
+            status=status.HTTP_201_CREATED,
         )

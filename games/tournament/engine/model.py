@@ -66,6 +66,7 @@ class Entrant:
     aga_id: str = ""
     rating_origin: str = ""  # OpenGotha's ratingOrigin ("EGF", "FFG", "AGA", "INI", ...)
     table_pin: int | None = None  # the table he plays at in every round (a director's pin)
+    pair: bool = False  # a pair go pair or rengo team playing as one
 
     def presence_in(self, round: int) -> Presence:
         if 1 <= round <= len(self.presence):

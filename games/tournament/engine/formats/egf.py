@@ -100,6 +100,10 @@ def _bracket(text: str) -> str:
     return clean(text).replace("]", ")")
 
 
+# The EGD rates no pair go or rengo game: a file of pairs says so in its header.
+PAIR_NOTE = "; Pair go or rengo: each line is a pair or team; the EGD rates none of these games"
+
+
 def write_h9(
     event: Event,
     after_round: int | None = None,
@@ -138,6 +142,8 @@ def write_h9(
         "; Pl Name                            Rk Co Club"
         + "".join(f"{SHORT_NAMES.get(c, c)[:5]:>5}" for c in criteria),
     ]
+    if any(e.pair for e in event.entrants):  # before the ";" and the column heads
+        lines.insert(len(lines) - 2, PAIR_NOTE)
     line_of = {row.entrant_id: n for n, row in enumerate(rows, 1)}
     for row in rows:
         lines.append(_player_line(event, board, row, criteria, line_of, last, keep_by_default))
