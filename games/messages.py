@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from ratings.ranks import Rank
+
 
 def entered_from_list(*, player: object, source: str, linked: bool, review: int) -> str:
     """A player entered from a rating list (``entry_add_from_list``'s answer)."""
@@ -48,3 +50,8 @@ def team_round_paired(*, matches: int, games: int) -> str:
     return _("{matches} match(es) paired: {games} board game(s).").format(
         matches=matches, games=games
     )
+
+
+def pair_entered(*, pair: object, rank: int) -> str:
+    """A pair go pair or rengo team entered."""
+    return _("{pair} entered as {rank}.").format(pair=pair, rank=Rank(rank))
