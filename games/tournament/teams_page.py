@@ -63,7 +63,7 @@ def _post(request: HttpRequest, tournament: Tournament) -> str:
         )
         return teams_saved()
     if action == "pair":
-        numbers = _ids(request.POST.get("matches", ""))
+        numbers = _ids(request.POST.get("team_pairs", ""))
         chosen = list(zip(numbers[::2], numbers[1::2], strict=False)) if numbers else None
         result = services.round_pair_teams(
             actor=actor,

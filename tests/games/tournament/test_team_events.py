@@ -250,7 +250,9 @@ def test_the_teams_page_runs_a_team_event(director: Any, tournament: Any) -> Non
             follow=True,
         )
         assert b"Saved." in saved.content
-    paired = client.post(url, {"action": "pair", "round": "1", "matches": "1 2 3 4"}, follow=True)
+    paired = client.post(
+        url, {"action": "pair", "round": "1", "team_pairs": "1 2 3 4"}, follow=True
+    )
     assert b"2 match(es) paired: 4 board game(s)." in paired.content
     assert Game.objects.filter(tournament=tournament, round__number=1).count() == 4
     page = Client().get(url)
