@@ -43,12 +43,12 @@ def count_eyes(
     short: list[int] = []
     for g, rids in regions_of.items():
         total = 0
+        chains = {h for r in rids for h in borders[r]}
         for rid in rids:
             members = points[rid]
-            if len(members) == 1 and len(borders[rid]) >= 2 and _cut_apart(board, members[0]):
+            if len(borders[rid]) >= 2 and _false_eye(board, members, dead):
                 maybe_false.setdefault(g, []).append(rid)
                 continue
-            chains = {h for r in rids for h in borders[r]}
             total += _space_eyes(board, members, chains, own[owners[rid]], dead)
             if total >= 2:
                 break
@@ -89,13 +89,33 @@ def _linked_elsewhere(borders: list[set[int]], rids: list[int], false: list[int]
     return sum(1 for rid in false if len({find(h) for h in borders[rid]}) == 1)
 
 
+def _false_eye(board: Board, members: list[int], dead: set[int]) -> bool:
+    """Is a space between two or more chains a false eye? One point: by its
+    diagonals. Two empty points: if, once the opponent plays on one and the
+    owner takes it from the other, the point left is a false eye between
+    chains still apart."""
+    if len(members) == 1:
+        return _cut_apart(board, members[0])
+    if len(members) != 2 or not dead.isdisjoint(members):
+        return False
+    head, cells, neigh = board._head, board._cells, board._t.neigh
+    for x, y in (members, members[::-1]):
+        # The owner's stone on y joins the chains beside y; those beside x
+        # only are still apart from it.
+        joined = {head[q] for q in neigh[y] if cells[q]}
+        apart = {head[q] for q in neigh[x] if cells[q]} - joined
+        if apart and _cut_apart(board, x):
+            return True
+    return False
+
+
 def _cut_apart(board: Board, p: int) -> bool:
     """Does the opponent hold enough of the points diagonal to the one-point
     space ``p`` (one on the edge, two in the middle) to cut its chains apart?"""
     t = board._t
     size, rows = t.size, board.height
     cells = board._cells
-    color = next(cells[q] for q in t.neigh[p])
+    color = next(c for q in t.neigh[p] if (c := cells[q]))
     x, y = p % size, p // size
     diagonals = [
         (x + dx) + (y + dy) * size

@@ -68,6 +68,29 @@ def test_a_false_eye_on_the_edge_is_not_territory():
     assert (s.black_territory, s.white_territory) == (13 - 1, 45)
 
 
+def test_a_two_point_space_between_chains_white_can_cut_apart_is_a_false_eye():
+    # E9-F9 lies between Black's C9-C8 chain and E8-G9, which has no other
+    # liberty. White E9 puts E8-G9 in atari; Black takes at F9 and White
+    # plays E9 again, taking the five stones: the space is a false eye (White
+    # holds its diagonal D8), Black's group has one real eye (A9-B9) and,
+    # alive as the players left it, counts nothing (1989 rules, Articles 7
+    # and 8). Counted as an eye, it gave Black four points.
+    drawing = """
+    ..xx..xo.
+    xxxoxxxo.
+    oooooooo.
+    .........
+    .........
+    .........
+    .........
+    .........
+    .........
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory) == (0, 57)
+    assert s.seki_eyes == ("A9", "B9", "E9", "F9") and s.seki_point_names == ()
+
+
 def test_a_group_with_one_real_eye_and_a_false_eye_counts_nothing_without_a_dame():
     # Black's corner square A7-B6 is one eye (White takes its vital point) and
     # D7 is false (White holds E6; the lone E7 lives only by it). No dame is
