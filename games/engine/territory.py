@@ -119,7 +119,9 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     """Seki points, the stones in seki and their eyes, and the teire of ``board``.
 
     ``board`` is the position with the dead stones already removed; ``dead``
-    names them, so that an eye space that held them is judged as it stood.
+    names them, so that an eye space that held them is judged as the owner is
+    left with it after taking them, and a teire on a point that held one costs
+    the capture too.
     """
     cells = board._cells
     t = board._t
@@ -203,19 +205,19 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     # did not mark them dead) without two real eyes, wherever it stands
     # (Articles 7 and 8: its eye points belong to nobody). A ko is no eye, so
     # two groups each short of an eye that the other can only take by ko (a
-    # double ko) are both in seki.
-    # A group beside an open area (a neutral region too big to be the dame of
-    # a finished game) can still make its eyes there: it is not judged.
+    # double ko) are both in seki. A group beside an open area (a neutral
+    # region too big to be the dame of a finished game) can still make its
+    # eyes there: it is not judged, unless it shares a seki point (as joined
+    # by the filled dame).
     unsettled = {
         find(h)
         for rid, chains in enumerate(borders)
         if not owners[rid] and len(points[rid]) > SEKI_REGION
         for h in chains
     }
-    # It is judged all the same if it shares a seki point (as joined by the filled dame).
     possessing = {fhead[q] for i in seki for q in neigh[i] if fcells[q]}
     sharing = {find(head[i]) for i in range(n) if cells[i] and fhead[i] in possessing}
-    seki_groups = {g for g in sharing | regions_of.keys() - unsettled if eyes.get(g, 0) < 2}
+    seki_groups = {g for g in sharing | (regions_of.keys() - unsettled) if eyes.get(g, 0) < 2}
     eye_points: tuple[list[int], list[int], list[int]] = ([], [], [])
     for g in seki_groups:
         for rid in regions_of.get(g, ()):
