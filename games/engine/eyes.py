@@ -115,7 +115,9 @@ def _cut_apart(board: Board, p: int) -> bool:
     t = board._t
     size, rows = t.size, board.height
     cells = board._cells
-    color = next(c for q in t.neigh[p] if (c := cells[q]))
+    color = next((c for q in t.neigh[p] if (c := cells[q])), 0)
+    if not color:
+        return False
     x, y = p % size, p // size
     diagonals = [
         (x + dx) + (y + dy) * size
