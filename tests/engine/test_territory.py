@@ -419,6 +419,29 @@ def test_a_double_ko_seki_gives_neither_group_territory():
     assert (s.black_territory, s.white_territory, s.teire_points) == (40, 0, 0)
 
 
+def test_a_one_point_eye_where_the_opponent_takes_two_stones_is_no_eye():
+    # Black's D9-E9 has C9 as its only liberty: White there takes both stones
+    # (then Black's B9-C8 chain is in atari). C9 is no eye, whatever the number
+    # of stones taken (the count had looked only for a ko taking one lone
+    # stone), so Black has one real eye, A9, and counts nothing (1989 rules,
+    # Articles 7 and 8). A double ko is found the same way: two groups each
+    # short of two eyes, each eye one the other can take.
+    drawing = """
+    .x.xxo...
+    xxxooo...
+    oooo.....
+    .........
+    .........
+    .........
+    .........
+    .........
+    .........
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory, s.teire_points) == (0, 65, 0)
+    assert s.seki_eyes == ("A9", "C9") and s.seki_point_names == ()
+
+
 def test_two_one_eyed_groups_each_inside_the_others_wall_are_in_seki_on_a_rectangle():
     # 9x7. White's inner group (eye C7) sits inside Black's living wall, Black's
     # inner group (eye G7) inside White's. They share E7 and E6; Black's wall
