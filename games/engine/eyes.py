@@ -6,7 +6,7 @@ The rule and its limits: docs/rules.md, "Territory counting".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .benson import benson
 from .board import Board
@@ -21,7 +21,6 @@ def count_eyes(
     owners: list[int],
     borders: list[set[int]],
     regions_of: dict[int, list[int]],
-    find: Callable[[int], int],
     dead: set[int],
 ) -> dict[int, int]:
     """Real eyes of each group, at most 2, as the 1989 commentary judges them.
@@ -46,6 +45,8 @@ def count_eyes(
         chains = {h for r in rids for h in borders[r]}
         for rid in rids:
             members = points[rid]
+            if len(members) == 1 and _ko_taken(board, members[0]):
+                continue  # a ko or a capture, linked elsewhere or not: no eye
             if len(borders[rid]) >= 2 and _false_eye(board, members, dead):
                 maybe_false.setdefault(g, []).append(rid)
                 continue
@@ -141,7 +142,7 @@ def _space_eyes(
     if len(members) >= TWO_EYE_REGION and not (dead and not dead.isdisjoint(members)):
         return 2
     if len(members) == 1:
-        return 0 if _ko_taken(board, members[0]) else 1
+        return 1  # a ko is judged before (count_eyes)
     if dead and not dead.isdisjoint(members):
         neigh = board._t.neigh
         fills = {q for p in members if p in dead for q in neigh[p] if q not in dead}
@@ -208,8 +209,8 @@ BENT_FOUR_CORNER = frozenset({(0, 0), (1, 0), (2, 0), (0, 1)})
 
 
 def _shape_eyes(board: Board, members: list[int], chains: set[int], own: int) -> int:
-    """1 for a space the opponent reduces to one eye, else 2 (``members`` has 2 to 6
-    points; ``chains`` are the group's, ``own`` the owner's one-colour space)."""
+    """1 for a space the opponent reduces to one eye, else 2 (``members`` has at
+    most 6 points; ``chains`` are the group's, ``own`` the owner's one-colour space)."""
     n = len(members)
     if n <= 3:
         return 1

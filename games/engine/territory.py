@@ -199,7 +199,7 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     for rid, chains in enumerate(borders):
         if owners[rid] and chains:
             regions_of.setdefault(find(next(iter(chains))), []).append(rid)
-    eyes = count_eyes(board, points, owners, borders, regions_of, find, dead_at)
+    eyes = count_eyes(board, points, owners, borders, regions_of, dead_at)
 
     # A group is in seki when it lives (its stones are on the board: the players
     # did not mark them dead) without two real eyes, wherever it stands
