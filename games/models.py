@@ -94,6 +94,10 @@ class Player(models.Model):
     invitation_nonce = models.CharField(max_length=32, blank=True, editable=False)
     # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
     declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    # Federation ids (field: value) a file gave this player while another player holds
+    # them (the pair is on the review list): a later file's entrant with this name and one
+    # of these ids is this player, not one more new record (docs/games.md, "People").
+    claimed_ids = models.JSONField(default=dict, blank=True, editable=False)
     # The name as imports compare it (games.people.engine.names.name_key): kept in step by save().
     name_key = models.CharField(max_length=170, blank=True, db_index=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -294,8 +298,11 @@ class TournamentEntry(models.Model):
         default=0,
         validators=[MinValueValidator(-9), MaxValueValidator(9)],
     )
-    # The name as the tournament file spelt it, when that differs from the player's.
-    file_name = models.CharField(max_length=170, blank=True)
+    # The name this event gives the player (its file's spelling, or the player's when he
+    # was entered): the event's exports write it, whatever the player is called later.
+    # Blank only in rows written around the services (fixtures): the player's name then.
+    family_name = models.CharField(max_length=80, blank=True)
+    given_name = models.CharField(max_length=80, blank=True)
     # Where the rating came from, as OpenGotha writes it (EGF, FFG, AGA, INI, ...).
     rating_origin = models.CharField(max_length=8, blank=True)
     # One letter per round from round 1 (Presence); a round past the end is "playing".
@@ -320,6 +327,17 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """(family, given) as this event names the player."""
+        if self.family_name:
+            return self.family_name, self.given_name
+        return self.player.family_name, self.player.given_name
+
+    @property
+    def full_name(self) -> str:
+        return " ".join(self.names).strip()
 
     def presence(self, round_number: int) -> str:
         """The player's part in round ``round_number`` (a ``Presence`` value)."""

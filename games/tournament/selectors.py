@@ -80,10 +80,11 @@ def outcome_of(state: str, winner: str, reason: str) -> tuple[Outcome, bool]:
 
 def _entrant(entry: TournamentEntry) -> Entrant:
     p = entry.player
+    family, given = entry.names  # the event's spelling, not the player's name today
     return Entrant(
         id=p.pk,
-        family_name=p.family_name,
-        given_name=p.given_name,
+        family_name=family,
+        given_name=given,
         rank=min(entry.rank, 8),
         rating=entry.rating if entry.rating is not None else NOMINAL_1D + 100 * entry.rank,
         club=entry.club,

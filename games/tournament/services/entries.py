@@ -92,15 +92,19 @@ def entry_add(
     country: str | None = None,
     final: bool = True,
     smms_correction: int = 0,
+    family_name: str = "",
+    given_name: str = "",
 ) -> TournamentEntry:
     """Enter ``player``; what is not given is copied from him (his declared rank, his
-    current rating, club and country)."""
+    current rating, club and country, and his name unless a list spells it)."""
     _check_director(actor, tournament)
     _check_open(tournament)
     check_visible_text(club=club, country=country)
     entry = TournamentEntry(
         tournament=tournament,
         player=player,
+        family_name=family_name.strip() or player.family_name,
+        given_name=given_name.strip() if family_name.strip() else player.given_name,
         rank=player.declared_rank if rank is None else entry_rank(rank),
         rating=_current_rating(player) if rating is UNSET else entry_rating(rating),
         club=(player.club.name if player.club is not None else "")
@@ -134,6 +138,9 @@ class NewEntry:
     rating: int | Unset | None  # UNSET: the player's current rating
     club: str
     country: str
+    # The line's spelling of the player (blank: the player's own name).
+    family_name: str = ""
+    given_name: str = ""
 
 
 def entries_add_many(*, actor: Actor, tournament: Tournament, rows: list[NewEntry]) -> int:
@@ -162,6 +169,8 @@ def entries_add_many(*, actor: Actor, tournament: Tournament, rows: list[NewEntr
         entry = TournamentEntry(
             tournament=tournament,
             player=row.player,
+            family_name=row.family_name or row.player.family_name,
+            given_name=row.given_name if row.family_name else row.player.given_name,
             rank=row.rank,
             rating=rating,
             club=row.club.strip()
@@ -401,5 +410,7 @@ def _enter_listed(*, actor: Actor, tournament: Tournament, row: RatingListRow) -
         rating=row.rating,
         club=row.club,
         country=row.country if len(row.country) == 2 else "",
+        family_name=row.family_name,
+        given_name=row.given_name,
     )
     return ListedEntry(entry, who.linked[0], who.review)
