@@ -13,3 +13,27 @@ def entered_from_list(*, player: object, source: str, linked: bool, review: int)
     return _("{player} entered from the {source} list ({how}{queued}).").format(
         player=player, source=source.upper(), how=how, queued=queued
     )
+
+
+def correction_warning(effect: object) -> str:
+    """What a correction after the start changes (a ``CorrectionEffect``): the rounds
+    already paired, and what the later rounds read differently; "" when nothing."""
+    if effect is None:
+        return ""
+    paired = list(getattr(effect, "paired_rounds", ()))
+    changes = list(getattr(effect, "changes", ()))
+    said = {
+        "handicaps": _("the handicaps of the rounds still to pair"),
+        "mcmahon_start": _("the McMahon start score, and so the standings of every round"),
+        "pairing_order": _("the order in which the rounds still to pair are drawn"),
+    }
+    what = _(", ").join(said[c] for c in changes if c in said)
+    if paired:
+        rounds = _(", ").join(str(n) for n in paired)
+        head = _(
+            "Round(s) {rounds} already paired: their games and handicaps stay as paired."
+        ).format(rounds=rounds)
+    else:
+        head = _("No round is paired yet.")
+    tail = _(" This correction changes {what}.").format(what=what) if what else ""
+    return head + tail

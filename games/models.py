@@ -94,9 +94,7 @@ class Player(models.Model):
     invitation_nonce = models.CharField(max_length=32, blank=True, editable=False)
     # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
     declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
-    # Federation ids (field: value) a file gave this player while another player holds
-    # them (the pair is on the review list): a later file's entrant with this name and one
-    # of these ids is this player, not one more new record (docs/games.md, "People").
+    # Ids a file gave him that another player holds (docs/tournaments.md, "A season").
     claimed_ids = models.JSONField(default=dict, blank=True, editable=False)
     # The name as imports compare it (games.people.engine.names.name_key): kept in step by save().
     name_key = models.CharField(max_length=170, blank=True, db_index=True, editable=False)
@@ -225,7 +223,7 @@ class Tournament(models.Model):
     # The file's time system (OpenGotha's GeneralParameterSet attributes basicTime,
     # complementaryTimeSystem, ...): kept verbatim for the exports (docs/tournaments.md).
     time_system = models.JSONField(default=dict, blank=True)
-    # Started: round 1 has games, or the director started it; entry ranks are frozen.
+    # Started: round 1 has games, or the director started it (entries: corrections).
     started_at = models.DateTimeField(null=True, blank=True)
     # Closed by a director: its games reach the ratings (docs/tournaments.md, "Lifecycle").
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -279,11 +277,8 @@ class Presence(models.TextChoices):
 
 
 class TournamentEntry(models.Model):
-    """A player's registration in one tournament: what stands for the whole event.
-
-    Rank, rating, club and country are copied from the player when he is entered and
-    frozen once the tournament starts (docs/tournaments.md, "Entries").
-    """
+    """A player's registration in one tournament: what stands for the whole event, copied
+    from the player when he is entered, then a director's to correct (docs/tournaments.md)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -298,9 +293,7 @@ class TournamentEntry(models.Model):
         default=0,
         validators=[MinValueValidator(-9), MaxValueValidator(9)],
     )
-    # The name this event gives the player (its file's spelling, or the player's when he
-    # was entered): the event's exports write it, whatever the player is called later.
-    # Blank only in rows written around the services (fixtures): the player's name then.
+    # The name this event gives him, which its exports write (docs/tournaments.md).
     family_name = models.CharField(max_length=80, blank=True)
     given_name = models.CharField(max_length=80, blank=True)
     # Where the rating came from, as OpenGotha writes it (EGF, FFG, AGA, INI, ...).
@@ -327,17 +320,6 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
-
-    @property
-    def names(self) -> tuple[str, str]:
-        """(family, given) as this event names the player."""
-        if self.family_name:
-            return self.family_name, self.given_name
-        return self.player.family_name, self.player.given_name
-
-    @property
-    def full_name(self) -> str:
-        return " ".join(self.names).strip()
 
     def presence(self, round_number: int) -> str:
         """The player's part in round ``round_number`` (a ``Presence`` value)."""

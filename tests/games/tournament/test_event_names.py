@@ -74,6 +74,7 @@ def test_the_player_page_shows_the_other_spellings(db: Any, client: Any) -> None
     first = _import(FIRST)
     second = _import(SECOND)
     luo = Player.objects.get(aga_id="34239")
-    assert TournamentEntry.objects.get(tournament=first, player=luo).names == ("Luo", "Wenyong")
+    entry = TournamentEntry.objects.get(tournament=first, player=luo)
+    assert (entry.family_name, entry.given_name) == ("Luo", "Wenyong")
     page = client.get(f"/players/{luo.pk}/").content.decode()
     assert "Also spelt:" in page and "LUO Wenyong" in page and second.name in page
