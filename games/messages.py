@@ -37,3 +37,12 @@ def correction_warning(effect: object) -> str:
         head = _("No round is paired yet.")
     tail = _(" This correction changes {what}.").format(what=what) if what else ""
     return head + tail
+
+
+def entries_changed(*, tournament: object, changed: int, unchanged: int, effect: object) -> str:
+    """A bulk change of entries (a ``BulkChange``): how many changed, and what it changes."""
+    text = _("{tournament}: {changed} entries changed, {unchanged} unchanged.").format(
+        tournament=tournament, changed=changed, unchanged=unchanged
+    )
+    warning = correction_warning(effect) if changed else ""
+    return f"{text} {warning}" if warning else text

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import cache as page_cache
 from games import services
-from games.messages import correction_warning, entered_from_list
+from games.messages import correction_warning, entered_from_list, entries_changed
 from games.models import (
     Game,
     Player,
@@ -38,7 +38,7 @@ from games.services import outbound
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
-from games.tournament.services import files
+from games.tournament.services import corrections, files
 from games.tournament.services.entries import CORRECTED, correction_effect
 from games.tournament.services.lifecycle import UnfinishedGames
 from ops.forms import posted_id, refusal_text
@@ -327,6 +327,15 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         warning = correction_warning(correction_effect(tournament, changed))
         if warning:
             messages.warning(request, warning)
+    elif what == "ratings":
+        done = corrections.entries_ratings_update(actor=request.user, tournament=tournament)
+        text = entries_changed(
+            tournament=tournament,
+            changed=done.changed,
+            unchanged=done.unchanged,
+            effect=done.effect,
+        )
+        (messages.warning if done.changed and done.effect else messages.success)(request, text)
     elif what == "csv":
         messages.success(request, _import_csv(request, tournament))
     elif what == "invite":

@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.messages import correction_warning
+from games.messages import entries_changed
 from games.models import Tournament, TournamentEntry
 from games.permissions import directed_by
 from games.tournament.services import corrections
@@ -90,13 +90,14 @@ class TournamentEntryAdmin(admin.ModelAdmin[TournamentEntry]):
                 text = " ".join(e.messages) if isinstance(e, ValidationError) else str(e)
                 self.message_user(request, f"{tournament}: {text}", messages.ERROR)
                 continue
-            warning = correction_warning(done.effect)
-            self.message_user(
-                request,
-                f"{tournament}: {done.changed} entries changed, {done.unchanged} unchanged."
-                + (f" {warning}" if warning else ""),
-                messages.WARNING if warning else messages.SUCCESS,
+            text = entries_changed(
+                tournament=tournament,
+                changed=done.changed,
+                unchanged=done.unchanged,
+                effect=done.effect,
             )
+            warned = done.changed and done.effect is not None
+            self.message_user(request, text, messages.WARNING if warned else messages.SUCCESS)
 
     @admin.action(description="Update ratings from the current rating lists")
     def ratings_from_list(self, request: HttpRequest, queryset: QuerySet[TournamentEntry]) -> None:

@@ -151,3 +151,18 @@ def test_the_admin_actions_change_a_selection(director, game):
     client.post(url, {"action": "make_preliminary", "_selected_action": ids})
     assert not TournamentEntry.objects.filter(pk__in=ids, final=True).exists()
     assert AuditEntry.objects.filter(action="entry.changed").count() == 4
+
+
+def test_the_entries_page_updates_every_rating_from_the_lists(client, director, game, tmp_path):
+    path = tmp_path / "egd.txt"
+    path.write_bytes(EGD_LIST)
+    call_command("import_rating_list", str(path), stdout=StringIO())
+    game.white.egd_pin = "19574643"
+    game.white.save()
+    client.force_login(director)
+    url = reverse("games:entries", args=[game.tournament_id])
+    assert "Update ratings from the current lists" in client.get(url).content.decode()
+    page = client.post(url, {"action": "ratings"}, follow=True).content.decode()
+    assert "1 entries changed, 1 unchanged." in page and "Round(s) 1 already paired" in page
+    white = TournamentEntry.objects.get(tournament=game.tournament, player=game.white)
+    assert (white.rating, white.rating_origin) == (15, "EGF")
