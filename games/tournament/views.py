@@ -328,14 +328,14 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
         if warning:
             messages.warning(request, warning)
     elif what == "ratings":
-        done = corrections.entries_ratings_update(actor=request.user, tournament=tournament)
+        bulk = corrections.entries_ratings_update(actor=request.user, tournament=tournament)
         text = entries_changed(
             tournament=tournament,
-            changed=done.changed,
-            unchanged=done.unchanged,
-            effect=done.effect,
+            changed=bulk.changed,
+            unchanged=bulk.unchanged,
+            effect=bulk.effect,
         )
-        (messages.warning if done.changed and done.effect else messages.success)(request, text)
+        (messages.warning if bulk.changed and bulk.effect else messages.success)(request, text)
     elif what == "csv":
         messages.success(request, _import_csv(request, tournament))
     elif what == "invite":
