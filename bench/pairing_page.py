@@ -65,6 +65,8 @@ def _seed(players: int) -> tuple[object, object]:
             TournamentEntry(
                 tournament=tournament,
                 player=p,
+                family_name=p.family_name,
+                given_name=p.given_name,
                 rank=p.declared_rank,
                 club=f"Club{rnd.randrange(players // 8 + 1)}",
                 country=rnd.choice(["FR", "DE", "NL", "CZ", "PL", "GB"]),

@@ -151,7 +151,13 @@ def _seed(players_count: int) -> tuple[dict[str, str], int]:
     Game.objects.bulk_create(games)
     TournamentEntry.objects.bulk_create(
         TournamentEntry(
-            tournament=tournament, player=p, rank=p.declared_rank, club=club.name, country="NZ"
+            tournament=tournament,
+            player=p,
+            family_name=p.family_name,
+            given_name=p.given_name,
+            rank=p.declared_rank,
+            club=club.name,
+            country="NZ",
         )
         for p in players
     )

@@ -55,3 +55,36 @@ def team_round_paired(*, matches: int, games: int) -> str:
 def pair_entered(*, pair: object, rank: int) -> str:
     """A pair go pair or rengo team entered."""
     return _("{pair} entered as {rank}.").format(pair=pair, rank=Rank(rank))
+
+
+def correction_warning(effect: object) -> str:
+    """What a correction after the start changes (a ``CorrectionEffect``): the rounds
+    already paired, and what the later rounds read differently; "" when nothing."""
+    if effect is None:
+        return ""
+    paired = list(getattr(effect, "paired_rounds", ()))
+    changes = list(getattr(effect, "changes", ()))
+    said = {
+        "handicaps": _("the handicaps of the rounds still to pair"),
+        "mcmahon_start": _("the McMahon start score, and so the standings of every round"),
+        "pairing_order": _("the order in which the rounds still to pair are drawn"),
+    }
+    what = _(", ").join(said[c] for c in changes if c in said)
+    if paired:
+        rounds = _(", ").join(str(n) for n in paired)
+        head = _(
+            "Round(s) {rounds} already paired: their games and handicaps stay as paired."
+        ).format(rounds=rounds)
+    else:
+        head = _("No round is paired yet.")
+    tail = _(" This correction changes {what}.").format(what=what) if what else ""
+    return head + tail
+
+
+def entries_changed(*, tournament: object, changed: int, unchanged: int, effect: object) -> str:
+    """A bulk change of entries (a ``BulkChange``): how many changed, and what it changes."""
+    text = _("{tournament}: {changed} entries changed, {unchanged} unchanged.").format(
+        tournament=tournament, changed=changed, unchanged=unchanged
+    )
+    warning = correction_warning(effect) if changed else ""
+    return f"{text} {warning}" if warning else text

@@ -19,6 +19,7 @@ from games.models import (
     Player,
     ResultSubmission,
     Tournament,
+    TournamentEntry,
 )
 
 
@@ -132,3 +133,22 @@ def player_games(
         }
         for g in games
     ]
+
+
+def player_spellings(player: Player) -> list[dict[str, Any]]:
+    """The names events gave the player other than his own, each with the events that gave
+    it, newest first (one query): the player page's "also spelt"."""
+    rows = (
+        TournamentEntry.objects.filter(player=player)
+        .exclude(family_name="")
+        .exclude(family_name=player.family_name, given_name=player.given_name)
+        .order_by("-tournament__end_date", "-tournament_id")
+        .values_list("family_name", "given_name", "tournament_id", "tournament__name")
+    )
+    spellings: dict[tuple[str, str], dict[str, Any]] = {}
+    for family, given, tournament_id, name in rows:
+        spelt = spellings.setdefault(
+            (family, given), {"name": f"{family} {given}".strip(), "tournaments": []}
+        )
+        spelt["tournaments"].append({"id": tournament_id, "name": name})
+    return list(spellings.values())

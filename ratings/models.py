@@ -374,6 +374,8 @@ class RatingListEntry(models.Model):
     list_rating = models.CharField(max_length=12, blank=True, help_text="As the list prints it.")
     club = models.CharField(max_length=10, blank=True)
     country = models.CharField(max_length=2, blank=True)
+    # The list's line as read: what goref made of it (names, club) can be checked against it.
+    raw_line = models.TextField(blank=True)
 
     class Meta:
         ordering = ["name_key", "id"]

@@ -159,6 +159,25 @@ def rating_list_rows(q: str) -> list[RatingListRow]:
     return [_list_row(e) for e in search_lists(q)]
 
 
+def rating_list_rows_of(players: list[Player]) -> dict[int, RatingListRow]:
+    """The list entry of each player the lists know by his federation id, by player id:
+    the EGD's first, then the FFG's (both on the GoR scale); the AGA's carries no GoR (one
+    query per list)."""
+    found: dict[int, RatingListRow] = {}
+    for source in (rating_lists.EGD, rating_lists.FFG):
+        field = rating_lists.ID_OF[source].field
+        wanted = {getattr(p, field): p.pk for p in players if getattr(p, field)}
+        wanted = {k: v for k, v in wanted.items() if v not in found}
+        if not wanted:
+            continue
+        rows = RatingListEntry.objects.select_related("rating_list").filter(
+            rating_list__source=source, federation_id__in=list(wanted)
+        )
+        for e in rows:
+            found.setdefault(wanted[e.federation_id], _list_row(e))
+    return found
+
+
 def rating_list_row(pk: int) -> RatingListRow | None:
     """The list entry ``pk`` as a plain row, ``None`` when the lists hold none."""
     found = RatingListEntry.objects.select_related("rating_list").filter(pk=pk).first()

@@ -73,6 +73,8 @@ class Player(models.Model):
     is_pair = models.BooleanField(default=False, db_index=True)
     # Signed ladder index (ratings.ranks): 30k = -30 … 1k = -1, 1d = 0 … 9d = 8, 9p+ = 9.
     declared_rank = models.SmallIntegerField(choices=RANK_CHOICES)
+    # Ids a file gave him that another player holds (docs/tournaments.md, "One person").
+    claimed_ids = models.JSONField(default=dict, blank=True, editable=False)
     # The name as imports compare it (games.people.engine.names.name_key): kept in step by save().
     name_key = models.CharField(max_length=170, blank=True, db_index=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -121,7 +121,7 @@ class Tournament(models.Model):
     # A team event's team size and six placement criteria (OpenGotha's
     # TeamTournamentParameterSet); empty: the event has no team parameters.
     team_params = models.JSONField(default=dict, blank=True)
-    # Started: round 1 has games, or the director started it; entry ranks are frozen.
+    # Started: round 1 has games, or the director started it (entries: corrections).
     started_at = models.DateTimeField(null=True, blank=True)
     # Closed by a director: its games reach the ratings (docs/tournaments.md, "Lifecycle").
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -175,11 +175,8 @@ class Presence(models.TextChoices):
 
 
 class TournamentEntry(models.Model):
-    """A player's registration in one tournament: what stands for the whole event.
-
-    Rank, rating, club and country are copied from the player when he is entered and
-    frozen once the tournament starts (docs/tournaments.md, "Entries").
-    """
+    """A player's registration in one tournament: what stands for the whole event, copied
+    from the player when he is entered, then a director's to correct (docs/tournaments.md)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -194,8 +191,9 @@ class TournamentEntry(models.Model):
         default=0,
         validators=[MinValueValidator(-9), MaxValueValidator(9)],
     )
-    # The name as the tournament file spelt it, when that differs from the player's.
-    file_name = models.CharField(max_length=170, blank=True)
+    # The name this event gives him, which its exports write (docs/tournaments.md).
+    family_name = models.CharField(max_length=80, blank=True)
+    given_name = models.CharField(max_length=80, blank=True)
     # Where the rating came from, as OpenGotha writes it (EGF, FFG, AGA, INI, ...).
     rating_origin = models.CharField(max_length=8, blank=True)
     # A director's fixed table for him in every round; null: the pairing numbers it.

@@ -127,8 +127,38 @@ def duplicates(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/duplicates.html",
-        {"rows": rows, "tournament": tournament, "total": pairs.count(), "limit": REVIEW_LIMIT},
+        {
+            "groups": _by_person(rows),
+            "tournament": tournament,
+            "total": pairs.count(),
+            "limit": REVIEW_LIMIT,
+        },
     )
+
+
+def _by_person(rows: list[Any]) -> list[dict[str, Any]]:
+    """The pairs grouped by person: pairs sharing a record (directly or through another
+    pair) are one person's records, shown together under the oldest; newest group first."""
+    parent: dict[int, int] = {}
+
+    def root(pk: int) -> int:
+        while parent.setdefault(pk, pk) != pk:
+            pk = parent[pk]
+        return pk
+
+    for d, _, _ in rows:
+        a, b = root(d.player_id), root(d.other_id)
+        parent[max(a, b)] = min(a, b)
+    groups: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        d = row[0]
+        first = root(d.player_id)
+        group = groups.setdefault(first, {"player": None, "rows": []})
+        group["rows"].append(row)
+        for p in (d.player, d.other):
+            if p.pk == first:
+                group["player"] = p
+    return list(groups.values())
 
 
 def _duplicate_post(request: HttpRequest, pairs: QuerySet[PossibleDuplicate]) -> None:

@@ -156,6 +156,15 @@ def rating_list_row(pk: int) -> RatingListRow | None:
     return rating_list_row(pk)
 
 
+def rating_list_rows_of(players: list[Player]) -> dict[int, RatingListRow]:
+    """The federations' list entry of each player the lists know by id, by player id
+    (``ratings.selectors.rating_list_rows_of``), for the tournament wing's "update ratings
+    from the current list"."""
+    from ratings.selectors import rating_list_rows_of
+
+    return rating_list_rows_of(players)
+
+
 def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
     """The game's disputes ``user`` may see, newest first, for links on the game page
     (``referee.selectors.dispute_list``: the public sees closed ones only)."""

@@ -89,8 +89,10 @@ def _entrant(entry: TournamentEntry) -> Entrant:
     p = entry.player
     return Entrant(
         id=p.pk,
-        family_name=p.family_name,
-        given_name=p.given_name,
+        # The event's spelling, not the player's name today (docs/tournaments.md); a row
+        # written around the services (a fixture) has none: the player's.
+        family_name=entry.family_name or p.family_name,
+        given_name=entry.given_name if entry.family_name else p.given_name,
         rank=min(entry.rank, 8),
         rating=entry.rating if entry.rating is not None else NOMINAL_1D + 100 * entry.rank,
         club=entry.club,
@@ -152,6 +154,8 @@ def event_of(tournament: Tournament) -> EventData:
                 TournamentEntry(
                     tournament=tournament,
                     player=p,
+                    family_name=p.family_name,
+                    given_name=p.given_name,
                     rank=p.declared_rank,
                     club=p.club.name if p.club is not None else "",
                     country=p.country,

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import cache as page_cache
 from games import services
-from games.messages import entered_from_list
+from games.messages import correction_warning, entered_from_list, entries_changed
 from games.models import (
     Game,
     Player,
@@ -39,7 +39,8 @@ from games.services.results import BOTH_WIN
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
-from games.tournament.services import files
+from games.tournament.services import corrections, files
+from games.tournament.services.entries import CORRECTED, correction_effect
 from games.tournament.services.lifecycle import UnfinishedGames
 from ops.forms import posted_id, refusal_text
 from ops.pages import cache
@@ -318,8 +319,24 @@ def _entries_post(request: HttpRequest, tournament: Tournament) -> None:
             pk=posted_id(request, "entry", "Reload the page: that entry is not known."),
             tournament=tournament,
         )
-        tournament_services.entry_update(actor=request.user, entry=entry, **_entry_fields(request))
+        before = {f: getattr(entry, f) for f in CORRECTED}
+        entry = tournament_services.entry_update(
+            actor=request.user, entry=entry, **_entry_fields(request)
+        )
         messages.success(request, f"{entry.player}'s entry is saved.")
+        changed = [f for f in CORRECTED if getattr(entry, f) != before[f]]
+        warning = correction_warning(correction_effect(tournament, changed))
+        if warning:
+            messages.warning(request, warning)
+    elif what == "ratings":
+        bulk = corrections.entries_ratings_update(actor=request.user, tournament=tournament)
+        text = entries_changed(
+            tournament=tournament,
+            changed=bulk.changed,
+            unchanged=bulk.unchanged,
+            effect=bulk.effect,
+        )
+        (messages.warning if bulk.changed and bulk.effect else messages.success)(request, text)
     elif what == "csv":
         messages.success(request, _import_csv(request, tournament))
     elif what == "invite":

@@ -196,8 +196,8 @@ def test_the_player_games_list_query_count_is_pinned(
         )
         _finish(g, director, "B+R")
     # player with club, games with tournament, round and players; rating, honorary title,
-    # rating history, rank history
-    with django_assert_num_queries(6):
+    # rating history, rank history, the names events gave him
+    with django_assert_num_queries(7):
         response = client.get(reverse("games:player", args=[alice.pk]))
     assert response.content.decode().count(">win<") == 4
 

@@ -72,6 +72,7 @@ class Decision:
     candidates: list[Player] = field(default_factory=list)
     reason: str = ""
     new_ids: dict[str, str] = field(default_factory=dict)
+    claimed_ids: dict[str, str] = field(default_factory=dict)  # held by another player
 
 
 def _same_person_name(e: Entrant, p: Player) -> bool:
@@ -141,6 +142,7 @@ class Matcher:
         else:
             ids = self.ids[e.id]
             d.new_ids = {f: v for f, v in ids.items() if (f, v) not in self.taken_ids}
+            d.claimed_ids = {f: v for f, v in ids.items() if (f, v) in self.by_id}
         for f, v in (d.fill | d.new_ids).items():
             self.taken_ids.add((f, v))
         return d
@@ -149,9 +151,12 @@ class Matcher:
         d = self._by_ids_and_name(e)
         if d.player is not None or not d.candidates:
             return d
+        ids = self.ids[e.id]
+        claimant = self._claimant(e)
+        if claimant is not None:
+            return Decision(player=claimant, fill=self._fill(ids, claimant))
         # The one player of this name (no id against him) was kept apart from every other
         # candidate: the director has said who the others are not, so he is this one.
-        ids = self.ids[e.id]
         named = [p for p in self.by_key.get(self.keys[e.id], []) if not _conflicts(ids, p)]
         if len(named) == 1 and self.keys[e.id]:
             (n,) = named
@@ -194,6 +199,17 @@ class Matcher:
                 "whose federation id differs"
             )
         return Decision(candidates=same, reason=f"{who}: {why}")
+
+    def _claimant(self, e: Entrant) -> Player | None:
+        """The one player of the entrant's name made for an earlier file's entrant with one
+        of his ids, which another player held: the same person again, one record a season."""
+        ids, key = self.ids[e.id], self.keys[e.id]
+        hits = [
+            p
+            for p in (self.by_key.get(key, []) if key else [])
+            if not _conflicts(ids, p) and any(p.claimed_ids.get(f) == v for f, v in ids.items())
+        ]
+        return hits[0] if len(hits) == 1 else None
 
     def _fill(self, ids: dict[str, str], p: Player) -> dict[str, str]:
         """The file's ids the linked player lacks (and nobody else holds)."""
@@ -245,7 +261,11 @@ def players_identify(
             player_update(actor=None, player=d.player, **d.fill)
     new = [(e, d) for e, d in zip(entrants, decisions, strict=True) if d.player is None]
     try:
-        made = iter(players_create_bulk(actor=actor, rows=[_row(e, d.new_ids) for e, d in new]))
+        made = iter(
+            players_create_bulk(
+                actor=actor, rows=[_row(e, d.new_ids, d.claimed_ids) for e, d in new]
+            )
+        )
     except RowErrors as exc:
         position, fields = min(exc.rows.items())
         text = "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items() if k != "__all__")
@@ -262,7 +282,7 @@ def players_identify(
     return Identified(players, [d.player is not None for d in decisions], review)
 
 
-def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
+def _row(e: Entrant, ids: dict[str, str], claimed: dict[str, str]) -> dict[str, object]:
     """A new player's fields (``players_create_bulk``) from the entrant."""
     country = e.country.strip().upper()
     return {
@@ -272,4 +292,5 @@ def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
         "club": e.club.strip(),
         "country": country if re.fullmatch(r"[A-Z]{2}", country) else "",
         **ids,
+        "claimed_ids": claimed,
     }

@@ -281,6 +281,7 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
         declared_rank=_rank(row.get("rank") or "").index,
         country=str(text["country"]).strip().upper(),
         **{f: _optional_id(row.get(f)) for f in PLAYER_ID_FIELDS},
+        claimed_ids=dict(row.get("claimed_ids") or {}),
     )
     player.full_clean(exclude=["club", "user"], validate_unique=False)
     # What save() keeps in step, for a player written by bulk_create (which skips save()).

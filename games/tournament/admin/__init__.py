@@ -24,6 +24,7 @@ from games.models import Game, Round, Tournament
 from games.permissions import directed_by, is_director
 from games.services.scoring import tournament_rescore
 from games.tournament import services as tournament_services
+from games.tournament.admin import entries as entries  # registers the entries' admin
 from games.tournament.admin.pairing import RoundPairingViews
 from games.tournament.services.settings import SETTINGS_FIELDS
 from games.tournament.services.tournaments import TOURNAMENT_FIELDS

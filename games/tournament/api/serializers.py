@@ -91,7 +91,7 @@ class EntrySerializer(serializers.ModelSerializer[TournamentEntry]):
         read_only_fields = fields
 
     def get_rank(self, obj: TournamentEntry) -> str:
-        """The rank at entry (frozen once the tournament has started)."""
+        """The rank at entry (a director's correction included)."""
         return str(Rank(obj.rank))
 
     def get_participation(self, obj: TournamentEntry) -> list[str]:
@@ -196,6 +196,63 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     review_url = serializers.CharField(
         help_text="The review page of this tournament's possible duplicates."
     )
+
+
+class CorrectionSerializer(serializers.Serializer[Any]):
+    paired_rounds = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Rounds already paired (kept as paired)."
+    )
+    changes = serializers.ListField(
+        child=serializers.ChoiceField(["handicaps", "mcmahon_start", "pairing_order"]),
+        help_text="What the later rounds read differently.",
+    )
+    warning = serializers.CharField(help_text="The same, in words.")
+
+
+class EntryUpdateResultSerializer(EntrySerializer):
+    correction = CorrectionSerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="After the start, a change of rank, rating or McMahon correction: what it "
+        "changes (null otherwise).",
+    )
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.fields, "correction"]
+        read_only_fields = fields
+
+
+BULK_ACTIONS = (
+    "ratings_from_list",
+    "ranks_from_ratings",
+    "raise",
+    "lower",
+    "final",
+    "preliminary",
+)
+
+
+class EntriesBulkSerializer(serializers.Serializer[Any]):
+    action = serializers.ChoiceField(
+        BULK_ACTIONS,
+        help_text="ratings_from_list: each rating from the federations' current list; "
+        "ranks_from_ratings: each rank from its rating; raise/lower: the rank by `by`; "
+        "final/preliminary: the registration.",
+    )
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=5000,
+        help_text="The entries' ids (default: every entry; raise, lower, final and "
+        "preliminary need a selection).",
+    )
+    by = serializers.IntegerField(min_value=1, max_value=39, default=1)
+
+
+class EntriesBulkResultSerializer(serializers.Serializer[Any]):
+    changed = serializers.IntegerField()
+    unchanged = serializers.IntegerField(help_text="Already so, or nothing to take it from.")
+    correction = CorrectionSerializer(allow_null=True)
 
 
 class EntryFromListSerializer(serializers.Serializer[Any]):

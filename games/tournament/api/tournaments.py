@@ -300,8 +300,9 @@ class TournamentViewSet(
     @extend_schema(
         request=None,
         responses={200: TournamentSerializer, **ERRORS, **CONFLICT},
-        description="A director starts the tournament: entry ranks and ratings are frozen "
-        "(pairing round 1 starts it too).",
+        description="A director starts the tournament: a later change of an entry's rank, "
+        "rating or McMahon correction is a correction during the event (pairing round 1 "
+        "starts it too).",
     )
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str | None = None) -> Response:

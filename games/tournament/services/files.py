@@ -264,7 +264,9 @@ def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> Tour
         final=e.final,
         smms_correction=e.smms_correction,
         participation="".join(PRESENCE_LETTER[p] for p in e.presence).rstrip("p"),
-        file_name="" if spelt == player.full_name else spelt[:170],
+        # The file's own spelling, whatever the linked player is called: its exports write it.
+        family_name=e.family_name[:80],
+        given_name=e.given_name[:80],
         rating_origin=e.rating_origin.strip()[:8],
     )
     try:
@@ -402,6 +404,8 @@ def _entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) ->
             rating=rating,
             club=e.club,
             country=e.country if len(e.country) == 2 else "",
+            family_name=e.family_name,
+            given_name=e.given_name,
         )
         for (e, rating), player in zip(rows, who.players, strict=True)
     ]

@@ -1,5 +1,5 @@
-"""A tournament's life: open, started (entry ranks frozen), closed (its games go to the
-ratings).  docs/tournaments.md, "Lifecycle"."""
+"""A tournament's life: open, started (round 1 paired or started by hand), closed (its
+games go to the ratings).  docs/tournaments.md, "Lifecycle"."""
 
 from __future__ import annotations
 
@@ -76,8 +76,8 @@ def refuse_unfinished(games: QuerySet[Game], *, what: str, then: str) -> None:
 
 @transaction.atomic
 def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
-    """The director starts the tournament before pairing round 1: entry ranks and ratings
-    are frozen from now on."""
+    """The director starts the tournament before pairing round 1: from now on a change of
+    an entry's rank, rating or McMahon correction is a correction during the event."""
     if actor is not None:
         require(
             permissions.is_director(actor, tournament), "Only its directors can start a tournament."

@@ -150,7 +150,7 @@ def test_the_csv_import_links_the_pairs_it_queued(client, director, tournament, 
     page = answer.content.decode()
     assert "2 queued for review" in page
     assert f'<a href="{URL}?tournament={tournament.pk}">the review list</a>' in page
-    assert client.get(URL).content.decode().count("<section") == 2
+    assert client.get(URL).content.decode().count('class="duplicate"') == 2
 
 
 # --------------------------------------------------------------------------- one search
