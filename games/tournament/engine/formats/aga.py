@@ -75,7 +75,9 @@ def write_aga(event: Event) -> bytes:
     """The AGA results file of the whole event, every registered player and every round."""
     board = Scoreboard(event)
     order = [row.entrant_id for row in board.standings(board.rounds)]
-    ids = aga_ids(event, order)
+    # Stand-ins follow the players' ids, not the standings: the same player keeps his
+    # stand-in from one export to the next while the standings move.
+    ids = aga_ids(event, sorted(e.id for e in event.entrants))
     location = _text(event.location)
     begin = event.begin_date.isoformat() if event.begin_date else ""
     end = event.end_date.isoformat() if event.end_date else ""
