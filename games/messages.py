@@ -13,3 +13,14 @@ def entered_from_list(*, player: object, source: str, linked: bool, review: int)
     return _("{player} entered from the {source} list ({how}{queued}).").format(
         player=player, source=source.upper(), how=how, queued=queued
     )
+
+
+def time_system_read(*, text: str, adjusted: int, egf_class: str) -> str:
+    """The admin's line of what the files write from a tournament's time system."""
+    return _("{text}: adjusted time {adjusted} min, class {cls}").format(
+        text=text, adjusted=adjusted, cls=egf_class
+    )
+
+
+def time_system_none() -> str:
+    return _("none: the files write OpenGotha's default (60 min, Canadian 15 moves / 5 min)")
