@@ -95,6 +95,7 @@ def _entrant(entry: TournamentEntry) -> Entrant:
         ffg_licence=p.ffg_licence or "",
         aga_id=p.aga_id or "",
         rating_origin=entry.rating_origin,
+        file_values=tuple(sorted((str(k), str(v)) for k, v in entry.file_values.items())),
     )
 
 
@@ -163,6 +164,11 @@ def event_of(tournament: Tournament) -> EventData:
         pairing={str(k): str(v) for k, v in (tournament.pairing_params or {}).items()},
         extra={str(k): str(v) for k, v in (tournament.time_system or {}).items()},
         egf_class=tournament.egf_class,
+        options={
+            str(k): {str(a): str(b) for a, b in v.items()}
+            for k, v in (tournament.file_options or {}).items()
+            if isinstance(v, dict)
+        },
     )
     return EventData(
         event=event,

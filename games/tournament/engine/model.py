@@ -63,6 +63,9 @@ class Entrant:
     ffg_licence: str = ""
     aga_id: str = ""
     rating_origin: str = ""  # OpenGotha's ratingOrigin ("EGF", "FFG", "AGA", "INI", ...)
+    # What the file gave that goref does not use, by OpenGotha's attribute name
+    # (ffgLicenceStatus, agaExpirationDate, grade, country as written): written back.
+    file_values: tuple[tuple[str, str], ...] = ()
 
     def presence_in(self, round: int) -> Presence:
         if 1 <= round <= len(self.presence):
@@ -223,6 +226,9 @@ class Event:
     pairing: dict[str, str] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
     egf_class: str = ""  # the class the file states (an .h9's CL[...]); "" when it states none
+    # Elements kept for the round trip, by name: OpenGotha's DPParameterSet and
+    # PublishParameterSet (display and publishing options), attribute by attribute.
+    options: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def entrant(self, entrant_id: int) -> Entrant:
         for e in self.entrants:

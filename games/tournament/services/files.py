@@ -210,11 +210,12 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         rated=_egf_class(event) != "X",
         settings=_settings_of(event),
         short_name=clean(event.short_name)[:100],
-        director_name=clean(event.director)[:100],
+        director_name=clean(event.director).strip()[:200],
         time_system=dict(event.extra),
     )
     tournament.pairing_params = dict(event.pairing)
-    tournament.save(update_fields=["pairing_params"])
+    tournament.file_options = {k: dict(v) for k, v in event.options.items()}
+    tournament.save(update_fields=["pairing_params", "file_options"])
 
     try:
         who = players_identify(actor=actor, entrants=event.entrants, tournament=tournament)
@@ -292,7 +293,8 @@ def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> Tour
         smms_correction=e.smms_correction,
         participation="".join(PRESENCE_LETTER[p] for p in e.presence).rstrip("p"),
         file_name="" if spelt == player.full_name else spelt[:170],
-        rating_origin=e.rating_origin.strip()[:8],
+        rating_origin=e.rating_origin.strip()[:100],
+        file_values=dict(e.file_values),
     )
     try:
         entry.full_clean(

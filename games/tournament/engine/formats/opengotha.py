@@ -62,6 +62,10 @@ TIME_ATTRIBUTES = {
     "canByoYomiTime": "300",
     "fischerTime": "10",
 }
+# Player attributes goref does not use, kept as the file wrote them and written back.
+KEPT_PLAYER_ATTRIBUTES = ("ffgLicenceStatus", "agaExpirationDate", "grade", "country")
+# Parameter elements goref does not use (display and publishing options), kept whole.
+KEPT_ELEMENTS = ("DPParameterSet", "PublishParameterSet")
 # What OpenGotha's importer (ExternalDocument.importTournamentParameterSetFromXMLFile)
 # reads for a PairingParameterSet attribute the file leaves out; these are not the
 # defaults of a new tournament (docs/tournaments.md, "Files").
@@ -333,6 +337,9 @@ def _read_players(
                 ffg_licence=_attr(el, "ffgLicence", "").strip(),
                 aga_id=_attr(el, "agaId", "").strip(),
                 rating_origin=_attr(el, "ratingOrigin", ""),
+                file_values=tuple(
+                    (k, _attr(el, k, "")) for k in KEPT_PLAYER_ATTRIBUTES if _attr(el, k, "")
+                ),
             )
         )
     return entrants, keys, obsolete
@@ -423,6 +430,9 @@ def _read_parameters(root: ET.Element) -> Event:
             **(pairing_el.attrib if pairing_el is not None else {}),
         },
         extra={k: gps.get(k, v) for k, v in TIME_ATTRIBUTES.items()},
+        options={
+            name: dict(el.attrib) for name in KEPT_ELEMENTS if (el := tps.find(name)) is not None
+        },
     )
 
 
@@ -446,6 +456,7 @@ def write(event: Event) -> bytes:
     players = ET.SubElement(root, "Players")
     for e in event.entrants:
         name, first = written[e.id]
+        kept = dict(e.file_values)
         rounds = MAX_ROUNDS
         participating = "".join(
             "0" if e.presence_in(r) is Presence.ABSENT else "1" for r in range(1, rounds + 1)
@@ -456,17 +467,22 @@ def write(event: Event) -> bytes:
             {
                 "name": name,
                 "firstName": first,
-                "country": clean(e.country),
+                # The file's spelling ("fr", "Fr") while it is still the entry's country.
+                "country": clean(
+                    kept.get("country", "")
+                    if kept.get("country", "").upper()[:2] == e.country.upper()
+                    else e.country
+                ),
                 "club": clean(e.club),
                 "egfPin": clean(e.egd_pin),
                 "ffgLicence": clean(e.ffg_licence),
-                "ffgLicenceStatus": "",
+                "ffgLicenceStatus": clean(kept.get("ffgLicenceStatus", "")),
                 "agaId": clean(e.aga_id),
-                "agaExpirationDate": "",
+                "agaExpirationDate": clean(kept.get("agaExpirationDate", "")),
                 "rank": rank_text(e.rank),
                 "rating": str(e.rating),
                 "ratingOrigin": clean(e.rating_origin),
-                "grade": rank_text(e.rank),
+                "grade": clean(kept.get("grade", "")) or rank_text(e.rank),
                 "smmsCorrection": str(e.smms_correction),
                 "participating": participating,
                 "registeringStatus": "FIN" if e.final else "PRE",
@@ -539,6 +555,9 @@ def write(event: Event) -> bytes:
         name = names[k] if k < len(names) else "NULL"
         ET.SubElement(pps, "PlacementCriterion", {"number": str(k + 1), "name": name})
     ET.SubElement(tps, "PairingParameterSet", dict(event.pairing))
+    for name in KEPT_ELEMENTS:
+        if name in event.options:
+            ET.SubElement(tps, name, {k: clean(v) for k, v in event.options[name].items()})
     ET.indent(root, space="")
     body = ET.tostring(root, encoding="unicode")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
