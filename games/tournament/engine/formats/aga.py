@@ -9,6 +9,7 @@ writes it.  docs/formats.md ("AGA results") has the details.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
@@ -258,7 +259,7 @@ def _aga_event(
         location=location,
         begin_date=begin,
         end_date=max(end, begin) if end and begin else end or begin,
-        komi=max(even_komi, key=even_komi.count) if even_komi else Decimal(7),
+        komi=Counter(even_komi).most_common(1)[0][0] if even_komi else Decimal(7),
     )
 
 
