@@ -202,7 +202,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         name=clean(name or event.name or "Imported tournament")[:200],
         start_date=start,
         end_date=max(event.end_date or start, start),
-        rules=rules_for(event),
+        rules="aga" if fmt == "aga" else rules_for(event),
         board_size=event.board_size,
         komi=event.komi,
         venue=clean(event.location)[:200],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,7 @@ def test_the_aga_file_opengotha_wrote_reads_with_its_stand_in_as_no_id() -> None
     (luc,) = event.entrants
     assert (luc.family_name, luc.given_name, luc.rank, luc.aga_id) == ("Vañnier", "Luc", -30, "")
     assert event.settings.rounds == 5 and event.games == ()
+    assert event.komi == Decimal("7.5")  # no game: the AGA rules' komi
     assert (event.name, event.location, str(event.begin_date)) == (
         "EssaiLVLu15h27",
         "Les Oustalous",
@@ -122,6 +124,7 @@ def test_the_agas_own_layout_is_read_and_games_without_rounds_are_spread() -> No
         (2, 2, 1, Outcome.WHITE),
     ]
     assert str(event.begin_date) == "2004-06-15" and str(event.end_date) == "2004-06-30"
+    assert event.komi == Decimal("7.5")  # the file's whole 7, less the half point for ties
 
 
 def test_opengothas_own_tou_imports_as_the_event_its_xml_is(db: Any) -> None:
@@ -240,3 +243,21 @@ def test_a_file_goref_cannot_read_imports_nothing_and_names_its_format(
     with pytest.raises(CommandError, match=r"FFG results \(\.tou\) file cannot be read"):
         call_command("import_tournament", str(bad), stdout=StringIO())
     assert Tournament.objects.count() == 0
+
+
+def test_an_aga_file_imports_with_its_members_ids_and_the_aga_rules(
+    db: Any, tmp_path: Path
+) -> None:
+    xml = opengotha.read((DATA / "canadian-open-2020.xml").read_bytes())
+    path = tmp_path / "results.txt"
+    path.write_bytes(aga.write_aga(xml))
+    out = StringIO()
+    call_command("import_tournament", str(path), stdout=out)
+    t = Tournament.objects.get(pk=json.loads(out.getvalue().splitlines()[-1])["tournament"])
+    assert (t.rules, t.komi, t.name) == ("aga", Decimal("7.5"), xml.name)
+    assert Game.objects.filter(tournament=t).count() == len(xml.games)
+    players = day_selectors.event_of(t).players.values()
+    ids = {p.aga_id for p in players if p.aga_id}
+    stand_ins = {str(i) for i in range(99999 - len(xml.entrants), 100000)}
+    assert ids == {e.aga_id for e in xml.entrants if e.aga_id} - stand_ins
+    assert games_of(day_selectors.event_of(t).event, aga_file=True) == games_of(xml, aga_file=True)

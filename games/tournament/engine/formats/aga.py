@@ -259,8 +259,18 @@ def _aga_event(
         location=location,
         begin_date=begin,
         end_date=max(end, begin) if end and begin else end or begin,
-        komi=Counter(even_komi).most_common(1)[0][0] if even_komi else Decimal(7),
+        komi=_event_komi(even_komi),
     )
+
+
+def _event_komi(even: list[Decimal]) -> Decimal:
+    """The komi of the even games: the file's is a whole number, the prisoners Black would
+    give White, and OpenGotha writes 7 whatever the event's; the half point that decides
+    a tie for White is not written, so 7 is read 7.5, the AGA rules' komi."""
+    if not even:
+        return Decimal("7.5")
+    komi = Counter(even).most_common(1)[0][0]
+    return komi + Decimal("0.5") if komi == komi.to_integral_value() else komi
 
 
 def _player(ids: dict[str, int], aga_id: str, where: str) -> int:
