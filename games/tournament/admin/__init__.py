@@ -26,6 +26,7 @@ from games.permissions import directed_by, is_director
 from games.services.scoring import tournament_rescore
 from games.tournament import services as tournament_services
 from games.tournament.admin.pairing import RoundPairingViews
+from games.tournament.admin.timesystem import TimeSystemField
 from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services.settings import SETTINGS_FIELDS
 from games.tournament.services.tournaments import TOURNAMENT_FIELDS
@@ -228,6 +229,8 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
             komi.required = False
             komi.initial = None
             komi.help_text = "Leave empty for the rules' komi (6.5 Japanese, 7 New Zealand, ...)."
+        if "time_system" in form.base_fields:
+            form.base_fields["time_system"] = TimeSystemField(label="Time system")
         return form
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:

@@ -134,3 +134,30 @@ def test_the_printed_pairing_shows_the_time_system(client: Any, director: Any, g
     page = client.get(reverse("admin:games_tournament_pairing_print", args=[t.pk, 1]))
     assert page.status_code == 200, page.status_code
     assert "Time: 60 min + Fischer + 20 s a move" in page.content.decode()
+
+
+def test_a_director_sets_the_time_system_in_the_admin(director: Any, tournament: Any) -> None:
+    from django.test import Client
+
+    from tests.games.test_admin import _form_data
+
+    director_grant_admin(user=director)
+    c = Client()
+    c.force_login(director)
+    url = reverse("admin:games_tournament_change", args=[tournament.pk])
+    page = c.get(url)
+    assert "time system, as read" in page.content.decode().lower()
+    # Overtime, basic minutes, byo-yomi s, periods, Canadian moves and s, Fischer s, online.
+    fields = ["STDBYOYOMI", "60", "30", "3", "15", "300", "10"]
+    data = _form_data(page, **{f"time_system_{k}": v for k, v in enumerate(fields)})
+    data.pop("time_system", None)
+    response = c.post(url, data, follow=True)
+    assert response.status_code == 200
+    tournament.refresh_from_db()
+    assert tournament.time_system["complementaryTimeSystem"] == "STDBYOYOMI"
+    assert tournament.time_system["byoYomiPeriods"] == "3" and tournament.egf_class == "A"
+    assert AuditEntry.objects.filter(
+        action="tournament.settings_changed", new_value__time_system__basicTime="60"
+    ).exists()
+    page = c.get(url).content.decode()
+    assert "60 min + 3 × 30 s byo-yomi: adjusted time 82 min, class A" in page
