@@ -30,7 +30,7 @@ PARTS = (
 
 class TimeSystemWidget(forms.MultiWidget):
     def __init__(self) -> None:
-        widgets = [forms.Select(choices=OVERTIME_CHOICES)]
+        widgets: list[forms.Widget] = [forms.Select(choices=OVERTIME_CHOICES)]
         widgets += [
             forms.NumberInput(attrs={"min": 0, "style": "width:6em", "title": label})
             for label, _ in PARTS
@@ -52,7 +52,7 @@ class TimeSystemField(forms.MultiValueField):
     widget = TimeSystemWidget
 
     def __init__(self, **kwargs: Any) -> None:
-        fields = [forms.ChoiceField(choices=OVERTIME_CHOICES, required=False)]
+        fields: list[forms.Field] = [forms.ChoiceField(choices=OVERTIME_CHOICES, required=False)]
         fields += [forms.IntegerField(min_value=0, max_value=86400, required=False) for _ in PARTS]
         fields.append(forms.BooleanField(required=False))
         kwargs.pop("encoder", None)

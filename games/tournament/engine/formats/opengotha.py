@@ -431,7 +431,9 @@ def _read_parameters(root: ET.Element) -> Event:
         },
         extra={k: gps.get(k, v) for k, v in TIME_ATTRIBUTES.items()},
         options={
-            name: dict(el.attrib) for name in KEPT_ELEMENTS if (el := tps.find(name)) is not None
+            name: dict(kept.attrib)
+            for name in KEPT_ELEMENTS
+            if (kept := tps.find(name)) is not None
         },
     )
 
