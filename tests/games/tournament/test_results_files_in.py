@@ -261,3 +261,11 @@ def test_an_aga_file_imports_with_its_members_ids_and_the_aga_rules(
     stand_ins = {str(i) for i in range(99999 - len(xml.entrants), 100000)}
     assert ids == {e.aga_id for e in xml.entrants if e.aga_id} - stand_ins
     assert games_of(day_selectors.event_of(t).event, aga_file=True) == games_of(xml, aga_file=True)
+
+
+def test_a_utf8_tou_with_a_byte_order_mark_is_read() -> None:
+    body = tou_line(*DUPONT, "2+w0") + tou_line(*MARTIN, "1-b0")
+    text = (TOU_HEAD + body).decode("iso8859_15").replace("Dupont", "Dupönt")
+    event = ffg.read_tou(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert [e.family_name for e in event.entrants] == ["Dupönt", "Martin"]
+    assert len(event.games) == 1 and event.short_name == "Test"

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from games.tournament.engine.formats.opengotha import FileFormatError, rank_from_text, rank_text
-from games.tournament.engine.formats.text import clean
+from games.tournament.engine.formats.text import clean, decode
 from games.tournament.engine.model import Entrant, Event, GameRec, Outcome, Settings, System
 from games.tournament.engine.standings import Scoreboard
 
@@ -126,7 +126,7 @@ def read_aga(data: bytes) -> Event:
     games keep White, Black, handicap and winner (``?`` is a game without a result).  A game
     outside a ``GAMES r`` section goes to the first round where both players are free.  A
     line that cannot be read raises ``FileFormatError`` naming it."""
-    text = data.decode(ENCODING)
+    text = decode(data)
     header: dict[str, str] = {}
     rows: list[tuple[str, str, str, str]] = []  # id, family, given, rank
     games: list[tuple[int | None, str, str, str, str, str, str]] = []

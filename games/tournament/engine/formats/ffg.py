@@ -20,7 +20,7 @@ from games.tournament.engine.formats.egf import (
     unpaired_result,
 )
 from games.tournament.engine.formats.opengotha import FileFormatError, rank_from_text, rank_text
-from games.tournament.engine.formats.text import clean
+from games.tournament.engine.formats.text import clean, decode
 from games.tournament.engine.model import Entrant, Event, GameRec, Settings, System
 from games.tournament.engine.standings import Scoreboard
 from games.tournament.engine.timesystem import time_system_of
@@ -120,7 +120,7 @@ def read_tou(data: bytes) -> Event:
     size, basic and adjusted time, komi), each line's place, name, rank, licence and club,
     and every round's game (colour, handicap, result), bye or absence.  A line that cannot
     be read raises ``FileFormatError`` naming it; nothing is half read."""
-    text = data.decode(ENCODING)
+    text = decode(data)
     header: dict[str, str] = {}
     players: list[H9Player] = []
     place: int | None = None
