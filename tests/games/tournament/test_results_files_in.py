@@ -269,3 +269,24 @@ def test_a_utf8_tou_with_a_byte_order_mark_is_read() -> None:
     event = ffg.read_tou(b"\xef\xbb\xbf" + text.encode("utf-8"))
     assert [e.family_name for e in event.entrants] == ["Dupönt", "Martin"]
     assert len(event.games) == 1 and event.short_name == "Test"
+
+
+def test_pairgoths_tou_is_read_too() -> None:
+    # pairgoth: ";time=" without "+b" and before ";size=", the club right-aligned in 6 at
+    # column 44, each round in 7 after a space, the family name upper-cased.
+    head = b";name=Stage\n;date=10/07/2021\n;vill=Paris (online)\n;time=40\n;ta=62\n;size=19\n;\n"
+    lines = [
+        f"{'1':>4} {'MARTIN Claire':<24} {'2D':>3} {'0712345':>7}   {'38Gr':>6} {'2+w0':>7} {'0+':>7}",
+        f"{'2':>4} {'DUPONT Jean':<24} {'3K':>3} {'':>7}   {'FR':>6} {'1-b0':>7} {'0-':>7}",
+    ]
+    event = ffg.read_tou(head + "\n".join(lines).encode() + b"\n")
+    first, second = event.entrants
+    assert (first.family_name, first.club, first.ffg_licence, second.club) == (
+        "MARTIN",
+        "38Gr",
+        "0712345",
+        "FR",
+    )
+    assert [(g.white, g.black, g.outcome) for g in event.games] == [(1, 2, Outcome.WHITE)]
+    assert event.location == "Paris" and event.extra["bInternet"] == "true"
+    assert "complementaryTimeSystem" not in event.extra and event.extra["adjustedTime"] == "62"

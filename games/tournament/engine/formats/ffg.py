@@ -261,7 +261,9 @@ def _tou_times(header: dict[str, str]) -> dict[str, str]:
     basic = m.group(1) if m else ta
     adjusted = ta if ta.isdigit() else basic
     times = {"basicTime": basic, "adjustedTime": adjusted}
-    if m is not None and not m.group(2):
+    # No "+b" and no more adjusted than basic time: sudden death (pairgoth writes no "+b"
+    # whatever the system, so the adjusted time decides).
+    if m is not None and not m.group(2) and adjusted == basic:
         times["complementaryTimeSystem"] = "SUDDENDEATH"
     if header.get("vill", "").endswith("(online)"):
         times["bInternet"] = "true"
