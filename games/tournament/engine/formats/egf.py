@@ -377,12 +377,15 @@ def table_event(players: Sequence[H9Player]) -> tuple[tuple[Entrant, ...], tuple
                 presence.append(Presence.BYE if res.result == "+" else Presence.ABSENT)
                 continue
             presence.append(Presence.PLAY)
+            if res.opponent == n:
+                raise FileFormatError(f"round {r}: the player plays himself", f"player {n}")
             other = players[res.opponent - 1]
             if len(other.results) < r or other.results[r - 1].opponent != n:
                 raise FileFormatError(
                     f"round {r}: line {res.opponent} does not name this player back",
                     f"player {n}",
                 )
+            _check_halves(r, n, res, other.results[r - 1])
             if res.color == "b" or (res.color != "w" and n > res.opponent):
                 continue  # each game is taken once, from White's line (or the first line)
             games.append(_game_from(r, n, res, other.results[r - 1]))
@@ -400,6 +403,20 @@ def table_event(players: Sequence[H9Player]) -> tuple[tuple[Entrant, ...], tuple
             )
         )
     return tuple(entrants), tuple(games)
+
+
+def _check_halves(r: int, n: int, mine: H9Result, theirs: H9Result) -> None:
+    """The two cells of one game must agree on the colours and the handicap."""
+    if mine.color in ("w", "b") and mine.color == theirs.color:
+        raise FileFormatError(
+            f"round {r}: this player and line {mine.opponent} both have {mine.color}",
+            f"player {n}",
+        )
+    if mine.handicap != theirs.handicap:
+        raise FileFormatError(
+            f"round {r}: handicap {mine.handicap} here, {theirs.handicap} on line {mine.opponent}",
+            f"player {n}",
+        )
 
 
 def _strip(presence: tuple[Presence, ...]) -> tuple[Presence, ...]:
