@@ -34,6 +34,15 @@ OVERTIME_NAMES = {
 # EGD rating system, "Tournament classes"; OpenGotha 3.5x applies the same numbers.
 _OVER_THE_BOARD = (("A", 3600, 4500), ("B", 2400, 3000), ("C", 1500, 1800))
 _FISCHER = (("A", 2700, 4500), ("B", 1800, 3000), ("C", 1200, 1800))
+OPENGOTHA_KEYS = (
+    "bInternet",
+    "basicTime",
+    "complementaryTimeSystem",
+    "stdByoYomiTime",
+    "nbMovesCanTime",
+    "canByoYomiTime",
+    "fischerTime",
+)
 _MAX_MINUTES = 24 * 60
 _MAX_SECONDS = 24 * 3600
 
@@ -106,6 +115,25 @@ class TimeSystem:
         if self.stated_adjusted_minutes is not None:
             out["adjustedTime"] = str(self.stated_adjusted_minutes)
         return out
+
+    def opengotha_attributes(self) -> dict[str, str]:
+        """The ``GeneralParameterSet`` attributes OpenGotha reads.  A time stated only as an
+        adjusted time (an imported ``.h9`` or ``.tou``) is written as a system OpenGotha
+        derives the same adjusted time and class from: sudden death when it is the basic
+        time, else Canadian byo-yomi of 60 moves in the difference (60 moves at that rate
+        is exactly the difference)."""
+        out = {k: v for k, v in self.to_mapping().items() if k in OPENGOTHA_KEYS}
+        if self.stated_adjusted_minutes is None:
+            return out
+        extra = self.stated_adjusted_minutes - self.basic_minutes
+        if extra <= 0:
+            return {**out, "complementaryTimeSystem": Overtime.SUDDEN_DEATH.value}
+        return {
+            **out,
+            "complementaryTimeSystem": Overtime.CANADIAN.value,
+            "nbMovesCanTime": "60",
+            "canByoYomiTime": str(extra * 60),
+        }
 
     def overtime_seconds(self) -> int:
         """The length of the extra period the system gives (0: none)."""

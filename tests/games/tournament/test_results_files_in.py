@@ -20,6 +20,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament.engine.formats import aga, egf, ffg, opengotha
 from games.tournament.engine.formats.opengotha import FileFormatError
 from games.tournament.engine.model import Entrant, Event, Outcome, Presence
+from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services.files import tournament_import
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "opengotha"
@@ -340,3 +341,14 @@ def test_a_game_whose_two_halves_disagree_is_refused(cells: tuple[str, str], sai
     body = tou_line(*DUPONT, cells[0]) + tou_line(*MARTIN, cells[1])
     with pytest.raises(FileFormatError, match=said):
         ffg.read_tou(TOU_HEAD + body)
+
+
+@pytest.mark.parametrize("name", ["exports/juvisy-2019.tou", "juvisy-2019.h9"])
+def test_a_stated_adjusted_time_reaches_opengotha_as_the_same_tm_and_class(
+    db: Any, name: str
+) -> None:
+    t = tournament_import(actor=None, data=(DATA / name).read_bytes()).tournament
+    xml = opengotha.read(day_selectors.export(t, "opengotha"))
+    # What OpenGotha computes from the attributes it reads: the .h9's TM[82] and CL[A].
+    times = time_system_of({k: v for k, v in xml.extra.items() if k != "adjustedTime"})
+    assert (times.adjusted_seconds() // 60, times.egf_class()) == (82, "A")

@@ -30,6 +30,7 @@ from games.tournament.engine.model import (
     System,
 )
 from games.tournament.engine.standings import criterion
+from games.tournament.engine.timesystem import time_system_of
 
 MAX_ROUNDS = 20  # OpenGotha's Gotha.MAX_NUMBER_OF_ROUNDS: the length of "participating"
 MIN_RATING, MAX_RATING = -900, 2949
@@ -523,7 +524,7 @@ def write(event: Event) -> bytes:
             "endDate": event.end_date.isoformat() if event.end_date else "",
             "size": str(event.board_size),
             "komi": str(event.komi),
-            **{k: event.extra.get(k, v) for k, v in TIME_ATTRIBUTES.items()},
+            **_time_attributes(event),
             "numberOfRounds": str(s.rounds),
             "numberOfCategories": str(len(s.category_limits) + 1),
             "genMMFloor": rank_text(s.mm_floor),
@@ -610,6 +611,13 @@ def _tables(games: tuple[GameRec, ...]) -> list[tuple[GameRec, int]]:
         taken.add(table)
         out.append((g, table))
     return out
+
+
+def _time_attributes(event: Event) -> dict[str, str]:
+    """The time system as OpenGotha reads it; none set: OpenGotha's defaults."""
+    if not event.extra:
+        return dict(TIME_ATTRIBUTES)
+    return {**TIME_ATTRIBUTES, **time_system_of(event.extra).opengotha_attributes()}
 
 
 def _tf(flag: bool) -> str:
