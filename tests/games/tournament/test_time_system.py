@@ -161,3 +161,15 @@ def test_a_director_sets_the_time_system_in_the_admin(director: Any, tournament:
     ).exists()
     page = c.get(url).content.decode()
     assert "60 min + 3 × 30 s byo-yomi: adjusted time 82 min, class A" in page
+
+
+def test_a_time_too_short_for_a_rated_class_asks_to_unset_rated(
+    api_as: Any, director: Any, tournament: Any
+) -> None:
+    url = f"{URL}{tournament.pk}/"
+    blitz = {"basic_minutes": 20, "overtime": "sudden_death"}
+    body = assert_error(api_as(director).patch(url, {"time_system": blitz}, format="json"), 400)
+    assert "not rated" in body["message"]
+    response = api_as(director).patch(url, {"time_system": blitz, "rated": False}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["egf_class"] == "X" and response.json()["rated"] is False
