@@ -352,3 +352,18 @@ def test_a_stated_adjusted_time_reaches_opengotha_as_the_same_tm_and_class(
     # What OpenGotha computes from the attributes it reads: the .h9's TM[82] and CL[A].
     times = time_system_of({k: v for k, v in xml.extra.items() if k != "adjustedTime"})
     assert (times.adjusted_seconds() // 60, times.egf_class()) == (82, "A")
+
+
+def test_pairgoths_h9_with_pins_after_the_rounds_is_read() -> None:
+    data = (
+        b"; CL[B]\n; EV[Paris]\n; PC[FR,Paris]\n; DT[2024-03-02,2024-03-03]\n; KM[7.5]\n"
+        b"; TM[60]\n;\n"
+        b"   1 Martin Claire                   2D FR 38Gr       2       0    2+/w0 |12345678\n"
+        b"   2 Dupont Jean                     3K FR xxxx       0       0    1-/b0 |\n"
+    )
+    event = egf.h9_event(egf.read_h9(data))
+    assert [(e.family_name, e.egd_pin) for e in event.entrants] == [
+        ("Martin", "12345678"),
+        ("Dupont", ""),
+    ]
+    assert len(event.games) == 1 and event.settings.rounds == 1 and event.location == "Paris"

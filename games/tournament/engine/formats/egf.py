@@ -182,6 +182,7 @@ def game_cell(g: GameRec, me: int, line_of: dict[int, int]) -> str:
 
 _RANK = re.compile(r"^\d{1,2}[kKdDpP]$")
 _GAME = re.compile(r"^(\d+)([+\-=?])(?:([/!])([wbWB?])?(\d)?)?$")
+_PIN = re.compile(r"\|\d{0,8}")
 _HEADER = re.compile(r"^;\s*([A-Z]{2})\[(.*)\]\s*$")
 
 
@@ -205,6 +206,7 @@ class H9Player:
     values: tuple[str, ...]
     results: tuple[H9Result, ...]
     ffg_licence: str = ""  # a .tou line's licence (an .h9 has none)
+    egd_pin: str = ""  # pairgoth's .h9 gives it after "|"
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,7 @@ def read_h9(data: bytes) -> H9File:
     """Read an .h9 file; a line that cannot be read raises ``FileFormatError`` naming it."""
     header: dict[str, str] = {}
     players: list[H9Player] = []
-    lines: list[tuple[int, list[str], int, str, str, list[str], int]] = []
+    lines: list[tuple[int, list[str], int, str, str, list[str], int, str]] = []
     place: int | None = None
     for n, raw in enumerate(_decode(data).splitlines(), 1):
         line = raw.strip()
@@ -237,6 +239,8 @@ def read_h9(data: bytes) -> H9File:
             continue
         where = f"line {n}"
         tokens = line.split()
+        # pairgoth ends a line with " |<EGD PIN>"; the PIN is the player's.
+        pin = tokens.pop()[1:] if len(tokens) > 1 and _PIN.fullmatch(tokens[-1]) else ""
         if tokens[0].isdigit():
             place = int(tokens.pop(0))
         elif place is None:
@@ -254,11 +258,11 @@ def read_h9(data: bytes) -> H9File:
         run = 0
         while run < len(cells) and _GAME.match(cells[len(cells) - 1 - run]):
             run += 1
-        lines.append((place, names, rank, country, club, cells, run))
+        lines.append((place, names, rank, country, club, cells, run, pin))
     # Every line holds one cell per round; a value such as OpenGotha's "0?" (a quarter point
     # lost to ISO-8859-15) can look like a cell, so the shortest run of cells decides.
     rounds = min((line[6] for line in lines), default=0)
-    for place, names, rank, country, club, cells, _run in lines:
+    for place, names, rank, country, club, cells, _run, pin in lines:
         split = len(cells) - rounds
         results = []
         for cell in cells[split:]:
@@ -283,6 +287,7 @@ def read_h9(data: bytes) -> H9File:
                 club=club,
                 values=tuple(cells[:split]),
                 results=tuple(results),
+                egd_pin=pin,
             )
         )
     if not players:
@@ -400,6 +405,7 @@ def table_event(players: Sequence[H9Player]) -> tuple[tuple[Entrant, ...], tuple
                 country="" if p.country == "XX" else p.country,
                 presence=_strip(tuple(presence)),
                 ffg_licence=p.ffg_licence,
+                egd_pin=p.egd_pin,
             )
         )
     return tuple(entrants), tuple(games)
