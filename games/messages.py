@@ -88,3 +88,14 @@ def entries_changed(*, tournament: object, changed: int, unchanged: int, effect:
     )
     warning = correction_warning(effect) if changed else ""
     return f"{text} {warning}" if warning else text
+
+
+def time_system_read(*, text: str, adjusted: int, egf_class: str) -> str:
+    """The admin's line of what the files write from a tournament's time system."""
+    return _("{text}: adjusted time {adjusted} min, class {cls}").format(
+        text=text, adjusted=adjusted, cls=egf_class
+    )
+
+
+def time_system_none() -> str:
+    return _("none: the files write OpenGotha's default (60 min, Canadian 15 moves / 5 min)")

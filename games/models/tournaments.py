@@ -59,9 +59,8 @@ class Tournament(models.Model):
     handicap_reduction = models.PositiveSmallIntegerField(
         default=0, help_text="European policy: stones taken off the grade difference."
     )
-    # McMahon policy (OpenGotha's handicap parameters, docs/tournaments.md "Settings"):
-    # the rank (or McMahon score) difference less ``handicap_correction``, up to the cap,
-    # and none above ``handicap_threshold``.
+    # McMahon policy (OpenGotha's, docs/tournaments.md "Settings"): the rank (or McMahon
+    # score) difference less ``handicap_correction``, capped, none above the threshold.
     handicap_correction = models.SmallIntegerField(
         default=1, validators=[MinValueValidator(-3), MaxValueValidator(9)]
     )
@@ -110,12 +109,11 @@ class Tournament(models.Model):
     )
     pairing_params = models.JSONField(default=dict, blank=True)
     short_name = models.CharField(max_length=100, blank=True)
-    director_name = models.CharField(
-        max_length=100, blank=True, help_text="The director named in the tournament file."
-    )
-    # The file's time system (OpenGotha's GeneralParameterSet attributes basicTime,
-    # complementaryTimeSystem, ...): kept verbatim for the exports (docs/tournaments.md).
+    director_name = models.CharField(max_length=200, blank=True)  # as the file names him
+    # OpenGotha's time attributes, a setting (docs/tournaments.md, "Time system").
     time_system = models.JSONField(default=dict, blank=True)
+    # The file's display and publishing options (OpenGotha's DPParameterSet, ...), written back.
+    file_options = models.JSONField(default=dict, blank=True)
     # A cup's seeding and options, and who went through an undecided game (services/cups.py).
     cup = models.JSONField(default=dict, blank=True)
     # A team event's team size and six placement criteria (OpenGotha's
@@ -194,8 +192,10 @@ class TournamentEntry(models.Model):
     # The name this event gives him, which its exports write (docs/tournaments.md).
     family_name = models.CharField(max_length=80, blank=True)
     given_name = models.CharField(max_length=80, blank=True)
-    # Where the rating came from, as OpenGotha writes it (EGF, FFG, AGA, INI, ...).
-    rating_origin = models.CharField(max_length=8, blank=True)
+    # Where the rating came from, as OpenGotha writes it ("EGF", "FFG : -520", ...), whole.
+    rating_origin = models.CharField(max_length=100, blank=True)
+    # What the file gave that goref does not use (licence status, grade, ...), written back.
+    file_values = models.JSONField(default=dict, blank=True)
     # A director's fixed table for him in every round; null: the pairing numbers it.
     table_pin = models.PositiveSmallIntegerField(null=True, blank=True)
     # One letter per round from round 1 (Presence); a round past the end is "playing".

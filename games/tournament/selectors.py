@@ -106,6 +106,7 @@ def _entrant(entry: TournamentEntry) -> Entrant:
         rating_origin=entry.rating_origin,
         table_pin=entry.table_pin,
         pair=p.is_pair,
+        file_values=tuple(sorted((str(k), str(v)) for k, v in entry.file_values.items())),
     )
 
 
@@ -179,6 +180,11 @@ def event_of(tournament: Tournament) -> EventData:
         egf_class=tournament.egf_class,
         cup=seeded(tournament.cup or {}, entrants) if tournament.system == System.CUP else None,
         **_teams_of(tournament),
+        options={
+            str(k): {str(a): str(b) for a, b in v.items()}
+            for k, v in (tournament.file_options or {}).items()
+            if isinstance(v, dict)
+        },
     )
     return EventData(
         event=event,

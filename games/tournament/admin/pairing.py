@@ -23,6 +23,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
+from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services import rounds
 from games.tournament.services.settings import handicap_komi
 from games.tournament.slips import slip_codes
@@ -401,6 +402,12 @@ class RoundPairingViews:
             "by": by if by in ("table", "name", "slips") else "table",
             "lines": lines,
             "bye": day_selectors.round_view(tournament, number).bye_player,
+            # The players read the time system off the printed list.
+            "time_text": (
+                time_system_of(tournament.time_system).describe()
+                if tournament.time_system
+                else tournament.time_control
+            ),
         }
         return TemplateResponse(request, "admin/games/tournament_pairing_print.html", context)
 

@@ -21,13 +21,12 @@ from ratings.ranks import Rank
 class TournamentSerializer(SettingsOutMixin, serializers.ModelSerializer[Tournament]):
     class Meta:
         model = Tournament
-        # short_name, director_name and time_system: as an imported file gave them.
+        # short_name and director_name: as an imported file gave them.
         fields = [
             "id",
             *TOURNAMENT_FIELDS,
             "short_name",
             "director_name",
-            "time_system",
             *SETTINGS_OUT_FIELDS,
         ]
         read_only_fields = fields

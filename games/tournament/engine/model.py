@@ -67,6 +67,9 @@ class Entrant:
     rating_origin: str = ""  # OpenGotha's ratingOrigin ("EGF", "FFG", "AGA", "INI", ...)
     table_pin: int | None = None  # the table he plays at in every round (a director's pin)
     pair: bool = False  # a pair go pair or rengo team playing as one
+    # What the file gave that goref does not use, by OpenGotha's attribute name
+    # (ffgLicenceStatus, agaExpirationDate, grade, country as written): written back.
+    file_values: tuple[tuple[str, str], ...] = ()
 
     def presence_in(self, round: int) -> Presence:
         if 1 <= round <= len(self.presence):
@@ -271,6 +274,9 @@ class Event:
     cup: Cup | None = None  # a cup's seeds and options (System.CUP)
     teams: tuple[Team, ...] = ()  # a team event's teams and line-ups (engine/teams.py)
     team_settings: TeamSettings | None = None  # None: the event has no team parameters
+    # Elements kept for the round trip, by name: OpenGotha's DPParameterSet and
+    # PublishParameterSet (display and publishing options), attribute by attribute.
+    options: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def entrant(self, entrant_id: int) -> Entrant:
         for e in self.entrants:

@@ -26,10 +26,11 @@ from django.utils import timezone
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.services.matching import EntrantError, players_identify
-from games.tournament.engine.formats import egf, opengotha
+from games.tournament.engine.formats import aga, egf, ffg, opengotha
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import Entrant, Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
+from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
 from games.tournament.services.teams import teams_import
 from games.tournament.services.tournaments import tournament_create
@@ -60,20 +61,52 @@ class ImportResult:
         return reverse("games:duplicates") + f"?tournament={self.tournament.pk}"
 
 
+# The formats a director imports, recognised from the file's content, and their names in
+# a refusal.
+FORMAT_NAMES = {
+    "opengotha": "OpenGotha file",
+    "egf": "EGF results (.h9) file",
+    "ffg": "FFG results (.tou) file",
+    "aga": "AGA results file",
+}
+
+
+def _format_of(data: bytes) -> str | None:
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200]
+    if head.startswith((b"<", b"\xff\xfe<", b"\xfe\xff\x00<", b"\x00<")):
+        return "opengotha"
+    # The text formats are read as ISO-8859-15, which decodes any bytes.
+    text = data[:20000].decode("iso8859_15")
+    if aga.looks_like_aga(text):
+        return "aga"
+    if ffg.looks_like_tou(text):
+        return "ffg"
+    if head.startswith(b";"):
+        return "egf"
+    return None
+
+
 def read_event(data: bytes) -> tuple[str, Event]:
     """The file's format (recognised from its content) and its event; ``ValidationError``
-    naming the element or line at fault."""
-    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200]
+    naming the format and the element or line at fault: nothing is imported."""
+    fmt = _format_of(data)
+    readers = {
+        "opengotha": opengotha.read,
+        "egf": lambda d: egf.h9_event(egf.read_h9(d)),
+        "ffg": ffg.read_tou,
+        "aga": aga.read_aga,
+    }
+    if fmt is None:
+        raise ValidationError(
+            {
+                "file": "Not a tournament file: expected OpenGotha XML, EGF results (.h9), "
+                "FFG results (.tou) or an AGA results file."
+            }
+        )
     try:
-        if head.startswith((b"<", b"\xff\xfe<", b"\xfe\xff\x00<", b"\x00<")):
-            return "opengotha", opengotha.read(data)
-        if head.startswith(b";"):
-            return "egf", egf.h9_event(egf.read_h9(data))
+        return fmt, readers[fmt](data)
     except opengotha.FileFormatError as e:
-        raise ValidationError({"file": str(e)}) from None
-    raise ValidationError(
-        {"file": "Not a tournament file: expected OpenGotha XML or an EGF results (.h9) file."}
-    )
+        raise ValidationError({"file": f"This {FORMAT_NAMES[fmt]} cannot be read: {e}"}) from None
 
 
 def _result_fields(outcome: Outcome, by_default: bool) -> dict[str, Any]:
@@ -123,7 +156,7 @@ def _egf_class(event: Event) -> str:
         return event.egf_class
     if not event.extra:
         return "A"
-    return egf.egf_class(event)
+    return time_system_of(event.extra).egf_class()
 
 
 def rules_for(event: Event) -> str:
@@ -133,10 +166,7 @@ def rules_for(event: Event) -> str:
 
 
 def _time_control(extra: dict[str, str]) -> str:
-    if not extra:
-        return ""
-    system = extra.get("complementaryTimeSystem", "")
-    return f"{extra.get('basicTime', '?')} min, {system.lower() or 'no overtime'}"[:100]
+    return time_system_of(extra).describe()[:100] if extra else ""
 
 
 RACE = (
@@ -173,7 +203,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         name=clean(name or event.name or "Imported tournament")[:200],
         start_date=start,
         end_date=max(event.end_date or start, start),
-        rules=rules_for(event),
+        rules="aga" if fmt == "aga" else rules_for(event),
         board_size=event.board_size,
         komi=event.komi,
         venue=clean(event.location)[:200],
@@ -181,11 +211,12 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         rated=_egf_class(event) != "X",
         settings=_settings_of(event),
         short_name=clean(event.short_name)[:100],
-        director_name=clean(event.director)[:100],
+        director_name=clean(event.director).strip()[:200],
         time_system=dict(event.extra),
     )
     tournament.pairing_params = dict(event.pairing)
-    tournament.save(update_fields=["pairing_params"])
+    tournament.file_options = {k: dict(v) for k, v in event.options.items()}
+    tournament.save(update_fields=["pairing_params", "file_options"])
 
     try:
         who = players_identify(actor=actor, entrants=event.entrants, tournament=tournament)
@@ -252,7 +283,6 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
 def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> TournamentEntry:
     """The file's entry, checked as ``validate_and_save`` checks one but without its
     per-row queries (the tournament is new, each player appears once)."""
-    spelt = f"{e.family_name} {e.given_name}".strip()
     entry = TournamentEntry(
         tournament=tournament,
         player=player,
@@ -267,7 +297,8 @@ def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> Tour
         # The file's own spelling, whatever the linked player is called: its exports write it.
         family_name=e.family_name[:80],
         given_name=e.given_name[:80],
-        rating_origin=e.rating_origin.strip()[:8],
+        rating_origin=e.rating_origin.strip()[:100],
+        file_values=dict(e.file_values),
     )
     try:
         entry.full_clean(
@@ -275,6 +306,7 @@ def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> Tour
         )
     except ValidationError as exc:
         text = " ".join(exc.messages)
+        spelt = f"{e.family_name} {e.given_name}".strip()
         raise ValidationError({"file": f"Player {spelt}: {text}"}) from None
     return entry
 
