@@ -133,6 +133,8 @@ class AuditAction(StrEnum):
     RATING_ENTRY_GRADE_RESET = "rating.entry_grade_reset"
     RATING_LIST_IMPORTED = "rating.list_imported"
 
+    RATINGS_HELD = "ratings.held"
+    RATINGS_HOLD_RELEASED = "ratings.hold_released"
     RATINGS_RECOMPUTE_REQUESTED = "ratings.recompute_requested"
 
     ROUND_PAIRED = "round.paired"
