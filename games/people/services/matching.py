@@ -14,6 +14,7 @@ from typing import Protocol
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from games import permissions
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
 from games.people.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
 from games.people.engine.names import folded, name_key
@@ -238,11 +239,10 @@ def players_identify(
     # identity steps take turns, the second then links to the first's players.
     take_turns("players_identify")
     matcher = Matcher(entrants)
-    decisions = [matcher.decide(e) for e in entrants]
+    decisions = _fill_only_editable(actor, [matcher.decide(e) for e in entrants], entrants)
     for d in decisions:
         if d.player is not None and d.fill:
-            # The import is the authority on the ids it fills (audited with no actor).
-            player_update(actor=None, player=d.player, **d.fill)
+            player_update(actor=actor, player=d.player, **d.fill)
     new = [(e, d) for e, d in zip(entrants, decisions, strict=True) if d.player is None]
     try:
         made = iter(players_create_bulk(actor=actor, rows=[_row(e, d.new_ids) for e, d in new]))
@@ -258,8 +258,35 @@ def players_identify(
         if d.player is None
         for other in d.candidates
     ]
-    review = duplicates_flag_many(pairs=pairs, tournament=tournament)
+    review = duplicates_flag_many(actor=actor, pairs=pairs, tournament=tournament)
     return Identified(players, [d.player is not None for d in decisions], review)
+
+
+def _fill_only_editable(
+    actor: Actor, decisions: list[Decision], entrants: list[Entrant]
+) -> list[Decision]:
+    """An import fills a federation id only on a player its user may edit
+    (``permissions.editable_players``).  Otherwise the file's player becomes a new record
+    holding the ids, on the review list beside the player the ids were meant for, with
+    the importing user named: whoever may decide the pair merges it (the ids then reach
+    the player) or keeps it apart."""
+    filling = [d.player for d in decisions if d.player is not None and d.fill]
+    if not filling:
+        return decisions
+    allowed = permissions.editable_players(actor, filling)
+    who = getattr(actor, "username", "")
+    out = []
+    for e, d in zip(entrants, decisions, strict=True):
+        if d.player is None or not d.fill or d.player.pk in allowed:
+            out.append(d)
+            continue
+        ids = ", ".join(f"{LABELS[f]} {v}" for f, v in d.fill.items())
+        reason = (
+            f"{e.family_name} {e.given_name}: the file gives {ids} to player {d.player.pk}, "
+            f"whom {who} may not edit"
+        )
+        out.append(Decision(candidates=[d.player], reason=reason, new_ids=d.fill))
+    return out
 
 
 def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
