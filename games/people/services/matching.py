@@ -20,7 +20,7 @@ from games.people.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
 from games.people.engine.names import folded, name_key
 from games.people.services.duplicates import duplicates_flag_many
 from games.people.services.players import RowErrors, player_update, players_create_bulk
-from ops.conflicts import take_turns
+from ops.conflicts import take_turns_on
 from ops.services import Actor
 from ratings.ranks import Rank
 
@@ -235,9 +235,10 @@ def players_identify(
     names the first entrant who cannot be created."""
     entrants = list(entrants)
     # Two files (or a file and a CSV) entering the same new person at once would each
-    # find nobody and each create him, as two players no review pair links: the
-    # identity steps take turns, the second then links to the first's players.
-    take_turns("players_identify")
+    # find nobody and each create him, as two players no review pair links: identity
+    # steps with a name key or federation id in common take turns (the second then links
+    # to the first's players), others never wait, and a long wait is a 409.
+    take_turns_on(_turn_keys(entrants))
     matcher = Matcher(entrants)
     decisions = _fill_only_editable(actor, [matcher.decide(e) for e in entrants], entrants)
     for d in decisions:
@@ -260,6 +261,17 @@ def players_identify(
     ]
     review = duplicates_flag_many(actor=actor, pairs=pairs, tournament=tournament)
     return Identified(players, [d.player is not None for d in decisions], review)
+
+
+def _turn_keys(entrants: list[Entrant]) -> set[str]:
+    """What identifying ``entrants`` reads and may create: their name keys and ids."""
+    keys = set()
+    for e in entrants:
+        key = name_key(e.family_name, e.given_name)
+        if key:
+            keys.add(f"name:{key}")
+        keys.update(f"{f}:{v}" for f, v in federation_ids(e).items())
+    return keys
 
 
 def _fill_only_editable(
