@@ -443,6 +443,8 @@ class RatingHold(models.Model):
 
     class Meta:
         ordering = ["-created_at", "id"]
+        verbose_name = "held rated game"
+        verbose_name_plural = "held rated games"
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "player"],

@@ -59,7 +59,7 @@ def _from_event(start: tuple[dt.date, int], date: str, tournament: str) -> Q:
     return Q(**{f"{date}__gt": day}) | Q(**{date: day, f"{tournament}__gte": tid})
 
 
-def not_held() -> Q:
+def not_held() -> Any:
     """A filter on games: those no open hold keeps from the ratings (ratings.holds)."""
     holds = RatingHold.objects.filter(
         tournament_id=OuterRef("tournament_id"), released_at__isnull=True

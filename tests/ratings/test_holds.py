@@ -212,3 +212,30 @@ def test_an_officials_import_of_a_past_event_is_not_held(
     response = api_as(official).post(f"{TOURNAMENTS}import/", {"file": upload}, format="multipart")
     assert response.status_code == 201, response.content
     assert response.json()["held"] is False and not RatingHold.objects.exists()
+
+
+def test_the_players_director_releases_in_the_admin_and_the_rival_sees_nothing_there(
+    api_as: Any, client: Any, rival: Any, b_director: Any, b_players: tuple[Player, Player]
+) -> None:
+    from django.urls import reverse
+
+    t = _rated_today(api_as, rival, *b_players)
+    ids = list(RatingHold.objects.filter(tournament=t).values_list("pk", flat=True))
+    url = reverse("admin:ratings_ratinghold_changelist")
+    director_grant_admin(user=b_director)
+    b_director.is_staff = True
+    b_director.save(update_fields=["is_staff"])
+    client.force_login(rival)
+    listed = client.get(url)
+    assert listed.status_code == 200 and "Kim Ji" not in listed.content.decode()
+    client.post(url, {"action": "release", "_selected_action": ids})
+    assert RatingHold.objects.filter(pk__in=ids, released_at__isnull=True).count() == 2
+    client.force_login(b_director)
+    assert "Kim Ji" in client.get(url).content.decode()
+    client.post(url, {"action": "release", "_selected_action": ids})
+    assert not RatingHold.objects.filter(pk__in=ids, released_at__isnull=True).exists()
+    assert set(
+        AuditEntry.objects.filter(action=AuditAction.RATINGS_HOLD_RELEASED).values_list(
+            "actor", flat=True
+        )
+    ) == {b_director.pk}
