@@ -72,16 +72,18 @@ def _players_of(tournament: Tournament) -> list[Player]:
 
 
 def holds_on_close(*, actor: Actor, tournament: Tournament) -> list[RatingHold]:
-    """A rated tournament closes: the games of each player its directors do not answer
-    for are held, and his other directors are told (on commit).  An official's or the
-    operator's close holds nothing: he vouches by closing.  Inside the close's transaction."""
+    """A rated tournament closes: the games of each player the closing director does not
+    answer for are held, and the player's other directors are told (on commit).  The
+    closer, not the event's directors: a director names co-directors without asking them,
+    so naming a player's own director would otherwise vouch for the player.  An
+    official's or the operator's close holds nothing: he vouches by closing.  Inside the
+    close's transaction."""
     if not tournament.rated or actor is None or permissions.is_federation_official(actor):
         return []
     players = _players_of(tournament)
     own = permissions.own_tournament_ids(players)
-    directors = set(tournament.directors.values_list("pk", flat=True))
     vouch = vouching_directors(players, excluding=tournament.pk)
-    foreign = [p for p in players if own.get(p.pk) != tournament.pk and not vouch[p.pk] & directors]
+    foreign = [p for p in players if own.get(p.pk) != tournament.pk and actor.pk not in vouch[p.pk]]
     if not foreign:
         return []
     user = as_user(actor)
@@ -98,7 +100,7 @@ def holds_on_close(*, actor: Actor, tournament: Tournament) -> list[RatingHold]:
         ],
     )
     ids = [p.pk for p in foreign]
-    transaction.on_commit(lambda: _tell_directors(tournament.pk, ids, sorted(directors)))
+    transaction.on_commit(lambda: _tell_directors(tournament.pk, ids, [actor.pk]))
     return holds
 
 

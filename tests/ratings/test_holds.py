@@ -239,3 +239,27 @@ def test_the_players_director_releases_in_the_admin_and_the_rival_sees_nothing_t
             "actor", flat=True
         )
     ) == {b_director.pk}
+
+
+def test_naming_the_players_director_a_co_director_vouches_for_nobody(
+    api_as: Any, rival: Any, b_director: Any, b_players: tuple[Player, Player]
+) -> None:
+    """A director names co-directors without asking them: B named on the rival's event
+    does not make B's players the rival's, since the closer is who must answer for them."""
+    kim, lee = b_players
+    today = str(timezone.localdate())
+    body = {"name": "Made up", "start_date": today, "end_date": today, "rules": "japanese"}
+    t = Tournament.objects.get(pk=api_as(rival).post(TOURNAMENTS, body, format="json").json()["id"])
+    tournament_services.tournament_officials_set(
+        actor=rival, tournament=t, directors=[rival, b_director]
+    )
+    enter(t, kim, lee)
+    game = tournament_services.game_create(
+        actor=rival, tournament=t, round_number=1, black=kim, white=lee, table=1
+    )
+    Game.objects.filter(pk=game.pk).update(
+        state=GameState.FINAL, locked_at=timezone.now(), result_winner="B", result_reason="score"
+    )
+    assert api_as(rival).post(f"{TOURNAMENTS}{t.pk}/close/").status_code == 200
+    held = set(RatingHold.objects.filter(tournament=t).values_list("player", flat=True))
+    assert held == {kim.pk, lee.pk}
