@@ -144,12 +144,16 @@ def holds_visible(actor: Actor) -> Any:
         return qs.order_by("-released_at", "-created_at")
     if not is_authenticated(actor):
         return qs.none()
-    mine = [
-        h
-        for h in qs.filter(player__isnull=False, released_at__isnull=True)
-        if can_release(actor, h)
-    ]
-    return qs.filter(pk__in=[h.pk for h in mine])
+    # Only a player entered in another event this director directs can be his to
+    # release: the full check runs on those few, not on every open hold.
+    directed = Tournament.objects.filter(directors=actor).values("pk")
+    near = qs.filter(
+        player__isnull=False,
+        released_at__isnull=True,
+        player__entries__tournament__in=directed,
+    )
+    mine = [h.pk for h in near.distinct() if can_release(actor, h)]
+    return qs.filter(pk__in=mine)
 
 
 @transaction.atomic
