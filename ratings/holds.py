@@ -99,8 +99,8 @@ def holds_on_close(*, actor: Actor, tournament: Tournament) -> list[RatingHold]:
             for h in holds
         ],
     )
-    ids = [p.pk for p in foreign]
-    transaction.on_commit(lambda: _tell_directors(tournament.pk, ids, [actor.pk]))
+    ids, closer = [p.pk for p in foreign], [] if user is None else [user.pk]
+    transaction.on_commit(lambda: _tell_directors(tournament.pk, ids, closer))
     return holds
 
 
@@ -146,7 +146,7 @@ def holds_visible(actor: Actor) -> Any:
         return qs.none()
     # Only a player entered in another event this director directs can be his to
     # release: the full check runs on those few, not on every open hold.
-    directed = Tournament.objects.filter(directors=actor).values("pk")
+    directed = Tournament.objects.filter(directors=actor.pk).values("pk")
     near = qs.filter(
         player__isnull=False,
         released_at__isnull=True,
