@@ -127,13 +127,16 @@ def held_for_official(tournament: Tournament) -> bool:
 
 
 def can_release(actor: Actor, hold: RatingHold) -> bool:
-    """A federation official releases any hold; a director who answers for the player
-    elsewhere (``vouching_directors``) releases that player's."""
+    """A federation official releases any hold; the player himself (his account, which
+    only his own director or an official can have invited) or a director who answers
+    for him elsewhere (``vouching_directors``) releases that player's."""
     if actor is None or permissions.is_federation_official(actor):
         return True
     if hold.player_id is None or not is_authenticated(actor):
         return False
     player = Player.objects.get(pk=hold.player_id)
+    if player.user_id is not None and player.user_id == actor.pk:
+        return True
     return actor.pk in vouching_directors([player], excluding=hold.tournament_id)[player.pk]
 
 
@@ -153,7 +156,8 @@ def holds_visible(actor: Actor) -> Any:
         player__entries__tournament__in=directed,
     )
     mine = [h.pk for h in near.distinct() if can_release(actor, h)]
-    return qs.filter(pk__in=mine)
+    own = qs.filter(player__user=actor.pk, released_at__isnull=True).values_list("pk", flat=True)
+    return qs.filter(pk__in=[*mine, *own])
 
 
 @transaction.atomic
@@ -162,8 +166,9 @@ def rating_hold_release(*, actor: Actor, hold: RatingHold) -> RatingHold:
     queued on commit, once it is closed).  Audited with who released what."""
     require(
         can_release(actor, hold),
-        "Only a federation official, or a director of this player's own events, releases "
-        "his held games; a past event a director imported is released by an official.",
+        "Only a federation official, the player himself or a director of his own events "
+        "releases his held games; a past event a director imported is released by an "
+        "official.",
     )
     locked = RatingHold.objects.select_for_update().filter(pk=hold.pk).first()
     if locked is None or locked.released_at is not None:

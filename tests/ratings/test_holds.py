@@ -263,3 +263,18 @@ def test_naming_the_players_director_a_co_director_vouches_for_nobody(
     assert api_as(rival).post(f"{TOURNAMENTS}{t.pk}/close/").status_code == 200
     held = set(RatingHold.objects.filter(tournament=t).values_list("player", flat=True))
     assert held == {kim.pk, lee.pk}
+
+
+def test_the_player_himself_releases_his_own_held_games(
+    api_as: Any, rival: Any, b_players: tuple[Player, Player]
+) -> None:
+    kim, lee = b_players
+    kim.user = UserFactory(username="kim")
+    kim.save(update_fields=["user"])
+    t = _rated_today(api_as, rival, kim, lee)
+    kim_hold, lee_hold = (RatingHold.objects.get(tournament=t, player=p) for p in (kim, lee))
+    assert [row["id"] for row in api_as(kim.user).get(HOLDS).json()] == [kim_hold.pk]
+    assert api_as(kim.user).post(f"{HOLDS}{lee_hold.pk}/release/").status_code == 403
+    assert api_as(kim.user).post(f"{HOLDS}{kim_hold.pk}/release/").status_code == 200
+    audit = AuditEntry.objects.get(action=AuditAction.RATINGS_HOLD_RELEASED)
+    assert audit.actor == kim.user and audit.new_value["player"] == kim.pk
