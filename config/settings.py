@@ -337,6 +337,9 @@ GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
 # this many days ago, nor before the last rated event; earlier is a federation
 # official's (games.tournament.services.tournaments, ratings.services).
 GOREF_RATED_BACKDATE_DAYS = env_int("GOREF_RATED_BACKDATE_DAYS", 90, minimum=0)
+# How long an import waits for another one identifying the same players (a name key or
+# federation id in common) before it answers 409 (ops.conflicts.take_turns_on).
+GOREF_TURN_WAIT_SECONDS = env_int("GOREF_TURN_WAIT_SECONDS", 10, minimum=1)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
 

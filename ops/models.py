@@ -72,6 +72,18 @@ class Job(models.Model):
         return 100 if not self.total else round(100 * (self.done + self.failed) / self.total)
 
 
+class TurnKey(models.Model):
+    """One row per name two writers must take turns on (``ops.conflicts.take_turns_on``):
+    a writer upserts the row, so a second one waits on its row lock until the first
+    commits.  Rows, not advisory locks: an import of thousands of players would fill
+    PostgreSQL's shared lock table."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class AuditAction(StrEnum):
     """Every action name the audit trail holds, declared once: services write them and
     the trails match them by these names (a test refuses one written inline)."""
@@ -135,6 +147,8 @@ class AuditAction(StrEnum):
     RATING_ENTRY_GRADE_RESET = "rating.entry_grade_reset"
     RATING_LIST_IMPORTED = "rating.list_imported"
 
+    RATINGS_HELD = "ratings.held"
+    RATINGS_HOLD_RELEASED = "ratings.hold_released"
     RATINGS_RECOMPUTE_REQUESTED = "ratings.recompute_requested"
 
     ROUND_PAIRED = "round.paired"

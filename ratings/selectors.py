@@ -100,13 +100,18 @@ def rating_list() -> QuerySet[PlayerRating]:
     ).order_by("-rating", "player_id")
 
 
-def rated_through(today: dt.date) -> dt.date | None:
-    """The end date of the last event the ratings hold, up to ``today`` (``None``: nothing
-    rated yet).  An event dated in the future does not count: closed early, it would
-    otherwise push the limit for every later tournament (``rated_dates_limit``) past them."""
-    held = RatingHistory.objects.filter(event_date__lte=today)
-    day: dt.date | None = held.aggregate(day=Max("event_date"))["day"]
-    return day
+def last_rated_dates(player_ids: list[int], *, excluding: int) -> dict[int, dt.date]:
+    """Each player's last rated event date (tournament ``excluding`` left out): a
+    director's rated event may not end before it (one query)."""
+    rows = (
+        RatingHistory.objects.filter(player_id__in=player_ids)
+        .exclude(tournament_id=excluding)
+        .values("player_id")
+        .order_by()
+        .annotate(day=Max("event_date"))
+        .values_list("player_id", "day")
+    )
+    return {int(pid): day for pid, day in rows}
 
 
 def ratings_of(player_ids: list[int]) -> dict[int, float]:

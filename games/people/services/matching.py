@@ -14,12 +14,13 @@ from typing import Protocol
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from games import permissions
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
 from games.people.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
 from games.people.engine.names import folded, name_key
 from games.people.services.duplicates import duplicates_flag_many
 from games.people.services.players import RowErrors, player_update, players_create_bulk
-from ops.conflicts import take_turns
+from ops.conflicts import take_turns_on
 from ops.services import Actor
 from ratings.ranks import Rank
 
@@ -250,15 +251,15 @@ def players_identify(
     names the first entrant who cannot be created."""
     entrants = list(entrants)
     # Two files (or a file and a CSV) entering the same new person at once would each
-    # find nobody and each create him, as two players no review pair links: the
-    # identity steps take turns, the second then links to the first's players.
-    take_turns("players_identify")
+    # find nobody and each create him, as two players no review pair links: identity
+    # steps with a name key or federation id in common take turns (the second then links
+    # to the first's players), others never wait, and a long wait is a 409.
+    take_turns_on(_turn_keys(entrants))
     matcher = Matcher(entrants)
-    decisions = [matcher.decide(e) for e in entrants]
+    decisions = _fill_only_editable(actor, [matcher.decide(e) for e in entrants], entrants)
     for d in decisions:
         if d.player is not None and d.fill:
-            # The import is the authority on the ids it fills (audited with no actor).
-            player_update(actor=None, player=d.player, **d.fill)
+            player_update(actor=actor, player=d.player, **d.fill)
     new = [(e, d) for e, d in zip(entrants, decisions, strict=True) if d.player is None]
     try:
         made = iter(
@@ -278,8 +279,46 @@ def players_identify(
         if d.player is None
         for other in d.candidates
     ]
-    review = duplicates_flag_many(pairs=pairs, tournament=tournament)
+    review = duplicates_flag_many(actor=actor, pairs=pairs, tournament=tournament)
     return Identified(players, [d.player is not None for d in decisions], review)
+
+
+def _turn_keys(entrants: list[Entrant]) -> set[str]:
+    """What identifying ``entrants`` reads and may create: their name keys and ids."""
+    keys = set()
+    for e in entrants:
+        key = name_key(e.family_name, e.given_name)
+        if key:
+            keys.add(f"name:{key}")
+        keys.update(f"{f}:{v}" for f, v in federation_ids(e).items())
+    return keys
+
+
+def _fill_only_editable(
+    actor: Actor, decisions: list[Decision], entrants: list[Entrant]
+) -> list[Decision]:
+    """An import fills a federation id only on a player its user may edit
+    (``permissions.editable_players``).  Otherwise the file's player becomes a new record
+    holding the ids, on the review list beside the player the ids were meant for, with
+    the importing user named: whoever may decide the pair merges it (the ids then reach
+    the player) or keeps it apart."""
+    filling = [d.player for d in decisions if d.player is not None and d.fill]
+    if not filling:
+        return decisions
+    allowed = permissions.editable_players(actor, filling)
+    who = getattr(actor, "username", "")
+    out = []
+    for e, d in zip(entrants, decisions, strict=True):
+        if d.player is None or not d.fill or d.player.pk in allowed:
+            out.append(d)
+            continue
+        ids = ", ".join(f"{LABELS[f]} {v}" for f, v in d.fill.items())
+        reason = (
+            f"{e.family_name} {e.given_name}: the file gives {ids} to player {d.player.pk}, "
+            f"whom {who} may not edit"
+        )
+        out.append(Decision(candidates=[d.player], reason=reason, new_ids=d.fill))
+    return out
 
 
 def _row(e: Entrant, ids: dict[str, str], claimed: dict[str, str]) -> dict[str, object]:

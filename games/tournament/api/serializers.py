@@ -195,6 +195,10 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     review_url = serializers.CharField(
         help_text="The review page of this tournament's possible duplicates."
     )
+    held = serializers.BooleanField(
+        help_text="A past rated event a director imported: its games wait for a federation "
+        "official's release (GET /api/v1/ratings/holds/)."
+    )
 
 
 class CorrectionSerializer(serializers.Serializer[Any]):

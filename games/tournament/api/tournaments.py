@@ -276,6 +276,7 @@ class TournamentViewSet(
             "created": result.new_players,
             "review": result.review,
             "review_url": result.review_url,
+            "held": result.held,
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

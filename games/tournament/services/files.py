@@ -23,9 +23,11 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from games import permissions
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.services.matching import EntrantError, players_identify
+from games.services import outbound
 from games.tournament.engine.formats import aga, egf, ffg, opengotha
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import Entrant, Event, Outcome, Presence
@@ -33,7 +35,7 @@ from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
 from games.tournament.services.teams import teams_import
-from games.tournament.services.tournaments import tournament_create
+from games.tournament.services.tournaments import before_window, tournament_create
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.pages import cache
@@ -54,6 +56,7 @@ class ImportResult:
     new_players: int  # created
     linked: int = 0  # matched to a player goref already had
     review: int = 0  # pairs put on the review list ("possible duplicate")
+    held: bool = False  # a past rated event a director imported: waits for an official
 
     @property
     def review_url(self) -> str:
@@ -213,6 +216,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         short_name=clean(event.short_name)[:100],
         director_name=clean(event.director).strip()[:200],
         time_system=dict(event.extra),
+        past_held=True,  # a past event is held below, never refused
     )
     tournament.pairing_params = dict(event.pairing)
     tournament.file_options = {k: dict(v) for k, v in event.options.items()}
@@ -226,6 +230,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
             {"file": f"Player {e.family_name} {e.given_name}: {exc.text}"}
         ) from None
     players = {e.id: p for e, p in zip(event.entrants, who.players, strict=True)}
+    held = _hold_if_past(actor, tournament, who.players)
     entries = [_entry(tournament, e, players[e.id], fmt) for e in event.entrants]
     TournamentEntry.objects.bulk_create(entries, batch_size=1000)
     cache.changed_many(entries)
@@ -273,11 +278,25 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
             "created": len(players) - linked,
             "review": flagged,
             "teams": teams,
+            **({"held_for_official": True} if held else {}),
         },
     )
     return ImportResult(
-        tournament, len(players), len(games), len(players) - linked, linked, flagged
+        tournament, len(players), len(games), len(players) - linked, linked, flagged, held
     )
+
+
+def _hold_if_past(actor: Actor, tournament: Tournament, players: list[Player]) -> bool:
+    """A director's import of a rated event that ends before the window, or before one of
+    its players' last rated event, is kept (a file is history) but held from the ratings
+    for a federation official's release; an official's import is not held."""
+    if actor is None or permissions.is_federation_official(actor) or not tournament.rated:
+        return False
+    last = outbound.ratings_last_rated([p.pk for p in players], excluding=tournament.pk)
+    if not before_window(tournament) and all(d <= tournament.end_date for d in last.values()):
+        return False
+    outbound.tournament_imported_past(actor=actor, tournament=tournament)
+    return True
 
 
 def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> TournamentEntry:

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games import cache as page_cache
 from games import permissions
-from games.models import LOCKED_STATES, Game, Tournament
+from games.models import LOCKED_STATES, Game, Player, Tournament, TournamentEntry
 from games.services import outbound
-from games.tournament.services.tournaments import rated_dates_limit
+from games.tournament.services.tournaments import before_window, rated_window_start
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.pages import cache
@@ -101,11 +101,13 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
 @transaction.atomic
 def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
     """The director closes the tournament once every game has a final result: its games
-    then reach the ratings (queued on commit) and promotions are evaluated after them.
+    then reach the ratings (queued on commit, but for the players its directors do not
+    answer for: ``ratings.holds``) and promotions are evaluated after them.
 
-    A rated tournament that ends before ``rated_dates_limit()`` (the last rated event, or
-    ``GOREF_RATED_BACKDATE_DAYS`` ago) would re-rate events already rated: only a
-    federation official closes it (docs/games.md, "A director's reach")."""
+    A rated tournament that ends before the window (``GOREF_RATED_BACKDATE_DAYS``) or
+    before one of its players' last rated event would rewrite rating histories: only a
+    federation official closes it, unless an official's release holds it already (a past
+    event a director imported).  docs/games.md, "A director's reach"."""
     official = actor is None or permissions.is_federation_official(actor)
     if not official:
         require(
@@ -120,13 +122,11 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
         what="this tournament",
         then="Confirm or finalise them before closing it.",
     )
-    limit = rated_dates_limit() if tournament.rated else None
-    backdated = limit is not None and tournament.end_date < limit
-    if backdated and not official:
+    backdated = _backdated(tournament)
+    if backdated and not official and not outbound.ratings_held_for_official(tournament):
         raise PermissionDenied(
-            f"This rated tournament ends on {tournament.end_date}, before {limit} (the last "
-            f"rated event, or {django_settings.GOREF_RATED_BACKDATE_DAYS} days ago): closing "
-            "it would re-rate events already rated. Only a federation official can close it."
+            f"This rated tournament ends on {tournament.end_date}, {backdated}: closing it "
+            "would rewrite rating histories. Only a federation official can close it."
         )
     now = timezone.now()
     tournament.closed_at = now
@@ -144,5 +144,33 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
         old={"closed_at": None},
         new={"closed_at": now.isoformat(), **({"backdated": True} if backdated else {})},
     )
-    outbound.tournament_closed(tournament)
+    outbound.tournament_closed(actor=actor, tournament=tournament)
     return tournament
+
+
+MAX_NAMED = 5  # players a refusal names
+
+
+def _backdated(tournament: Tournament) -> str:
+    """Why closing ``tournament`` would rewrite ratings ("" when it would not): it ends
+    before the window, or before the last rated event of some of its players (each
+    player's own floor, never a date another director's close moves)."""
+    if not tournament.rated:
+        return ""
+    if before_window(tournament):
+        return (
+            f"before {rated_window_start()} ({django_settings.GOREF_RATED_BACKDATE_DAYS} days ago)"
+        )
+    ids = set(
+        TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+    )
+    for black, white in tournament.games.values_list("black_id", "white_id"):
+        ids.update((black, white))
+    last = outbound.ratings_last_rated(sorted(ids), excluding=tournament.pk)
+    later = sorted(pid for pid, day in last.items() if day > tournament.end_date)
+    if not later:
+        return ""
+    names = Player.objects.filter(pk__in=later[:MAX_NAMED]).order_by("family_name", "pk")
+    named = ", ".join(f"{p.full_name} (last rated on {last[p.pk]})" for p in names)
+    more = f" and {len(later) - MAX_NAMED} more" if len(later) > MAX_NAMED else ""
+    return f"before the last rated event of {named}{more}"
