@@ -20,6 +20,7 @@ from games.models import (
     ResultSubmission,
     Tournament,
 )
+from ops.models import AuditAction, AuditEntry
 
 
 def rated_games() -> QuerySet[Game]:
@@ -129,3 +130,13 @@ def player_games(
         }
         for g in games
     ]
+
+
+def games_guessed_at(game_ids: list[int]) -> set[int]:
+    """Which of these games had their slip codes guessed at (``game_codes_guessed``)."""
+    found = AuditEntry.objects.filter(
+        action=AuditAction.GAME_CODES_GUESSED,
+        object_type=Game._meta.label_lower,
+        object_id__in=[str(pk) for pk in game_ids],
+    ).values_list("object_id", flat=True)
+    return {int(pk) for pk in found}

@@ -100,6 +100,7 @@ class AuditAction(StrEnum):
     ENTRY_REMOVED = "entry.removed"
     ENTRY_WITHDRAWN = "entry.withdrawn"
 
+    GAME_CODES_GUESSED = "game.codes_guessed"
     GAME_DEAD_STONES_AGREED = "game.dead_stones_agreed"
     GAME_DISPUTE_SETTLED = "game.dispute_settled"
     GAME_EVEN_GAME_CHOSEN = "game.even_game_chosen"

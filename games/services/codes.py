@@ -15,9 +15,12 @@ import base64
 import hmac
 
 from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 from django.utils.crypto import salted_hmac
 
 from games.models import Game, Player
+from ops.audit import audit_record
+from ops.models import AuditAction
 
 CODE_LENGTH = 8
 _SALT = "goref.games.report-code"
@@ -64,3 +67,16 @@ def code_holder(game: Game, code: str, *, address: str | None) -> CodeHolder | N
     if found is None:
         return None
     return CodeHolder(player=found, game_id=game.pk, address=address)
+
+
+def game_codes_guessed(*, game: Game, wrong_guesses: int, minutes: int) -> None:
+    """Record that ``game``'s codes drew ``wrong_guesses`` wrong guesses within ``minutes``
+    (someone is guessing at them): the audit row is what the director's round page
+    flags (``games.selectors.games_guessed_at``).  No actor: guessers are anonymous."""
+    with transaction.atomic():
+        audit_record(
+            actor=None,
+            action=AuditAction.GAME_CODES_GUESSED,
+            obj=game,
+            new={"wrong_guesses": wrong_guesses, "minutes": minutes},
+        )

@@ -34,6 +34,7 @@ from games.people import selectors as people_selectors
 from games.people import services as people
 from games.people.services import invitations
 from games.permissions import is_director
+from games.selectors import games_guessed_at
 from games.services import outbound
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
@@ -487,6 +488,7 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "unknown_only": unknown_only,
             "error": error,
             "round_pk": rows[0].game.round_id if rows else None,
+            "guessed": games_guessed_at([r.game.pk for r in rows]),
             **_counts(rows),
         },
         status=status,
