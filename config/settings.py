@@ -233,6 +233,9 @@ AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a locked-out username or address before the
     # password is even checked.
     "axes.backends.AxesStandaloneBackend",
+    # Then the username's pace over every address (ops.logins): a paced try is refused
+    # before the password is checked, as axes refuses a locked one.
+    "ops.logins.LoginPaceBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
