@@ -142,8 +142,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_GET
 def round_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Where do I play: a round's tables for the players' phones, searchable by name
-    (``?q=``, no script needed).  Cached like the tournament page; a search is filtered
-    from the same rows, not cached (docs/tournaments.md, "Where do I play")."""
+    (``?q=``, no script needed).  Cached like the tournament page; a search filters the
+    round's cached rows, so it reads no database whatever is typed (docs/tournaments.md,
+    "Where do I play")."""
     query = " ".join(request.GET.get("q", "").split())[: day_selectors.WHERE_QUERY]
     names = [page_cache.tournament(pk)]
     key = f"where.{pk}.{number}"
@@ -157,16 +158,23 @@ def _round_where_page(
     rnd = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=number
     )
+    versions = cache.versions(names)
 
     def body() -> str:
+        # Not one entry per query: any text can be typed, and the rows are what cost.
+        everyone = cache.single_flight(
+            f"rows.{key}@{versions}", functools.partial(day_selectors.where_round, rnd)
+        )
         return render_to_string(
             "games/_round_where_body.html",
-            {"tournament": rnd.tournament, "round": rnd, **day_selectors.where_tables(rnd, query)},
+            {
+                "tournament": rnd.tournament,
+                "round": rnd,
+                **day_selectors.where_tables(rnd, query, everyone),
+            },
         )
 
-    fragment = (
-        body() if query else cache.single_flight(f"fragment.{key}@{cache.versions(names)}", body)
-    )
+    fragment = body() if query else cache.single_flight(f"fragment.{key}@{versions}", body)
     return render(
         request,
         "games/round_where.html",
