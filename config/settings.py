@@ -342,6 +342,10 @@ GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
 # this many days ago, nor before the last rated event; earlier is a federation
 # official's (games.tournament.services.tournaments, ratings.services).
 GOREF_RATED_BACKDATE_DAYS = env_int("GOREF_RATED_BACKDATE_DAYS", 90, minimum=0)
+# Pairing a round of more entered players than this (or naming more) runs as a
+# background job, on the API and in the admin: 1,100 players cost about 24 CPU-seconds,
+# and no request may take 10 (games.tournament.services.pairing_jobs).
+GOREF_PAIRING_JOB_PLAYERS = env_int("GOREF_PAIRING_JOB_PLAYERS", 300, minimum=2)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
 
