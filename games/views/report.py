@@ -24,7 +24,7 @@ from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
 from games.services.codes import CodeHolder, code_holder, code_read, game_codes_guessed
 from games.services.results import current_claim, locked_message
-from ops.guesses import guess_failed, guesses_over
+from ops.guesses import guess_failed
 from ops.logins import client_address
 from ops.services import StateConflict
 
@@ -56,14 +56,13 @@ def _wrong_code(request: HttpRequest, game: Game | None, code: str) -> HttpRespo
     once either has had its fill of wrong guesses.  A game reaching it is reported to
     its directors.  The right code was checked before and never comes here."""
     names = [f"report-code:{code_read(code)}"] + ([f"game:{game.pk}"] if game else [])
-    over = guesses_over(names)
-    if game is not None and f"game:{game.pk}" in guess_failed(names):
+    counts = guess_failed(names)
+    limit = settings.GOREF_CODE_GUESS_LIMIT
+    if game is not None and counts.get(f"game:{game.pk}") == limit:
         game_codes_guessed(
-            game=game,
-            wrong_guesses=settings.GOREF_CODE_GUESS_LIMIT,
-            minutes=settings.GOREF_CODE_GUESS_MINUTES,
+            game=game, wrong_guesses=limit, minutes=settings.GOREF_CODE_GUESS_MINUTES
         )
-    if over:
+    if any(count > limit for count in counts.values()):
         return render(request, "games/report_throttled.html", status=429)
     raise Http404("No game has this code.")
 
