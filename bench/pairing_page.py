@@ -112,9 +112,10 @@ def _worker(label: str, job_id: int) -> None:
     """Run a pairing job here, as the worker would, and print its CPU (no request's)."""
     from games.tournament.services.pairing_jobs import round_pair_job_run
 
-    cpu_start = time.process_time()
+    start, cpu_start = time.perf_counter(), time.process_time()
     state = round_pair_job_run(job_id=job_id)
-    print(f"  (worker) {label:<33} CPU {time.process_time() - cpu_start:6.2f} s  job {state}")
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    print(f"  (worker) {label:<33} {seconds:6.2f} s  CPU {cpu:6.2f} s  job {state}")
 
 
 def main() -> None:

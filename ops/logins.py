@@ -139,6 +139,7 @@ class LoginPaceBackend:
             request.axes_locked_out = True  # axes neither counts it nor restarts a lockout
             request.goref_login_wait = wait
             raise PermissionDenied
+        request.goref_password_checked = True  # the model backend checks it next
         return None
 
 
@@ -147,9 +148,10 @@ def _count_failure(
     sender: Any, credentials: dict[str, Any], request: Any = None, **kw: Any
 ) -> None:
     """A password checked and wrong: one more failure for the username, from anywhere.
-    A try refused unchecked (locked or paced) tells the guesser nothing, and is not one."""
+    A try refused unchecked (locked or paced) tells the guesser nothing, and is not one;
+    the failure that locks a pair (axes marks it locked at once) was checked, and is."""
     username = credentials.get("username")
-    if not username or request is None or getattr(request, "axes_locked_out", False):
+    if not username or not getattr(request, "goref_password_checked", False):
         return
     key = _key("failed", str(username))
     cache.add(key, 0, timeout=settings.GOREF_LOGIN_FAILURE_HOURS * 3600)
