@@ -175,7 +175,9 @@ class JobSerializer(serializers.ModelSerializer[Job]):
     # Plain text, not an enum: the OpenAPI schema has several "state" choice sets.
     state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
     result = serializers.JSONField(
-        read_only=True, help_text="Once done, the job's answer (a pairing's: as the request's)."
+        read_only=True,
+        help_text="The job's answer once it has one: a pairing's is the request's own answer "
+        'when done, {"message": the reason} when refused.',
     )
 
     class Meta:
@@ -187,7 +189,6 @@ class JobSerializer(serializers.ModelSerializer[Job]):
             "done",
             "total",
             "failed",
-            "error",
             "result",
             "url",
             "created_at",

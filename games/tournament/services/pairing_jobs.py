@@ -4,8 +4,8 @@ Pairing 1,100 players costs about 24 CPU-seconds (a dry run, ``explain`` or the 
 preview as much as the pairing itself), past the 10 s any request may take.  Above
 ``GOREF_PAIRING_JOB_PLAYERS`` entered players the API and the admin start a job
 (``ops.Job``, kind ``pairing``) that a worker runs through ``round_pair``; its answer is
-kept on the job (``Job.result``: the API's pairing answer), for the page or the API to
-read.  At most one pairing job per tournament is pending or running at a time
+kept on the job (``Job.result``: the API's pairing answer, or its refusal as the API's
+error shape), for the page or the API to read.  At most one pairing job per tournament is pending or running at a time
 (docs/tournaments.md, "Pairing").
 """
 
@@ -137,9 +137,12 @@ def round_pair_job_run(*, job_id: int) -> str:
         raise  # the job stays running; the retry runs it again
     except (ValidationError, PermissionDenied, StateConflict) as exc:
         # A refusal the director reads, as the request would have answered it.
-        error = " ".join(getattr(exc, "messages", None) or [str(exc)])
+        error = " ".join(getattr(exc, "messages", None) or [str(exc)])[:2000]
         Job.objects.filter(pk=job_id).update(
-            state=JobState.FAILED, error=error[:2000], finished_at=timezone.now()
+            state=JobState.FAILED,
+            error=error,
+            result={"message": error, "extra": {}},  # the API's error shape
+            finished_at=timezone.now(),
         )
         return JobState.FAILED
     except Exception as exc:

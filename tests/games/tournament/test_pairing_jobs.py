@@ -119,7 +119,10 @@ def test_a_refused_pairing_fails_its_job_with_the_reason(
     again = api_as(director).post(url(tournament), {}, format="json").json()
     job = _run(again["job"])
     assert job.state == JobState.FAILED and "already has results" in job.error
-    assert api_as(director).get(again["url"]).json()["error"] == job.error
+    assert api_as(director).get(again["url"]).json()["result"] == {
+        "message": job.error,
+        "extra": {},
+    }
 
 
 def test_only_its_directors_start_or_see_a_pairing_job(
