@@ -26,6 +26,7 @@ CODE_LENGTH = 8
 _SALT = "goref.games.report-code"
 # RFC 4648 base 32 to Crockford's: no I, L, O, U to misread.
 _CROCKFORD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+_ALPHABET = frozenset("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 _READ_BACK = str.maketrans({"O": "0", "I": "1", "L": "1", "-": None, " ": None})
 
 
@@ -54,6 +55,12 @@ def report_code(game: Game, player_id: int) -> str:
 def code_read(text: str) -> str:
     """A code as typed, in the printed form (upper case, no dashes, O read as 0...)."""
     return text.strip().upper().translate(_READ_BACK)
+
+
+def code_shaped(text: str) -> bool:
+    """Whether ``text`` (as ``code_read`` gives it) could be some game's code: eight
+    characters of the alphabet.  Anything else is no guess at any code."""
+    return len(text) == CODE_LENGTH and all(c in _ALPHABET for c in text)
 
 
 def code_holder(game: Game, code: str, *, address: str | None) -> CodeHolder | None:

@@ -22,7 +22,13 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
-from games.services.codes import CodeHolder, code_holder, code_read, game_codes_guessed
+from games.services.codes import (
+    CodeHolder,
+    code_holder,
+    code_read,
+    code_shaped,
+    game_codes_guessed,
+)
 from games.services.results import current_claim, locked_message
 from ops.guesses import guess_failed
 from ops.logins import client_address
@@ -55,7 +61,10 @@ def _wrong_code(request: HttpRequest, game: Game | None, code: str) -> HttpRespo
     """404, counted against the game and against the code tried (``ops.guesses``); 429
     once either has had its fill of wrong guesses.  A game reaching it is reported to
     its directors.  The right code was checked before and never comes here."""
-    names = [f"report-code:{code_read(code)}"] + ([f"game:{game.pk}"] if game else [])
+    typed = code_read(code)
+    # A text no code can be is no guess at one: it fills no counter of its own.
+    names = [f"report-code:{typed}"] if code_shaped(typed) else []
+    names += [f"game:{game.pk}"] if game else []
     counts = guess_failed(names)
     limit = settings.GOREF_CODE_GUESS_LIMIT
     if game is not None and counts.get(f"game:{game.pk}") == limit:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, GameState, ResultSubmission
 from games.people.services.grants import director_grant_admin
-from games.services.codes import CodeHolder, code_holder, code_read, report_code
+from games.services.codes import CodeHolder, code_holder, code_read, code_shaped, report_code
 from games.services.results import current_claim
 from games.tournament.services import game_create
 from ops.models import AuditAction, AuditEntry
@@ -172,6 +172,10 @@ def test_one_code_tried_on_many_games_is_limited(game, alice, settings):
     games = [GameFactory() for _ in range(4)]
     answers = [phone().get(url_of(g, g.black, "ZZZZ-ZZZZ")).status_code for g in games]
     assert answers == [404, 404, 404, 429]
+    # Text no code can be (too long, a U) fills no counter of its own: no key per junk.
+    assert code_shaped("ZZZZZZZZ") and not code_shaped("ZZZZZZZZZ") and not code_shaped("UUUUUUUU")
+    junk = [phone().get(url_of(g, g.black, "not-a-code-at-all")).status_code for g in games]
+    assert junk == [404, 404, 404, 404]
 
 
 def test_a_game_guessed_at_is_flagged_on_its_directors_round_page(game, alice, director, settings):
