@@ -168,4 +168,5 @@ def test_a_reset_logs_the_owner_in_and_his_address_is_then_never_paced(api, alic
         **_via("198.51.100.50"),
     )
     assert done.status_code == 302 and "_auth_user_id" in phone.session
+    assert b"You are logged in" in phone.get(done["Location"], **_via("198.51.100.50")).content
     assert _login(api, new, "198.51.100.50", username="alice").status_code == 200
