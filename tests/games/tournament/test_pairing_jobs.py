@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.models import Game
 from games.people.services.grants import director_grant_admin
 from games.services import game_result_enter
+from games.tournament.services import game_create
 from games.tournament.services.pairing_jobs import JOB_KIND, round_pair_job_run
 from ops.models import AuditEntry, Job, JobState
 from tests.factories import PlayerFactory, enter
@@ -167,3 +168,29 @@ def test_the_admin_preview_of_a_congress_follows_its_job(
     # Another round's page does not show this round's job.
     other = reverse("admin:games_tournament_pair_job", args=[tournament.pk, 2, job.pk])
     assert client.get(other).status_code == 404
+
+
+def test_a_refused_preview_job_shows_its_reason_on_the_pairing_page(
+    director: Any, outsider: Any, tournament: Any, congress: Any
+) -> None:
+    director_grant_admin(user=director)
+    client = Client()
+    client.force_login(director)
+    client.post(
+        reverse("admin:games_tournament_pair", args=[tournament.pk, 1]),
+        {"step": "preview", "bye": "auto"},
+    )
+    job = Job.objects.get(kind=JOB_KIND)
+    # A result comes in by hand while the job waits: the round can no longer be paired.
+    game = game_create(
+        actor=None, tournament=tournament, round_number=1, black=congress[0], white=congress[1]
+    )
+    game_result_enter(actor=director, game=game, result="B+R")
+    assert _run(job.pk).state == JobState.FAILED
+    page = client.get(reverse("admin:games_tournament_pair_job", args=[tournament.pk, 1, job.pk]))
+    assert page.status_code == 200 and "already has results" in " ".join(page.context["errors"])
+    director_grant_admin(user=outsider)
+    other = Client()
+    other.force_login(outsider)
+    url = reverse("admin:games_tournament_pair_job", args=[tournament.pk, 1, job.pk])
+    assert other.get(url).status_code == 403
