@@ -1,7 +1,8 @@
 """The throttles against the real server (gunicorn with config/gunicorn.py, ``DEBUG=0``,
 behind a simulated proxy that forwards each client's address, PostgreSQL and Redis):
 slip codes guessed from a hall's shared address, one username guessed at from many
-addresses, and many pairing requests for one tournament at once.
+addresses, password resets asked from many addresses, and many pairing requests for
+one tournament at once.
 
 The server is the one ``tests.ops.test_gunicorn_attacks`` starts, here with its access
 log in a file, to show that no slip code is written there.
@@ -9,9 +10,10 @@ log in a file, to show that no slip code is written there.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -166,3 +168,42 @@ def test_ten_pairing_requests_at_once_start_one_job(logged: Server) -> None:
     assert Job.objects.filter(kind="pairing").count() == 1
     assert max(seconds) < 10, seconds
     assert not Game.objects.exists()
+
+
+def _reset_asker(server: Server, address: str) -> Callable[[str], int]:
+    """A browser behind the proxy at ``address``: it reads the reset form (its CSRF
+    cookie and token), then asks a reset for an e-mail address; the answer's status."""
+    form = f"{server.url}/accounts/password_reset/"
+    page = requests.get(form, headers=_from(address), timeout=30)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+    assert token is not None
+    cookie = page.cookies.get("csrftoken") or ""
+    headers = {
+        **_from(address),
+        "Cookie": f"csrftoken={cookie}",  # a Secure cookie: requests keeps it for https
+        "Referer": f"https://127.0.0.1:{server.port}/accounts/password_reset/",
+    }
+
+    def ask(email: str) -> int:
+        data = {"csrfmiddlewaretoken": token.group(1), "email": email}
+        answer = requests.post(form, data=data, headers=headers, timeout=30, allow_redirects=False)
+        return answer.status_code
+
+    return ask
+
+
+def test_reset_mails_from_many_addresses_reach_one_account_three_times(logged: Server) -> None:
+    """The second review's 15 resets in a row to one player, from 15 forwarded addresses
+    at once: every page reads the same, three mails go out; one address asking for
+    six accounts is refused the sixth."""
+    alice = _user("alice")
+    alice.email = "alice@example.org"
+    alice.save()
+    askers = [_reset_asker(logged, f"192.0.2.{n + 1}") for n in range(15)]
+    statuses = _at_once(15, lambda i: askers[i]("alice@example.org"))
+    assert statuses == Counter({302: 15}), statuses
+    time.sleep(1)  # the console backend's lines reach the log
+    assert logged.log.read_text().count("To: alice@example.org") == 3
+    hall = _reset_asker(logged, HALL)
+    answers = [hall(f"someone{k}@example.org") for k in range(6)]
+    assert answers == [302] * 5 + [429], answers
