@@ -110,10 +110,10 @@ def test_junk_codes_from_a_halls_address_never_refuse_the_right_one(logged: Serv
 
 
 def test_150_wrong_passwords_from_30_addresses_check_a_handful(logged: Server) -> None:
-    """150 wrong passwords for one director from 30 forwarded
-    addresses, 10 at a time, then the right one from yet another address.  Ten are
-    checked, then one per pace (2, 4, 8 ... s); the right one waits its turn; the owner's
-    own address is never paced."""
+    """150 wrong passwords for one director from 30 forwarded addresses, 10 at a time,
+    then the right one from yet another address.  Ten are checked, then one per pace
+    (2, 4, 8 ... s); the right one waits its turn; the owner's own address is never
+    paced."""
     _user("director")
     url = f"{logged.url}/api/v1/auth/token/"
 
@@ -193,9 +193,9 @@ def _reset_asker(server: Server, address: str) -> Callable[[str], int]:
 
 
 def test_reset_mails_from_many_addresses_reach_one_account_three_times(logged: Server) -> None:
-    """15 resets in a row asked for one player, from 15 forwarded addresses
-    at once: every page reads the same, three mails go out; one address asking for
-    six accounts is refused the sixth."""
+    """15 resets in a row asked for one player, from 15 forwarded addresses at once:
+    every page reads the same, three mails go out; one address asking for six accounts
+    is refused the sixth."""
     alice = _user("alice")
     alice.email = "alice@example.org"
     alice.save()
