@@ -4,7 +4,8 @@
 result, or answers his opponent's report (confirm, or contest: a dispute as on the
 game page), through the same services as a signed-in player, acting as a
 ``CodeHolder``.  A wrong code (or game) is 404 and counts against the game and the
-code tried, never the address a hall shares (``ops.guesses``); a locked result's codes are refused (README, "The tournament day").
+code tried, never the address a hall shares (``ops.guesses``); a locked result's codes
+are refused (README, "The tournament day").
 """
 
 from __future__ import annotations
