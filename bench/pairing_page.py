@@ -10,8 +10,9 @@ the request sent (Django refuses more than 1,000), and the web process's CPU sec
 beside the bound every request keeps, 10 s.  Above ``GOREF_PAIRING_JOB_PLAYERS`` the
 preview and the API's dry run only start a job: the bench then runs the job as a worker
 would, printing its CPU apart (a worker's, not a request's), and reads its result page.
-Targets: every step under 5 s and 10 CPU-seconds, every page under 2 MB.  The peer is the page as it was before the round's editor became one
-text field: a ``<select>`` of every player per row, whose size is computed, not served.
+Targets: every step under 5 s and 10 CPU-seconds, every page under 2 MB.  The peer is
+the page as it was before the round's editor became one text field: a ``<select>`` of
+every player per row, whose size is computed, not served.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """A congress-size pairing as a background job: no request holds a thread for it.
 
-Pairing 1,100 players costs about 24 CPU-seconds (a dry run, ``explain`` or the admin's
-preview as much as the pairing itself), past the 10 s any request may take.  Above
-``GOREF_PAIRING_JOB_PLAYERS`` entered players the API and the admin start a job
-(``ops.Job``, kind ``pairing``) that a worker runs through ``round_pair``; its answer is
-kept on the job (``Job.result``: the API's pairing answer, or its refusal as the API's
-error shape), for the page or the API to read.  At most one pairing job per tournament is pending or running at a time
-(docs/tournaments.md, "Pairing").
+A 1,100-player dry run, ``explain`` or admin preview was seen holding a thread for
+about 24 CPU-seconds against the production-like server, past the 10 s any request may
+take.  Above ``GOREF_PAIRING_JOB_PLAYERS`` entered players the API and the admin start a
+job (``ops.Job``, kind ``pairing``) that a worker runs through ``round_pair``; its answer
+is kept on the job (``Job.result``: the API's pairing answer, or its refusal in the
+API's error shape), for the page or the API to read.  At most one pairing job per
+tournament is pending or running at a time (docs/operations.md, "Congress-size
+pairings").
 """
 
 from __future__ import annotations
