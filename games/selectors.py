@@ -21,6 +21,7 @@ from games.models import (
     Tournament,
     TournamentEntry,
 )
+from ops.models import AuditAction, AuditEntry
 
 
 def rated_games() -> QuerySet[Game]:
@@ -152,3 +153,13 @@ def player_spellings(player: Player) -> list[dict[str, Any]]:
         )
         spelt["tournaments"].append({"id": tournament_id, "name": name})
     return list(spellings.values())
+
+
+def games_guessed_at(game_ids: list[int]) -> set[int]:
+    """Which of these games had their slip codes guessed at (``game_codes_guessed``)."""
+    found = AuditEntry.objects.filter(
+        action=AuditAction.GAME_CODES_GUESSED,
+        object_type=Game._meta.label_lower,
+        object_id__in=[str(pk) for pk in game_ids],
+    ).values_list("object_id", flat=True)
+    return {int(pk) for pk in found}

@@ -36,7 +36,8 @@ class JobState(models.TextChoices):
 
 
 class Job(models.Model):
-    """A long background job (a tournament re-score, a rating recompute) and its progress."""
+    """A long background job (a tournament re-score, a rating recompute, a congress-size
+    pairing) and its progress."""
 
     kind = models.CharField(max_length=40)
     state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.PENDING)
@@ -45,6 +46,8 @@ class Job(models.Model):
     done = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    # What a job answers once done, for whoever may see the job (a pairing's games).
+    result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -114,6 +117,7 @@ class AuditAction(StrEnum):
     ENTRY_TABLE_PINNED = "entry.table_pinned"
     ENTRY_WITHDRAWN = "entry.withdrawn"
 
+    GAME_CODES_GUESSED = "game.codes_guessed"
     GAME_DEAD_STONES_AGREED = "game.dead_stones_agreed"
     GAME_DISPUTE_SETTLED = "game.dispute_settled"
     GAME_EVEN_GAME_CHOSEN = "game.even_game_chosen"

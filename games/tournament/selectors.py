@@ -603,9 +603,29 @@ class RestRow:
     names: str
 
 
-def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class WhereRound:
+    """Every row of a round's "where do I play", before any search: what the view keeps
+    in the cache (per round and versions), so that a search reads no database."""
+
+    rows: tuple[WhereRow, ...]
+    resting: tuple[RestRow, ...]
+
+
+def where_tables(rnd: Round, query: str = "", everyone: WhereRound | None = None) -> dict[str, Any]:
     """The round's tables and, once it is paired, who does not play in it, each kept
-    when ``query`` matches (two queries, the entries and the games, none per row)."""
+    when ``query`` matches: from ``everyone`` when given (the cached rows), else read."""
+    everyone = everyone or where_round(rnd)
+    words = folded(query).split()
+    return {
+        "rows": [r for r in everyone.rows if matches(r, words)],
+        "resting": [r for r in everyone.resting if matches(r, words)],
+        "total": len(everyone.rows),
+    }
+
+
+def where_round(rnd: Round) -> WhereRound:
+    """Every row of the round (two queries, the entries and the games, none per row)."""
     # Only the columns shown: a 760-player round spent half its time loading the rest.
     names = ("family_name", "given_name", "declared_rank")
     entries = {
@@ -657,12 +677,7 @@ def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
         if games and pid not in paired
     ]
     resting.sort(key=lambda r: r.names)
-    words = folded(query).split()
-    return {
-        "rows": [r for r in rows if matches(r, words)],
-        "resting": [r for r in resting if matches(r, words)],
-        "total": len(rows),
-    }
+    return WhereRound(rows=tuple(rows), resting=tuple(resting))
 
 
 _NOT_PLAYING: dict[str, str] = {EntryPresence.BYE: "bye", EntryPresence.ABSENT: "absent"}

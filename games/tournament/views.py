@@ -34,6 +34,7 @@ from games.people import selectors as people_selectors
 from games.people import services as people
 from games.people.services import invitations
 from games.permissions import is_director
+from games.selectors import games_guessed_at
 from games.services import outbound
 from games.services.results import BOTH_WIN
 from games.tournament import pages
@@ -143,8 +144,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_GET
 def round_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Where do I play: a round's tables for the players' phones, searchable by name
-    (``?q=``, no script needed).  Cached like the tournament page; a search is filtered
-    from the same rows, not cached (docs/tournaments.md, "Where do I play")."""
+    (``?q=``, no script needed).  Cached like the tournament page; a search filters the
+    round's cached rows, so it reads no database whatever is typed (docs/tournaments.md,
+    "Where do I play")."""
     query = " ".join(request.GET.get("q", "").split())[: day_selectors.WHERE_QUERY]
     names = [page_cache.tournament(pk)]
     key = f"where.{pk}.{number}"
@@ -158,16 +160,23 @@ def _round_where_page(
     rnd = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=number
     )
+    versions = cache.versions(names)
 
     def body() -> str:
+        # Not one entry per query: any text can be typed, and the rows are what cost.
+        everyone = cache.single_flight(
+            f"rows.{key}@{versions}", functools.partial(day_selectors.where_round, rnd)
+        )
         return render_to_string(
             "games/_round_where_body.html",
-            {"tournament": rnd.tournament, "round": rnd, **day_selectors.where_tables(rnd, query)},
+            {
+                "tournament": rnd.tournament,
+                "round": rnd,
+                **day_selectors.where_tables(rnd, query, everyone),
+            },
         )
 
-    fragment = (
-        body() if query else cache.single_flight(f"fragment.{key}@{cache.versions(names)}", body)
-    )
+    fragment = body() if query else cache.single_flight(f"fragment.{key}@{versions}", body)
     return render(
         request,
         "games/round_where.html",
@@ -505,6 +514,7 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "unknown_only": unknown_only,
             "error": error,
             "round_pk": rows[0].game.round_id if rows else None,
+            "guessed": games_guessed_at([r.game.pk for r in rows]),
             **_counts(rows),
         },
         status=status,

@@ -3,14 +3,16 @@
 ``/r/<game>/<code>/`` shows the game to the player whose code it is; he reports the
 result, or answers his opponent's report (confirm, or contest: a dispute as on the
 game page), through the same services as a signed-in player, acting as a
-``CodeHolder``.  A wrong code (or game) is 404 and counts against the address
-(``ops.guesses``); a locked result's codes are refused (README, "The tournament day").
+``CodeHolder``.  A wrong code (or game) is 404 and counts against the game and the
+code tried, never the address a hall shares (``ops.guesses``); a locked result's codes
+are refused (README, "The tournament day").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,22 +23,24 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
-from games.services.codes import CodeHolder, code_holder
+from games.services.codes import (
+    CodeHolder,
+    code_holder,
+    code_read,
+    code_shaped,
+    game_codes_guessed,
+)
 from games.services.results import current_claim, locked_message
-from ops.guesses import guess_failed, guesses_blocked
+from ops.guesses import guess_failed
 from ops.logins import client_address
 from ops.services import StateConflict
 
-SCOPE = "report-code"
 FINAL_MESSAGE = "This result is final: the slip's codes no longer work."
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def report_page(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
-    minutes = guesses_blocked(request, SCOPE)
-    if minutes is not None:
-        return render(request, "games/report_throttled.html", {"minutes": minutes}, status=429)
     game = (
         Game.objects.select_related("tournament", "round", "black", "white")
         .filter(pk=game_id)
@@ -44,8 +48,7 @@ def report_page(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     )
     holder = code_holder(game, code, address=client_address(request)) if game else None
     if game is None or holder is None:
-        guess_failed(request, SCOPE)
-        raise Http404("No game has this code.")
+        return _wrong_code(request, game, code)
     if game.is_locked:
         return _page(
             request, game, holder, errors=[locked_message(game), FINAL_MESSAGE], status=403
@@ -53,6 +56,25 @@ def report_page(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     if request.method == "POST":
         return _act(request, game, holder)
     return _page(request, game, holder)
+
+
+def _wrong_code(request: HttpRequest, game: Game | None, code: str) -> HttpResponse:
+    """404, counted against the game and against the code tried (``ops.guesses``); 429
+    once either has had its fill of wrong guesses.  A game reaching it is reported to
+    its directors.  The right code was checked before and never comes here."""
+    typed = code_read(code)
+    # A text no code can be is no guess at one: it fills no counter of its own.
+    names = [f"report-code:{typed}"] if code_shaped(typed) else []
+    names += [f"game:{game.pk}"] if game else []
+    counts = guess_failed(names)
+    limit = settings.GOREF_CODE_GUESS_LIMIT
+    if game is not None and counts.get(f"game:{game.pk}") == limit:
+        game_codes_guessed(
+            game=game, wrong_guesses=limit, minutes=settings.GOREF_CODE_GUESS_MINUTES
+        )
+    if any(count > limit for count in counts.values()):
+        return render(request, "games/report_throttled.html", status=429)
+    raise Http404("No game has this code.")
 
 
 def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:

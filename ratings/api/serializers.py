@@ -86,12 +86,6 @@ class RecomputeRequestSerializer(serializers.Serializer[Any]):
     )
 
 
-class JobRefSerializer(serializers.Serializer[Any]):
-    job = serializers.IntegerField()
-    status = serializers.CharField(help_text="pending, running, done or failed.")
-    url = serializers.CharField(help_text="Follow the job's progress here.")
-
-
 class HonoraryRequestSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=2000)
 

@@ -24,7 +24,7 @@ from games.engine.rules import get_rules
 from games.models import Player, Tournament
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.selectors import search_players
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, service_errors, valid
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobRefSerializer, service_errors, valid
 from ops.pages import cache
 from ops.pages.api import CachedRead
 from ops.pages.cache import visitor_max_age
@@ -182,7 +182,7 @@ class RecomputeView(APIView):
 
     @extend_schema(
         request=s.RecomputeRequestSerializer,
-        responses={202: s.JobRefSerializer, **ERRORS},
+        responses={202: JobRefSerializer, **ERRORS},
         description="Full by default; with from_tournament, from that event onward. "
         "Follow the job at GET /api/v1/jobs/{id}/.",
     )

@@ -1,6 +1,7 @@
 """Players report from the board: each slip carries a code per
 player; the code's page on a phone reports, confirms or contests through the result
-services, a locked game's codes are refused, wrong codes are 404 and throttled."""
+services, a locked game's codes are refused, wrong codes are 404 and limited per game
+and per code, never per address."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, GameState, ResultSubmission
 from games.people.services.grants import director_grant_admin
-from games.services.codes import CodeHolder, code_holder, code_read, report_code
+from games.services.codes import CodeHolder, code_holder, code_read, code_shaped, report_code
 from games.services.results import current_claim
 from games.tournament.services import game_create
 from ops.models import AuditAction, AuditEntry
@@ -146,18 +147,51 @@ def test_a_final_games_codes_are_refused(game, alice, bob, director):
     assert game.state == GameState.FINAL and game.result_display == "B+R"
 
 
-def test_a_wrong_code_is_404_and_the_address_is_throttled(game, alice, settings):
+def test_wrong_codes_are_limited_per_game_never_per_address(game, alice, bob, settings):
     settings.GOREF_CODE_GUESS_LIMIT = 3
-    guesser = phone("192.0.2.66")
+    hall = phone("192.0.2.66")  # the venue's one shared address
     for guess in ("AAAAAAAA", "BBBB-BBBB", "CCCCCCCC"):
-        assert guesser.get(url_of(game, alice, guess)).status_code == 404
-    assert guesser.get(url_of(game, 999_999, "DDDDDDDD")).status_code == 429
-    # Locked out: the right code too, until the window ends.
-    refused = guesser.post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    assert refused.status_code == 429 and "try again in 15 minutes" in refused.content.decode()
-    assert Game.objects.get(pk=game.pk).state == GameState.SCHEDULED
-    # Another address (the player at the next board) is not affected.
-    assert phone("192.0.2.67").get(url_of(game, alice)).status_code == 200
+        assert hall.get(url_of(game, alice, guess)).status_code == 404
+    # The game has had its fill: further wrong codes on it are refused...
+    refused = hall.get(url_of(game, alice, "DDDDDDDD"))
+    assert refused.status_code == 429 and "The right code still works" in refused.content.decode()
+    assert phone("192.0.2.99").get(url_of(game, alice, "EEEEEEEE")).status_code == 429
+    # ...but the right codes, from the same hall, are never refused for it.
+    posted = hall.post(url_of(game, alice), {"action": "report", "result": "B+R"})
+    assert posted.status_code == 302
+    assert hall.get(url_of(game, bob)).status_code == 200
+    assert Game.objects.get(pk=game.pk).state == GameState.SUBMITTED
+    # Another game of the same hall is not affected.
+    other = GameFactory()
+    assert hall.get(url_of(other, other.black, "AAAAAAAA")).status_code == 404
+    assert hall.get(url_of(other, other.black)).status_code == 200
+
+
+def test_one_code_tried_on_many_games_is_limited(game, alice, settings):
+    settings.GOREF_CODE_GUESS_LIMIT = 3
+    games = [GameFactory() for _ in range(4)]
+    answers = [phone().get(url_of(g, g.black, "ZZZZ-ZZZZ")).status_code for g in games]
+    assert answers == [404, 404, 404, 429]
+    # Text no code can be (too long, a U) fills no counter of its own: no key per junk.
+    assert code_shaped("ZZZZZZZZ") and not code_shaped("ZZZZZZZZZ") and not code_shaped("UUUUUUUU")
+    junk = [phone().get(url_of(g, g.black, "not-a-code-at-all")).status_code for g in games]
+    assert junk == [404, 404, 404, 404]
+
+
+def test_a_game_guessed_at_is_flagged_on_its_directors_round_page(game, alice, director, settings):
+    settings.GOREF_CODE_GUESS_LIMIT = 3
+    client = Client()
+    client.force_login(director)
+    page = reverse("games:round-results", args=[game.tournament_id, game.round.number])
+    assert "codes guessed at" not in client.get(page).content.decode()
+    for guess in ("AAAAAAAA", "BBBBBBBB", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE"):
+        phone().get(url_of(game, alice, guess))
+    # Reported once per window, not once per guess beyond the limit.
+    report = AuditEntry.objects.get(action=AuditAction.GAME_CODES_GUESSED)
+    assert report.object_id == str(game.pk) and report.actor is None
+    assert report.new_value == {"wrong_guesses": 3, "minutes": 15}
+    body = client.get(page).content.decode()
+    assert "codes guessed at" in body and "slip codes of 1 game of this round" in body
 
 
 def test_a_game_that_does_not_exist_is_the_same_404(game, alice):
