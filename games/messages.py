@@ -3,6 +3,8 @@ put them in words here (translatable)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 
 
@@ -13,3 +15,29 @@ def entered_from_list(*, player: object, source: str, linked: bool, review: int)
     return _("{player} entered from the {source} list ({how}{queued}).").format(
         player=player, source=source.upper(), how=how, queued=queued
     )
+
+
+def held_games(held: list[tuple[Any, str]]) -> str:
+    """The games a bulk finalise left (``Finalised.held``), each with why."""
+    why = {
+        "disputed": _("under an open dispute: the referee rules first"),
+        "marking": _("its players are still marking dead stones"),
+    }
+    lines = [
+        _("{where} ({black} v {white}): {why}").format(
+            where=_("table {table}").format(table=g.table)
+            if g.table
+            else _("game {pk}").format(pk=g.pk),
+            black=g.black,
+            white=g.white,
+            why=why.get(reason, reason),
+        )
+        for g, reason in held
+    ]
+    return _("Left as they are: {games}.").format(games="; ".join(lines))
+
+
+def finalised(*, count: int, where: str, held: list[tuple[Any, str]]) -> str:
+    """A bulk finalise's answer (``games_finalise``): how many are final, and which it left."""
+    done = _("{count} result(s) of {where} are final.").format(count=count, where=where)
+    return f"{done} {held_games(held)}" if held else done

@@ -10,6 +10,7 @@ tournament day's writes (entries, settings, pairing, rounds) are in
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError
 from games.services.results import (
+    Finalised,
     game_finalise,
     game_result_confirm,
     game_result_contest,
@@ -22,6 +23,7 @@ from games.services.results import (
 
 __all__ = [
     "LOCKED_MESSAGE",
+    "Finalised",
     "GameLockedError",
     "game_finalise",
     "game_result_confirm",

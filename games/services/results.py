@@ -21,10 +21,24 @@ from django.utils import timezone
 from games import permissions
 from games.engine.result import Result
 from games.engine.rules import get_rules
-from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
+from games.models import (
+    DeadStoneReview,
+    Game,
+    GameState,
+    Player,
+    ResultSubmission,
+    ReviewState,
+    Round,
+    SubmissionKind,
+)
 from games.services import deadstones, outbound, records
 from games.services.codes import CodeHolder
-from games.services.common import LOCKED_MESSAGE, RULING_FINAL_MESSAGES, GameLockedError
+from games.services.common import (
+    LOCKED_MESSAGE,
+    RULING_FINAL_MESSAGES,
+    GameHeldError,
+    GameLockedError,
+)
 from games.services.scoring import latest_run, scoring_run_request
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -234,7 +248,9 @@ def _store(game: Game, evidence: Evidence, *, by: Player | None) -> None:
         warnings=evidence.warnings,
         dead_stones=evidence.dead_stones,
         by=by,
-        state=GameState.SUBMITTED,
+        # A director's correction of a disputed game leaves the dispute open: only its
+        # closing takes the game out of ``disputed``.
+        state=GameState.DISPUTED if game.state == GameState.DISPUTED else GameState.SUBMITTED,
     )
 
 
@@ -528,13 +544,19 @@ def _unchanged_since(seen: str) -> Callable[[Game], None]:
     return check
 
 
-def game_finalise(*, actor: Actor, game: Game) -> Game:
-    """A director makes the result final: locked for good."""
+def game_finalise(*, actor: Actor, game: Game, marking_holds: bool = False) -> Game:
+    """A director makes the result final: locked for good.  A disputed game is refused
+    (``GameHeldError``, 409) until its dispute is closed; ``marking_holds``: so is a game
+    whose players are still marking dead stones (the bulk paths pass it)."""
     _require_director(actor, game)
     with transaction.atomic():
         game = game_lock(game)
         if not game.result_reason:
             raise StateConflict("This game has no result yet: enter one before finalising.")
+        if game.state == GameState.DISPUTED:
+            raise GameHeldError(game, "disputed")
+        if marking_holds and _marking(game):
+            raise GameHeldError(game, "marking", "Its players are still marking dead stones.")
         old = _snapshot(game)
         _lock_result(game, GameState.FINAL, SubmissionKind.FINALISE, actor=actor, player=None)
         audit_record(
@@ -543,11 +565,32 @@ def game_finalise(*, actor: Actor, game: Game) -> Game:
     return game
 
 
-def games_finalise(*, actor: Actor, games: list[Game]) -> list[Game]:
-    """``game_finalise`` for several games in one transaction: all of them or none (a
-    round's known results, a result sheet)."""
+def _marking(game: Game) -> bool:
+    return DeadStoneReview.objects.filter(game=game, state=ReviewState.OPEN).exists()
+
+
+@dataclass(frozen=True)
+class Finalised:
+    """What a bulk finalise did: the games it locked, and those it left with why
+    (``GameHeldError.why``: ``"disputed"`` or ``"marking"``), in the order given."""
+
+    games: list[Game]
+    held: list[tuple[Game, str]]
+
+
+def games_finalise(*, actor: Actor, games: list[Game]) -> Finalised:
+    """``game_finalise`` for several games in one transaction (a round's known results, a
+    result sheet): every game or none, except the games a dispute or the stone-removal
+    step holds, which are left as they are and named in the answer."""
+    done: list[Game] = []
+    held: list[tuple[Game, str]] = []
     with transaction.atomic():
-        return [game_finalise(actor=actor, game=game) for game in games]
+        for game in games:
+            try:
+                done.append(game_finalise(actor=actor, game=game, marking_holds=True))
+            except GameHeldError as e:  # its savepoint is rolled back, nothing written
+                held.append((e.game, e.why))
+    return Finalised(done, held)
 
 
 def _sheet_place(game: Game, line: int) -> str:

@@ -20,10 +20,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
+from games import messages as games_messages
 from games import services
 from games.messages import entered_from_list
 from games.models import (
     Game,
+    GameState,
     Player,
     Presence,
     Round,
@@ -33,13 +35,13 @@ from games.models import (
 from games.people import selectors as people_selectors
 from games.people import services as people
 from games.people.services import invitations
-from games.permissions import is_director
+from games.permissions import is_director, is_federation_official
 from games.services import outbound
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import files
-from games.tournament.services.lifecycle import UnfinishedGames
+from games.tournament.services.lifecycle import OpenDisputes, UnfinishedGames
 from ops.forms import posted_id, refusal_text
 from ops.pages import cache
 from ops.pages.compress import Page
@@ -117,6 +119,8 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "body_fragment": pages.TOURNAMENT_BODY,  # the worker rebuilds it by this name
             **lazy_context(body, ["rounds", "current", "round_numbers", "table", "standings"]),
             "is_director": director,
+            # Only a federation official may close over open disputes, with his reason.
+            "is_official": director and is_federation_official(request.user),
             "review": people_selectors.duplicates_open_of(tournament).count() if director else 0,
             "result_rounds": range(1, tournament.number_of_rounds + 1),
         },
@@ -427,9 +431,17 @@ def _counts(rows: list[day_selectors.ResultRow]) -> dict[str, int]:
         "known": sum(1 for r in rows if r.result),
         "total": len(rows),
         # The page's "Finalise" button counts these as results arrive by click or key.
-        "to_finalise": sum(1 for r in rows if r.result and not r.game.is_locked),
+        "to_finalise": sum(
+            1 for r in rows if r.result and not r.game.is_locked and not _disputed(r)
+        ),
+        # Disputed games wait for their rulings: the finalise leaves them (and says so).
+        "disputed": sum(1 for r in rows if _disputed(r)),
         "open": sum(1 for r in rows if not r.game.is_locked),
     }
+
+
+def _disputed(row: day_selectors.ResultRow) -> bool:
+    return row.game.state == GameState.DISPUTED
 
 
 def _row_json(row: day_selectors.ResultRow) -> dict[str, Any]:
@@ -504,11 +516,14 @@ def _round_results_finalise(
         if r.result and not r.game.is_locked
     ]
     try:
-        services.games_finalise(actor=request.user, games=open_games)
+        done = services.games_finalise(actor=request.user, games=open_games)
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, refusal_text(e))
     else:
-        messages.success(request, f"{len(open_games)} result(s) of round {number} are final.")
+        text = games_messages.finalised(
+            count=len(done.games), where=f"round {number}", held=done.held
+        )
+        (messages.warning if done.held else messages.success)(request, text)
     return HttpResponseRedirect(reverse("games:round-results", args=[tournament.pk, number]))
 
 
@@ -598,16 +613,24 @@ def checkin_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
 def close(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _directed(request, pk)
     try:
-        tournament_services.tournament_close(actor=request.user, tournament=tournament)
+        tournament_services.tournament_close(
+            actor=request.user, tournament=tournament, reason=request.POST.get("reason", "")
+        )
         messages.success(request, "The tournament is closed: its games go to the ratings.")
     except UnfinishedGames as e:  # each blocking game named, linked with its round's results
+        disputed = isinstance(e, OpenDisputes)
         messages.error(
             request,
             format_html(
-                "{} game{} no final result yet; confirm or finalise them before "
-                "closing:<ul>{}</ul>{}",
+                "{} game{} {}:<ul>{}</ul>{}",
                 e.count,
-                " has" if e.count == 1 else "s have",
+                "" if e.count == 1 else "s",
+                (
+                    "under an open dispute; a referee rules first (a federation official "
+                    "may close with a reason, leaving them open)"
+                    if disputed
+                    else "without a final result yet; confirm or finalise them before closing"
+                ),
                 format_html_join(
                     "",
                     '<li><a href="{}">round {}{}: {} v {}</a> ({}) · '

@@ -250,14 +250,19 @@ class TournamentViewSet(
         request=None,
         responses={200: TournamentSerializer, **ERRORS, **CONFLICT},
         description="A director closes the tournament once every game has a final result: "
-        "its games then reach the ratings. 409 while a game waits for its result.",
+        "its games then reach the ratings. 409 while a game waits for its result or is under "
+        'an open dispute; a federation official may close over open disputes with {"reason": '
+        '"..."}, recorded in the audit trail (the disputed games stay open for their rulings).',
     )
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
+        reason = request.data.get("reason", "") if isinstance(request.data, dict) else ""
+        if not isinstance(reason, str):
+            raise exceptions.ValidationError({"reason": ["Send the reason as text."]})
         with service_errors():
             tournament = tournament_services.tournament_close(
-                actor=request.user, tournament=tournament
+                actor=request.user, tournament=tournament, reason=reason
             )
         return self._event_out(tournament)
 
