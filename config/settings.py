@@ -337,6 +337,9 @@ GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
 # this many days ago, nor before the last rated event; earlier is a federation
 # official's (games.tournament.services.tournaments, ratings.services).
 GOREF_RATED_BACKDATE_DAYS = env_int("GOREF_RATED_BACKDATE_DAYS", 90, minimum=0)
+# A party appeals a ruling within this many minutes of it (0: no window); the slip's
+# page and the desk say until when (docs/referee.md, "Levels, rulings and appeals").
+GOREF_APPEAL_MINUTES = env_int("GOREF_APPEAL_MINUTES", 30, minimum=0)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
 

@@ -3,7 +3,8 @@
 ``/r/<game>/<code>/`` shows the game to the player whose code it is; he reports the
 result, or answers his opponent's report (confirm, or contest: a dispute as on the
 game page), through the same services as a signed-in player, acting as a
-``CodeHolder``.  A wrong code (or game) is 404 and counts against the address
+``CodeHolder``; once a referee has ruled, he reads the ruling there and accepts or
+appeals it.  A wrong code (or game) is 404 and counts against the address
 (``ops.guesses``); a locked result's codes are refused (README, "The tournament day").
 """
 
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
+from games.services import outbound
 from games.services.codes import CodeHolder, code_holder
 from games.services.results import current_claim, locked_message
 from ops.guesses import guess_failed, guesses_blocked
@@ -56,7 +58,7 @@ def report_page(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
 
 
 def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
-    """One of the page's three forms: report, confirm, contest."""
+    """One of the page's forms: report, confirm, contest; accept or appeal a ruling."""
     action = request.POST.get("action", "")
     form = ContestForm(request.POST)
     form.is_valid()
@@ -74,6 +76,15 @@ def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
             reason = form.cleaned_data.get("reason") or ""
             services.game_result_contest(actor=holder, game=game, reason=reason, claim=claim)
             messages.success(request, "Result contested: a referee will look at it.")
+        elif action in ("accept", "appeal"):
+            reason = (request.POST.get("reason") or "")[:2000]
+            outbound.slip_ruling_answer(actor=holder, game=game, answer=action, reason=reason)
+            messages.success(
+                request,
+                "You accept the ruling."
+                if action == "accept"
+                else "Your appeal is sent: the next level rules on it.",
+            )
         else:
             return _page(request, game, holder, errors=["Choose an action."], status=400)
     except StateConflict as exc:  # the game moved on meanwhile (a claim changed, a dispute)
@@ -113,5 +124,7 @@ def _page(
         "by_director": submitted and game.result_submitted_by_id is None,
         "claim": current_claim(game),
         "choices": result_suggestions(game),
+        # The game's latest dispute: its rulings and appeals, and the answers he may give.
+        "ruling": outbound.slip_ruling(game, me.pk),
     }
     return render(request, "games/report.html", ctx, status=status)

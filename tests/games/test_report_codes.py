@@ -217,10 +217,11 @@ def test_the_printed_slips_carry_each_players_code_as_url_and_qr(game, alice, bo
 
 def test_the_code_page_reads_a_fixed_number_of_queries(game, alice, bob, django_assert_num_queries):
     client = phone()
-    with django_assert_num_queries(1):  # the game with its event, round and players
+    # The game with its event, round and players, and its latest dispute (none here).
+    with django_assert_num_queries(2):
         assert client.get(url_of(game, alice)).status_code == 200
     client.post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    with django_assert_num_queries(2):  # and the claim to answer
+    with django_assert_num_queries(3):  # and the claim to answer
         assert client.get(url_of(game, bob)).status_code == 200
 
 
