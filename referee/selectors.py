@@ -18,7 +18,7 @@ from games.engine.rules import get_rules
 from games.engine.scoring import score
 from games.models import Game, Tournament
 from games.services.deadstones import same_marking
-from ops.models import AuditEntry
+from ops.models import AuditAction, AuditEntry
 from ops.users import is_authenticated
 from referee.models import (
     CommitteeVote,
@@ -278,7 +278,9 @@ def slip_ruling(game: Game, player_id: int, *, now: datetime | None = None) -> S
     now = now or timezone.now()
     rulings = list(dispute.rulings.order_by("level", "id").prefetch_related("acceptances"))
     appeals = AuditEntry.objects.filter(
-        object_type="referee.dispute", object_id=str(dispute.pk), action="dispute.appealed"
+        object_type="referee.dispute",
+        object_id=str(dispute.pk),
+        action=AuditAction.DISPUTE_APPEALED,
     ).order_by("created_at", "id")
     steps = [
         SlipStep(

@@ -150,6 +150,7 @@ def _page(
     game = dispute.game
     can_rule = dispute.state != DisputeState.CLOSED and roles.can_rule(user, dispute)
     standing = next((r for r in dispute.rulings.all() if r.level == dispute.level), None)
+    ruled = dispute.state == DisputeState.RULED
     player = permissions.player_for(user)
     accepted = {a.player_id for a in standing.acceptances.all()} if standing else set()
     official = roles.is_official(user, game.tournament)
@@ -165,7 +166,10 @@ def _page(
         else None,
         "rulings": list(dispute.rulings.all()),
         "votes": list(dispute.votes.all()),
-        "form": form or (_ruling_form(dispute) if can_rule else None),
+        # Only while this level has not ruled: a ruled dispute's page says what stands
+        # now (the form's sentences compare with the result before the dispute).
+        "form": form or (_ruling_form(dispute) if can_rule and not ruled else None),
+        "ruled_now": ruled,
         "can_rule": can_rule,
         "can_appeal": roles.is_party(user, game)
         and dispute.state == DisputeState.RULED

@@ -31,7 +31,8 @@ from games.models import (
     Round,
     SubmissionKind,
 )
-from games.services import deadstones, outbound, records
+from games.services import claims, deadstones, outbound, records
+from games.services.claims import is_counter_claim
 from games.services.codes import CodeHolder
 from games.services.common import (
     LOCKED_MESSAGE,
@@ -320,7 +321,12 @@ def _record(
             and game.state == GameState.SUBMITTED
             and game.result_submitted_by_id == player.pk
         )
+        countered = game.result_submitted_by_id if player and is_counter_claim(game, player) else 0
         _store(game, evidence, by=player)
+        if countered and player is not None:
+            claims.counter_claim_record(
+                actor=actor, game=game, player=player, old_result=old["result"], old_by=countered
+            )
         kind = SubmissionKind.SUBMIT if player is not None else SubmissionKind.DIRECTOR
         _submission(game, kind, actor=actor, player=player, evidence=evidence, comment=comment)
         _audit_code(actor, game, "submit")

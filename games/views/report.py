@@ -23,6 +23,7 @@ from games import services
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
 from games.services import outbound
+from games.services.claims import countered_claim
 from games.services.codes import CodeHolder, code_holder
 from games.services.results import current_claim, locked_message
 from ops.guesses import guess_failed, guesses_blocked
@@ -123,6 +124,8 @@ def _page(
         "can_answer": by_player and not mine,
         "by_director": submitted and game.result_submitted_by_id is None,
         "claim": current_claim(game),
+        # His own claim his opponent's replaced: the page says so before he answers.
+        "countered": countered_claim(game, me) if by_player and not mine else None,
         "choices": result_suggestions(game),
         # The game's latest dispute: its rulings and appeals, and the answers he may give.
         "ruling": outbound.slip_ruling(game, me.pk),
