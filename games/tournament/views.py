@@ -377,6 +377,13 @@ def _import_csv(request: HttpRequest, tournament: Tournament) -> str:
         f"{done.entered} players entered from the file: {done.linked} linked, "
         f"{done.created} created, {done.review} queued for review"
     )
+    if done.emails or done.emails_left:
+        text += f"; {done.emails} e-mail address(es) put on file"
+    if done.emails_left:
+        text += (
+            f", {done.emails_left} left (the player has one already, or was first entered "
+            "by another event, whose directors write it)"
+        )
     if not done.review:
         return text + "."
     url = reverse("games:duplicates") + f"?tournament={tournament.pk}"
@@ -624,12 +631,14 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
             format_html(
                 "{} game{} {}:<ul>{}</ul>{}",
                 e.count,
-                "" if e.count == 1 else "s",
+                ("" if e.count == 1 else "s")
+                if disputed
+                else (" has" if e.count == 1 else "s have"),
                 (
                     "under an open dispute; a referee rules first (a federation official "
                     "may close with a reason, leaving them open)"
                     if disputed
-                    else "without a final result yet; confirm or finalise them before closing"
+                    else "no final result yet; confirm or finalise them before closing"
                 ),
                 format_html_join(
                     "",

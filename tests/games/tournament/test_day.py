@@ -181,3 +181,40 @@ def test_the_entries_page_finds_list_players_enters_one_and_edits_an_entry(
     assert "is not a whole number" in page
     page = as_director.post(url, {"action": "list", "list_entry": "x"}, follow=True)
     assert "Choose a player from the lists" in page.content.decode()
+
+
+def test_the_csvs_email_column_lets_invite_every_entrant_reach_them(
+    as_director, tournament, mailoutbox, django_capture_on_commit_callbacks
+):
+    other = PlayerFactory(family_name="Else", given_name="Where", email="")
+    from tests.factories import TournamentFactory
+
+    enter(TournamentFactory(name="Elsewhere Open"), other)  # another event's player
+    url = reverse("games:entries", args=[tournament.pk])
+    data = (
+        b"family_name,given_name,rank,email,egd_pin\n"
+        b"Ono,Ai,3k,ai@example.org,\n"
+        b"Park,Min,2d,,\n"
+        b"Else,Where,1d,else@example.org,\n"
+    )
+    page = as_director.post(
+        url, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)}, follow=True
+    )
+    text = page.content.decode()
+    assert "1 e-mail address(es) put on file, 1 left" in text
+    assert Player.objects.get(family_name="Ono").email == "ai@example.org"
+    assert Player.objects.get(pk=other.pk).email == ""  # his own directors write it
+    assert AuditEntry.objects.filter(action="player.updated").count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        as_director.post(url, {"action": "invite"})
+    assert [m.to for m in mailoutbox] == [["ai@example.org"]]
+
+
+def test_a_bad_address_in_the_csv_names_its_line_and_enters_nothing(as_director, tournament):
+    url = reverse("games:entries", args=[tournament.pk])
+    data = b"family_name,given_name,rank,email\nOno,Ai,3k,ai@example.org\nRoe,Jo,5k,not-mail\n"
+    page = as_director.post(
+        url, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)}, follow=True
+    )
+    assert "Line 3: &#x27;not-mail&#x27; is not an e-mail address." in page.content.decode()
+    assert tournament.entries.count() == 0
