@@ -14,6 +14,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
@@ -24,6 +25,7 @@ from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
 from games.tournament.services import rounds
+from games.tournament.services.lifecycle import UnfinishedGames
 from games.tournament.services.settings import handicap_komi
 from games.tournament.slips import slip_codes
 from ops.services import UNSET, Unset
@@ -279,6 +281,8 @@ class RoundPairingViews:
             elif step in ("check", "confirm"):
                 edit = PairingEditForm(request.POST, known=known)
                 games = edit.games() if edit.is_valid() else []
+                # The preview stays whatever the answer: a refusal never throws it away.
+                context |= {"edit": edit, "rows": self._rows(view, games, None, dict(choices))}
                 if edit.is_valid() and step == "confirm":
                     created = rounds.round_games_set(
                         actor=request.user,
@@ -294,7 +298,6 @@ class RoundPairingViews:
                     return HttpResponseRedirect(
                         reverse("admin:games_tournament_change", args=[tournament.pk])
                     )
-                context |= {"edit": edit, "rows": self._rows(view, games, None, dict(choices))}
             elif step == "undo":
                 removed = rounds.round_unpair(
                     actor=request.user, tournament=tournament, round_number=number
@@ -305,6 +308,13 @@ class RoundPairingViews:
                 return HttpResponseRedirect(
                     reverse("admin:games_tournament_pair", args=[tournament.pk, number])
                 )
+        except UnfinishedGames as exc:  # the page words the box to tick, not the API's field
+            context["errors"] = [
+                f"{exc.count} game{pluralize(exc.count)} of earlier rounds "
+                f"{pluralize(exc.count, 'has,have')} no final result (listed above). Tick "
+                f"\u201cPair over the {exc.count} game{pluralize(exc.count)} without a final "
+                "result\u201d below and confirm again, or finalise them first."
+            ]
         except ValidationError as exc:
             context["errors"] = exc.messages
         return TemplateResponse(request, "admin/games/tournament_pair.html", context)
