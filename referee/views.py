@@ -73,10 +73,8 @@ def _board(dispute: Dispute, at: int | None = None) -> dict[str, Any]:
     dispute marked, the move list, the engine's report and its count where a count
     decides the game."""
     text = dispute.evidence.get("record") or dispute.game.sgf
-    size = dispute.game.tournament.board_size
     out: dict[str, Any] = {"svg": None, "moves": [], "at": dispute.move_number, "error": ""}
-    if not text:
-        out["svg"] = mark_safe(board_svg(size, {}))  # board_svg: numbers and fixed labels only
+    if not text:  # no record, no board: an empty grid reads as "nothing was played"
         return out
     try:
         record = parse_record(text)

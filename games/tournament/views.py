@@ -58,6 +58,7 @@ from ops.text import small_number
 from ratings.ranks import Rank
 
 NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
+CELL_LABELS = {Presence.PLAY: "play", Presence.ABSENT: "absent", Presence.BYE: "bye"}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 
@@ -589,12 +590,22 @@ def checkin_toggle(request: HttpRequest, pk: int, entry_pk: int, number: int) ->
     tournament = _directed(request, pk)
     entry = get_object_or_404(TournamentEntry, pk=entry_pk, tournament=tournament)
     presence = request.POST.get("presence") or NEXT_PRESENCE[Presence(entry.presence(number))]
+    error, status = "", 200
     try:
-        tournament_services.entry_participation_set(
+        entry = tournament_services.entry_participation_set(
             actor=request.user, entry=entry, round_number=number, presence=presence
         )
+    except StateConflict as e:
+        error, status = refusal_text(e), 409
     except (ValidationError, PermissionDenied) as e:
-        messages.error(request, refusal_text(e))
+        error, status = refusal_text(e), 400
+    if _wants_json(request):  # the grid's click: the cell changes in place, no reload
+        now = Presence(entry.presence(number))
+        return JsonResponse(
+            {"presence": now.value, "label": CELL_LABELS[now], "error": error}, status=status
+        )
+    if error:
+        messages.error(request, error)
     return HttpResponseRedirect(reverse("games:checkin", args=[pk]) + f"#entry-{entry.pk}")
 
 

@@ -73,3 +73,10 @@ def test_after_the_ruling_the_page_words_the_present_not_the_form(dispute, refer
     assert (
         "The referee has ruled: the result is now <strong>Black wins on time (B+T)</strong>" in body
     )
+
+
+def test_a_dispute_without_a_record_draws_no_board(dispute, referee):
+    client = Client()
+    client.force_login(referee)
+    body = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
+    assert "<svg" not in body and "No game record." in body

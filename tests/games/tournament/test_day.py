@@ -218,3 +218,29 @@ def test_a_bad_address_in_the_csv_names_its_line_and_enters_nothing(as_director,
     )
     assert "Line 3: &#x27;not-mail&#x27; is not an e-mail address." in page.content.decode()
     assert tournament.entries.count() == 0
+
+
+def test_the_check_in_grid_toggles_in_place_and_stays_small(
+    as_director, tournament, alice, bob, game
+):
+    """A click asks for JSON: the cell's new state (and a refusal's words), no reload;
+    the grid carries one token for every cell, not a form each."""
+    entry = tournament.entries.get(player=alice)
+    url = reverse("games:checkin-toggle", args=[tournament.pk, entry.pk, 2])
+    answer = as_director.post(url, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 200
+    assert answer.json() == {"presence": "a", "label": "absent", "error": ""}
+    # Round 1 has his game: he stays playing, and the cell says why.
+    refused = as_director.post(
+        reverse("games:checkin-toggle", args=[tournament.pk, entry.pk, 1]),
+        HTTP_ACCEPT="application/json",
+    )
+    assert refused.status_code == 409 and refused.json()["presence"] == "p"
+    assert refused.json()["error"]
+    for i in range(40):
+        enter(tournament, PlayerFactory(family_name=f"Many{i}"))
+    grid = as_director.get(reverse("games:checkin", args=[tournament.pk])).content.decode()
+    cells = 42 * tournament.number_of_rounds
+    assert grid.count("formaction=") == cells
+    # One token for the cells, one per row's withdraw form, a few for the page's frame.
+    assert grid.count("csrfmiddlewaretoken") < 42 + 10 < cells
