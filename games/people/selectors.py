@@ -15,7 +15,7 @@ from games import permissions
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament, TournamentEntry
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.engine.names import name_key
-from ops.services import Actor
+from ops.services import Actor, as_user
 from ops.users import is_authenticated
 
 
@@ -111,7 +111,7 @@ def merge_blocks(
     official = permissions.is_federation_official(user)
     own = permissions.own_tournament_ids(players) if not official else {}
     directed = (
-        set(Tournament.objects.filter(directors=user).values_list("pk", flat=True))
+        set(Tournament.objects.filter(directors=as_user(user)).values_list("pk", flat=True))
         if not official and is_authenticated(user)
         else set()
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ops.services import StateConflict
 
@@ -49,7 +49,7 @@ class GameHeldError(StateConflict):
     """The game is under an open dispute (``why="disputed"``) or its players are still
     marking its dead stones (``why="marking"``): a bulk action leaves it alone."""
 
-    def __init__(self, game: object, why: str, message: str = DISPUTED_MESSAGE) -> None:
+    def __init__(self, game: Any, why: str, message: str = DISPUTED_MESSAGE) -> None:
         super().__init__(message, code="disputed" if why == "disputed" else "marking")
         self.game = game
         self.why = why

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Model
 from django.db.models.functions import Lower
 
 from games import cache as page_cache
@@ -21,7 +22,15 @@ from games.services import outbound
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
 from ops.pages import cache
-from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
+from ops.services import (
+    UNSET,
+    Actor,
+    StateConflict,
+    Unset,
+    as_user,
+    require,
+    validate_and_save,
+)
 from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
 
@@ -399,18 +408,19 @@ def players_email_fill(*, actor: Actor, rows: Sequence[tuple[Player, str]]) -> l
         set()
         if official
         else set(
-            Tournament.objects.filter(pk__in=set(own.values()), directors=actor).values_list(
-                "pk", flat=True
-            )
+            Tournament.objects.filter(
+                pk__in=set(own.values()), directors=as_user(actor)
+            ).values_list("pk", flat=True)
         )
     )
-    filled: list[tuple[Player, Any, Any]] = []
+    filled: list[tuple[Model, Any, Any]] = []
     for pk, (player, email) in wanted.items():
         if not official and own.get(pk) not in directed:
             continue
         old = player_audit_value(player)
         player.email = email
         filled.append((player, old, player_audit_value(player)))
-    Player.objects.bulk_update([p for p, _, _ in filled], ["email"], batch_size=1000)
+    players = [p for p, _, _ in filled if isinstance(p, Player)]
+    Player.objects.bulk_update(players, ["email"], batch_size=1000)
     audit_record_many(actor=actor, action=AuditAction.PLAYER_UPDATED, rows=filled)
-    return [p for p, _, _ in filled]
+    return players
