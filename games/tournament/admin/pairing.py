@@ -181,6 +181,15 @@ class PairingEditForm(forms.Form):
         return self.cleaned_data.get("bye")
 
 
+def _tick_to_pair_over(count: int) -> str:
+    return (
+        f"{count} game{pluralize(count)} of earlier rounds {pluralize(count, 'has,have')} "
+        f"no final result (listed above). Tick \u201cPair over the {count} "
+        f"game{pluralize(count)} without a final result\u201d below and confirm again, "
+        "or finalise them first."
+    )
+
+
 class RoundPairingViews:
     """ "Pair round R" from the tournament page (docs/tournaments.md, "Pairing"): choose
     who plays, preview the games with each pair's cost in words, swap, unpair or pair by
@@ -309,12 +318,7 @@ class RoundPairingViews:
                     reverse("admin:games_tournament_pair", args=[tournament.pk, number])
                 )
         except UnfinishedGames as exc:  # the page words the box to tick, not the API's field
-            context["errors"] = [
-                f"{exc.count} game{pluralize(exc.count)} of earlier rounds "
-                f"{pluralize(exc.count, 'has,have')} no final result (listed above). Tick "
-                f"\u201cPair over the {exc.count} game{pluralize(exc.count)} without a final "
-                "result\u201d below and confirm again, or finalise them first."
-            ]
+            context["errors"] = [_tick_to_pair_over(exc.count)]
         except ValidationError as exc:
             context["errors"] = exc.messages
         return TemplateResponse(request, "admin/games/tournament_pair.html", context)
