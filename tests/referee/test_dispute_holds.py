@@ -13,6 +13,7 @@ from django.test import Client
 from games import services as games
 from games.models import Game, GameState
 from games.people.services.grants import director_grant_admin, federation_official_grant
+from games.selectors import rated_games
 from games.tournament import services as tournament_services
 from ops.models import AuditAction, AuditEntry
 from referee import services as referee_services
@@ -135,6 +136,7 @@ def test_an_official_closes_over_an_open_dispute_only_with_a_reason(
     assert entry.new_value["disputed_left_open"] == [nz_game.pk]
     # The game is not locked: it waits for its ruling, and is not rated before it.
     assert Game.objects.get(pk=nz_game.pk).state == GameState.DISPUTED
+    assert not rated_games().filter(pk=nz_game.pk).exists()
 
 
 def test_a_director_cannot_close_over_an_open_dispute_even_with_a_reason(
