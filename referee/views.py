@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -149,6 +150,7 @@ def _page(
     can_rule = dispute.state != DisputeState.CLOSED and roles.can_rule(user, dispute)
     standing = next((r for r in dispute.rulings.all() if r.level == dispute.level), None)
     ruled = dispute.state == DisputeState.RULED
+    until = selectors.appeal_deadline(standing) if standing is not None and ruled else None
     player = permissions.player_for(user)
     accepted = {a.player_id for a in standing.acceptances.all()} if standing else set()
     official = roles.is_official(user, game.tournament)
@@ -171,7 +173,9 @@ def _page(
         "can_rule": can_rule,
         "can_appeal": roles.is_party(user, game)
         and dispute.state == DisputeState.RULED
-        and dispute.level < Level.COMMITTEE,
+        and dispute.level < Level.COMMITTEE
+        and (until is None or timezone.now() <= until),
+        "appeal_until": until,
         "can_accept": dispute.state == DisputeState.RULED
         and roles.is_party(user, game)
         and player is not None

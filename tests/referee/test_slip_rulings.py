@@ -136,3 +136,16 @@ def test_a_code_for_another_game_cannot_answer_this_ruling(
     stranger = CodeHolder(player=alice, game_id=nz_game.pk + 1000, address=None)
     with pytest.raises(Exception, match="another game"):
         referee_services.dispute_accept(actor=stranger, dispute=ruled)
+
+
+def test_the_desk_offers_the_appeal_until_the_window_closes(
+    ruled: Dispute, alice: Any, settings
+) -> None:
+    settings.GOREF_APPEAL_MINUTES = 30
+    client = Client()
+    client.force_login(alice.user)
+    url = reverse("referee:dispute", args=[ruled.pk])
+    body = client.get(url).content.decode()
+    assert 'name="appeal"' in body and "until " in body
+    with time_machine.travel(timezone.now() + timedelta(minutes=31), tick=False):
+        assert 'name="appeal"' not in client.get(url).content.decode()
