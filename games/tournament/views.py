@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -120,8 +121,6 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
             "body_fragment": pages.TOURNAMENT_BODY,  # the worker rebuilds it by this name
             **lazy_context(body, ["rounds", "current", "round_numbers", "table", "standings"]),
             "is_director": director,
-            # Only a federation official may close over open disputes, with his reason.
-            "is_official": director and is_federation_official(request.user),
             "review": people_selectors.duplicates_open_of(tournament).count() if director else 0,
             "result_rounds": range(1, tournament.number_of_rounds + 1),
         },
@@ -673,6 +672,21 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
                 f"and {e.count - len(e.games)} more." if e.count > len(e.games) else "",
             ),
         )
+        if disputed and is_federation_official(request.user):
+            # Only a federation official closes over open disputes, and only with a reason.
+            messages.info(
+                request,
+                format_html(
+                    '<form method="post" action="{}" id="close-over-disputes">'
+                    '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+                    "<label>Close over the open disputes (they stay open for their rulings "
+                    'and reach the ratings when locked); your reason: <input name="reason" '
+                    'maxlength="500" required></label> <button type="submit">Close with this '
+                    "reason</button></form>",
+                    reverse("games:close", args=[pk]),
+                    get_token(request),
+                ),
+            )
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, refusal_text(e))
     return HttpResponseRedirect(reverse("games:tournament", args=[pk]))

@@ -148,3 +148,21 @@ def test_a_director_cannot_close_over_an_open_dispute_even_with_a_reason(
     )
     assert response.status_code == 409
     assert "a federation official closes it with a reason" in str(response.json())
+
+
+def test_on_the_page_the_refusal_offers_an_official_the_reason_form(
+    disputed: Any, nz_game: Game, other_game: Game, director: Any
+) -> None:
+    games.game_finalise(actor=director, game=other_game)
+    official = UserFactory(username="official")
+    federation_official_grant(actor=None, user=official)
+    nz_game.tournament.directors.add(official)
+    url = f"/tournaments/{nz_game.tournament_id}/close/"
+    c = Client()
+    c.force_login(director)
+    assert "close-over-disputes" not in page_messages(c.post(url)).__str__()
+    c.force_login(official)
+    said = " ".join(page_messages(c.post(url)))
+    assert 'id="close-over-disputes"' in said and 'name="reason"' in said
+    closed = c.post(url, {"reason": "Referee ill; rule next week"})
+    assert "The tournament is closed" in " ".join(page_messages(closed))
