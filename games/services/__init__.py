@@ -9,14 +9,13 @@ tournament day's writes (entries, settings, pairing, rounds) are in
 """
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError
+from games.services.finalising import Finalised, games_finalise
 from games.services.results import (
-    Finalised,
     game_finalise,
     game_result_confirm,
     game_result_contest,
     game_result_enter,
     game_result_submit,
-    games_finalise,
     read_evidence,
     round_results_enter,
 )

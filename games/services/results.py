@@ -575,30 +575,6 @@ def _marking(game: Game) -> bool:
     return DeadStoneReview.objects.filter(game=game, state=ReviewState.OPEN).exists()
 
 
-@dataclass(frozen=True)
-class Finalised:
-    """What a bulk finalise did: the games it locked, and those it left with why
-    (``GameHeldError.why``: ``"disputed"`` or ``"marking"``), in the order given."""
-
-    games: list[Game]
-    held: list[tuple[Game, str]]
-
-
-def games_finalise(*, actor: Actor, games: list[Game]) -> Finalised:
-    """``game_finalise`` for several games in one transaction (a round's known results, a
-    result sheet): every game or none, except the games a dispute or the stone-removal
-    step holds, which are left as they are and named in the answer."""
-    done: list[Game] = []
-    held: list[tuple[Game, str]] = []
-    with transaction.atomic():
-        for game in games:
-            try:
-                done.append(game_finalise(actor=actor, game=game, marking_holds=True))
-            except GameHeldError as e:  # its savepoint is rolled back, nothing written
-                held.append((e.game, e.why))
-    return Finalised(done, held)
-
-
 def _sheet_place(game: Game, line: int) -> str:
     """Where a sheet's line is: its table first (what the director reads on the slip)."""
     table = f"table {game.table}, " if game.table else ""

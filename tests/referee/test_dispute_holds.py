@@ -166,3 +166,15 @@ def test_on_the_page_the_refusal_offers_an_official_the_reason_form(
     assert 'id="close-over-disputes"' in said and 'name="reason"' in said
     closed = c.post(url, {"reason": "Referee ill; rule next week"})
     assert "The tournament is closed" in " ".join(page_messages(closed))
+
+
+def test_the_bulk_finalise_leaves_a_game_whose_players_are_marking_dead_stones(
+    nz_game: Game, director: Any
+) -> None:
+    from games.models import DeadStoneReview
+
+    games.game_result_enter(actor=director, game=nz_game, result="B+R")
+    DeadStoneReview.objects.create(game=nz_game)
+    done = games.games_finalise(actor=director, games=[nz_game])
+    assert done.games == [] and done.held == [(nz_game, "marking")]
+    assert Game.objects.get(pk=nz_game.pk).state == GameState.SUBMITTED
