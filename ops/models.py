@@ -120,6 +120,7 @@ class AuditAction(StrEnum):
     GAME_CODES_GUESSED = "game.codes_guessed"
     GAME_DEAD_STONES_AGREED = "game.dead_stones_agreed"
     GAME_DISPUTE_SETTLED = "game.dispute_settled"
+    GAME_COUNTER_CLAIMED = "game.counter_claimed"
     GAME_EVEN_GAME_CHOSEN = "game.even_game_chosen"
     GAME_FINALISED = "game.finalised"
     GAME_RECORD_REPLACED = "game.record_replaced"

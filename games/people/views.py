@@ -123,7 +123,12 @@ def duplicates(request: HttpRequest) -> HttpResponse:
         .order_by("tournament__start_date", "tournament_id")
     ):
         events.setdefault(entry.player_id, []).append(entry)
-    rows = [(d, events.get(d.player_id, []), events.get(d.other_id, [])) for d in shown]
+    # No Merge button where the merge would be refused: the page says why instead.
+    blocks = selectors.merge_blocks(user, shown, events)
+    rows = [
+        (d, events.get(d.player_id, []), events.get(d.other_id, []), blocks.get(d.pk))
+        for d in shown
+    ]
     return render(
         request,
         "games/duplicates.html",
@@ -146,7 +151,7 @@ def _by_person(rows: list[Any]) -> list[dict[str, Any]]:
             pk = parent[pk]
         return pk
 
-    for d, _, _ in rows:
+    for d, *_ in rows:
         a, b = root(d.player_id), root(d.other_id)
         parent[max(a, b)] = min(a, b)
     groups: dict[int, dict[str, Any]] = {}

@@ -9,12 +9,13 @@ public rows of a game's closed disputes, which the game API embeds.
 
 What games tells the satellites:
     result_locked, result_contested, record_mismatch (the dispute's id), rank_corrected,
-    tournament_closed, tournament_imported_past, players_merged.
+    tournament_closed, tournament_imported_past, players_merged, slip_ruling_answer (a code
+    holder accepts or appeals a ruling).
 What games asks them:
     player_strength, player_ratings, player_rating_record, handicap_advice,
     ratings_last_rated, ratings_held_for_official, rating_list_rows, rating_list_row
     (ratings);
-    disputes_for_page, closed_disputes, closed_disputes_schema (referee).
+    disputes_for_page, closed_disputes, closed_disputes_schema, slip_ruling (referee).
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ if TYPE_CHECKING:
     from games.engine.rules import Rules
     from games.models import Game, Player, Tournament
     from games.people.engine.federation_ids import RatingListRow
+    from games.services.codes import CodeHolder
     from ops.services import Actor
     from ratings.handicap import HandicapAdvice
     from ratings.selectors import RatingRecord
     from ratings.strength import Strength
+    from referee.selectors import SlipRuling
 
 
 # --------------------------------------------------------------------------- tells
@@ -210,3 +213,19 @@ def closed_disputes_schema() -> Any:
     from referee.api.serializers import PublicDisputeSerializer
 
     return PublicDisputeSerializer(many=True)
+
+
+def slip_ruling(game: Game, player_id: int) -> SlipRuling | None:
+    """The game's latest dispute as a slip's page shows it to its player: the rulings,
+    the appeals, and whether he may accept or appeal (``referee.selectors.slip_ruling``)."""
+    from referee.selectors import slip_ruling
+
+    return slip_ruling(game, player_id)
+
+
+def slip_ruling_answer(*, actor: CodeHolder, game: Game, answer: str, reason: str = "") -> None:
+    """A slip's code holder accepts (``answer="accept"``) or appeals the standing ruling of
+    the game's open dispute (``referee.services.dispute_accept``, ``dispute_appeal``)."""
+    from referee.services import dispute_answer_from_slip
+
+    dispute_answer_from_slip(actor=actor, game=game, answer=answer, reason=reason)

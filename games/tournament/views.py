@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -20,10 +21,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cache as page_cache
+from games import messages as games_messages
 from games import services
 from games.messages import correction_warning, entered_from_list, entries_changed
 from games.models import (
     Game,
+    GameState,
     Player,
     Presence,
     Round,
@@ -33,7 +36,7 @@ from games.models import (
 from games.people import selectors as people_selectors
 from games.people import services as people
 from games.people.services import invitations
-from games.permissions import is_director
+from games.permissions import is_director, is_federation_official
 from games.selectors import games_guessed_at
 from games.services import outbound
 from games.services.results import BOTH_WIN
@@ -42,7 +45,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
 from games.tournament.services import corrections, files
 from games.tournament.services.entries import CORRECTED, correction_effect
-from games.tournament.services.lifecycle import UnfinishedGames
+from games.tournament.services.lifecycle import OpenDisputes, UnfinishedGames
 from ops.forms import posted_id, refusal_text
 from ops.pages import cache
 from ops.pages.compress import Page
@@ -59,6 +62,7 @@ from ops.text import small_number
 from ratings.ranks import Rank
 
 NEXT_PRESENCE = {Presence.PLAY: Presence.ABSENT, Presence.ABSENT: Presence.BYE}
+CELL_LABELS = {Presence.PLAY: "play", Presence.ABSENT: "absent", Presence.BYE: "bye"}
 NEXT_PRESENCE[Presence.BYE] = Presence.PLAY
 SEARCH_LIMIT = 15
 
@@ -400,6 +404,13 @@ def _import_csv(request: HttpRequest, tournament: Tournament) -> str:
         f"{done.entered} players entered from the file: {done.linked} linked, "
         f"{done.created} created, {done.review} queued for review"
     )
+    if done.emails or done.emails_left:
+        text += f"; {done.emails} e-mail address(es) put on file"
+    if done.emails_left:
+        text += (
+            f", {done.emails_left} left (the player has one already, or was first entered "
+            "by another event, whose directors write it)"
+        )
     if not done.review:
         return text + "."
     url = reverse("games:duplicates") + f"?tournament={tournament.pk}"
@@ -454,9 +465,17 @@ def _counts(rows: list[day_selectors.ResultRow]) -> dict[str, int]:
         "known": sum(1 for r in rows if r.result),
         "total": len(rows),
         # The page's "Finalise" button counts these as results arrive by click or key.
-        "to_finalise": sum(1 for r in rows if r.result and not r.game.is_locked),
+        "to_finalise": sum(
+            1 for r in rows if r.result and not r.game.is_locked and not _disputed(r)
+        ),
+        # Disputed games wait for their rulings: the finalise leaves them (and says so).
+        "disputed": sum(1 for r in rows if _disputed(r)),
         "open": sum(1 for r in rows if not r.game.is_locked),
     }
+
+
+def _disputed(row: day_selectors.ResultRow) -> bool:
+    return row.game.state == GameState.DISPUTED
 
 
 def _row_json(row: day_selectors.ResultRow) -> dict[str, Any]:
@@ -532,11 +551,14 @@ def _round_results_finalise(
         if r.result and not r.game.is_locked
     ]
     try:
-        services.games_finalise(actor=request.user, games=open_games)
+        done = services.games_finalise(actor=request.user, games=open_games)
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, refusal_text(e))
     else:
-        messages.success(request, f"{len(open_games)} result(s) of round {number} are final.")
+        text = games_messages.finalised(
+            count=len(done.games), where=f"round {number}", held=done.held
+        )
+        (messages.warning if done.held else messages.success)(request, text)
     return HttpResponseRedirect(reverse("games:round-results", args=[tournament.pk, number]))
 
 
@@ -597,12 +619,22 @@ def checkin_toggle(request: HttpRequest, pk: int, entry_pk: int, number: int) ->
     tournament = _directed(request, pk)
     entry = get_object_or_404(TournamentEntry, pk=entry_pk, tournament=tournament)
     presence = request.POST.get("presence") or NEXT_PRESENCE[Presence(entry.presence(number))]
+    error, status = "", 200
     try:
-        tournament_services.entry_participation_set(
+        entry = tournament_services.entry_participation_set(
             actor=request.user, entry=entry, round_number=number, presence=presence
         )
+    except StateConflict as e:
+        error, status = refusal_text(e), 409
     except (ValidationError, PermissionDenied) as e:
-        messages.error(request, refusal_text(e))
+        error, status = refusal_text(e), 400
+    if _wants_json(request):  # the grid's click: the cell changes in place, no reload
+        now = Presence(entry.presence(number))
+        return JsonResponse(
+            {"presence": now.value, "label": CELL_LABELS[now], "error": error}, status=status
+        )
+    if error:
+        messages.error(request, error)
     return HttpResponseRedirect(reverse("games:checkin", args=[pk]) + f"#entry-{entry.pk}")
 
 
@@ -628,16 +660,26 @@ def checkin_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
 def close(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _directed(request, pk)
     try:
-        tournament_services.tournament_close(actor=request.user, tournament=tournament)
+        tournament_services.tournament_close(
+            actor=request.user, tournament=tournament, reason=request.POST.get("reason", "")
+        )
         messages.success(request, "The tournament is closed: its games go to the ratings.")
     except UnfinishedGames as e:  # each blocking game named, linked with its round's results
+        disputed = isinstance(e, OpenDisputes)
         messages.error(
             request,
             format_html(
-                "{} game{} no final result yet; confirm or finalise them before "
-                "closing:<ul>{}</ul>{}",
+                "{} game{} {}:<ul>{}</ul>{}",
                 e.count,
-                " has" if e.count == 1 else "s have",
+                ("" if e.count == 1 else "s")
+                if disputed
+                else (" has" if e.count == 1 else "s have"),
+                (
+                    "under an open dispute; a referee rules first (a federation official "
+                    "may close with a reason, leaving them open)"
+                    if disputed
+                    else "no final result yet; confirm or finalise them before closing"
+                ),
                 format_html_join(
                     "",
                     '<li><a href="{}">round {}{}: {} v {}</a> ({}) · '
@@ -660,6 +702,21 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
                 f"and {e.count - len(e.games)} more." if e.count > len(e.games) else "",
             ),
         )
+        if disputed and is_federation_official(request.user):
+            # Only a federation official closes over open disputes, and only with a reason.
+            messages.info(
+                request,
+                format_html(
+                    '<form method="post" action="{}" id="close-over-disputes">'
+                    '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+                    "<label>Close over the open disputes (they stay open for their rulings "
+                    'and reach the ratings when locked); your reason: <input name="reason" '
+                    'maxlength="500" required></label> <button type="submit">Close with this '
+                    "reason</button></form>",
+                    reverse("games:close", args=[pk]),
+                    get_token(request),
+                ),
+            )
     except (ValidationError, PermissionDenied) as e:
         messages.error(request, refusal_text(e))
     return HttpResponseRedirect(reverse("games:tournament", args=[pk]))

@@ -3,9 +3,10 @@
 ``/r/<game>/<code>/`` shows the game to the player whose code it is; he reports the
 result, or answers his opponent's report (confirm, or contest: a dispute as on the
 game page), through the same services as a signed-in player, acting as a
-``CodeHolder``.  A wrong code (or game) is 404 and counts against the game and the
-code tried, never the address a hall shares (``ops.guesses``); a locked result's codes
-are refused (README, "The tournament day").
+``CodeHolder``; once a referee has ruled, he reads the ruling there and accepts or
+appeals it.  A wrong code (or game) is 404 and counts against the game and the code
+tried, never the address a hall shares (``ops.guesses``); a locked result's codes are
+refused (README, "The tournament day").
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
+from games.services import outbound
+from games.services.claims import countered_claim
 from games.services.codes import (
     CodeHolder,
     code_holder,
@@ -78,7 +81,7 @@ def _wrong_code(request: HttpRequest, game: Game | None, code: str) -> HttpRespo
 
 
 def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
-    """One of the page's three forms: report, confirm, contest."""
+    """One of the page's forms: report, confirm, contest; accept or appeal a ruling."""
     action = request.POST.get("action", "")
     form = ContestForm(request.POST)
     form.is_valid()
@@ -96,6 +99,15 @@ def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
             reason = form.cleaned_data.get("reason") or ""
             services.game_result_contest(actor=holder, game=game, reason=reason, claim=claim)
             messages.success(request, "Result contested: a referee will look at it.")
+        elif action in ("accept", "appeal"):
+            reason = (request.POST.get("reason") or "")[:2000]
+            outbound.slip_ruling_answer(actor=holder, game=game, answer=action, reason=reason)
+            messages.success(
+                request,
+                "You accept the ruling."
+                if action == "accept"
+                else "Your appeal is sent: the next level rules on it.",
+            )
         else:
             return _page(request, game, holder, errors=["Choose an action."], status=400)
     except StateConflict as exc:  # the game moved on meanwhile (a claim changed, a dispute)
@@ -134,6 +146,10 @@ def _page(
         "can_answer": by_player and not mine,
         "by_director": submitted and game.result_submitted_by_id is None,
         "claim": current_claim(game),
+        # His own claim his opponent's replaced: the page says so before he answers.
+        "countered": countered_claim(game, me) if by_player and not mine else None,
         "choices": result_suggestions(game),
+        # The game's latest dispute: its rulings and appeals, and the answers he may give.
+        "ruling": outbound.slip_ruling(game, me.pk),
     }
     return render(request, "games/report.html", ctx, status=status)

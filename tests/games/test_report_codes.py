@@ -55,7 +55,10 @@ def test_a_player_reports_from_his_code_on_a_phone_sized_page(game, alice):
     audit = AuditEntry.objects.get(action=AuditAction.GAME_RESULT_BY_CODE)
     assert audit.new_value["step"] == "submit" and audit.new_value["player"] == alice.pk
     assert audit.new_value["address"] == "198.51.100.7"
-    assert "You reported <strong>B+R</strong>" in client.get(url_of(game, alice)).content.decode()
+    assert (
+        "You reported <strong>Black wins by resignation</strong> (B+R)"
+        in client.get(url_of(game, alice)).content.decode()
+    )
 
 
 def test_a_counted_score_is_reported_and_a_bad_one_is_a_clear_error(game, alice):
@@ -73,7 +76,7 @@ def test_the_opponent_confirms_with_his_own_code(game, alice, bob):
     claim = current_claim(Game.objects.get(pk=game.pk))
     client = phone("203.0.113.9")
     page = client.get(url_of(game, bob)).content.decode()
-    assert "Liddell Alice reported <strong>W+R</strong>" in page
+    assert "Liddell Alice reported <strong>White wins by resignation</strong> (W+R)" in page
     answer = client.post(url_of(game, bob), {"action": "confirm", "claim": claim})
     assert answer.status_code == 302 and answer["Location"] == reverse("games:game", args=[game.pk])
     game.refresh_from_db()
@@ -251,10 +254,11 @@ def test_the_printed_slips_carry_each_players_code_as_url_and_qr(game, alice, bo
 
 def test_the_code_page_reads_a_fixed_number_of_queries(game, alice, bob, django_assert_num_queries):
     client = phone()
-    with django_assert_num_queries(1):  # the game with its event, round and players
+    # The game with its event, round and players, and its latest dispute (none here).
+    with django_assert_num_queries(2):
         assert client.get(url_of(game, alice)).status_code == 200
     client.post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    with django_assert_num_queries(2):  # and the claim to answer
+    with django_assert_num_queries(4):  # and the claim to answer, and whether it replaced his
         assert client.get(url_of(game, bob)).status_code == 200
 
 
@@ -268,3 +272,26 @@ def test_a_phone_posts_with_the_pages_csrf_token(game, alice):
     data = {"action": "report", "result": "B+R", "csrfmiddlewaretoken": token.group(1)}
     assert client.post(url_of(game, alice), data).status_code == 302
     assert Game.objects.get(pk=game.pk).state == GameState.SUBMITTED
+
+
+def test_a_counter_claim_is_a_visible_audited_step(game, alice, bob):
+    """White, who should confirm or contest Black's claim, reports his own result: the
+    claim is his now, audited, and Black's page says what happened."""
+    phone().post(url_of(game, alice), {"action": "report", "result": "B+R"})
+    services.game_result_submit(actor=bob.user, game=game, result="W+R")
+    game.refresh_from_db()
+    assert game.result_submitted_by_id == bob.pk and game.result_display == "W+R"
+    entry = AuditEntry.objects.get(action=AuditAction.GAME_COUNTER_CLAIMED)
+    assert entry.old_value == {"result": "B+R", "claimed_by": alice.pk}
+    assert entry.new_value == {"result": "W+R", "claimed_by": bob.pk}
+    page = phone().get(url_of(game, alice)).content.decode()
+    assert (
+        "You reported <strong>Black wins by resignation</strong> (B+R); your opponent reports "
+        "<strong>White wins by resignation</strong> (W+R) instead: confirm it or contest it."
+    ) in page
+    assert "Yes: confirm White wins by resignation" in page
+    # The same on Alice's game page when she is signed in.
+    client = Client()
+    client.force_login(alice.user)
+    body = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'id="countered"' in body and "instead: confirm it or contest it" in body

@@ -19,6 +19,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from games import messages as games_messages
 from games import messages as texts
 from games import services
 from games.models import Game, Round, Tournament
@@ -346,13 +347,14 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
         sheet_errors: list[str] = []
         if request.method == "POST" and form.is_valid():
             sheet = form.sheet()
+            held: list[tuple[Game, str]] = []
             try:
                 with transaction.atomic():
                     entered = services.round_results_enter(
                         actor=request.user, round=rnd, results=sheet
                     )
                     if form.cleaned_data.get("finalise"):
-                        services.games_finalise(actor=request.user, games=entered)
+                        held = services.games_finalise(actor=request.user, games=entered).held
             except ValidationError as exc:
                 sheet_errors = exc.messages
                 form.mark(exc)
@@ -360,6 +362,8 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
                 self.message_user(
                     request, f"{len(sheet)} result(s) entered for round {rnd.number}."
                 )
+                if held:  # a disputed game keeps its dispute: the sheet never finalises it
+                    self.message_user(request, games_messages.held_games(held), messages.WARNING)
                 return HttpResponseRedirect(
                     reverse("admin:games_tournament_change", args=[rnd.tournament_id])
                 )

@@ -14,6 +14,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
@@ -25,6 +26,7 @@ from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
 from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services import rounds
+from games.tournament.services.lifecycle import UnfinishedGames
 from games.tournament.services.pairing_jobs import (
     JOB_KIND,
     pairing_from_answer,
@@ -187,6 +189,15 @@ class PairingEditForm(forms.Form):
         return self.cleaned_data.get("bye")
 
 
+def _tick_to_pair_over(count: int) -> str:
+    return (
+        f"{count} game{pluralize(count)} of earlier rounds {pluralize(count, 'has,have')} "
+        f"no final result (listed above). Tick \u201cPair over the {count} "
+        f"game{pluralize(count)} without a final result\u201d below and confirm again, "
+        "or finalise them first."
+    )
+
+
 class RoundPairingViews:
     """ "Pair round R" from the tournament page (docs/tournaments.md, "Pairing"): choose
     who plays, preview the games with each pair's cost in words, swap, unpair or pair by
@@ -313,6 +324,8 @@ class RoundPairingViews:
             elif step in ("check", "confirm"):
                 edit = PairingEditForm(request.POST, known=known)
                 games = edit.games() if edit.is_valid() else []
+                # The preview stays whatever the answer: a refusal never throws it away.
+                context |= {"edit": edit, "rows": self._rows(view, games, None, dict(choices))}
                 if edit.is_valid() and step == "confirm":
                     created = rounds.round_games_set(
                         actor=request.user,
@@ -328,7 +341,6 @@ class RoundPairingViews:
                     return HttpResponseRedirect(
                         reverse("admin:games_tournament_change", args=[tournament.pk])
                     )
-                context |= {"edit": edit, "rows": self._rows(view, games, None, dict(choices))}
             elif step == "undo":
                 removed = rounds.round_unpair(
                     actor=request.user, tournament=tournament, round_number=number
@@ -339,6 +351,8 @@ class RoundPairingViews:
                 return HttpResponseRedirect(
                     reverse("admin:games_tournament_pair", args=[tournament.pk, number])
                 )
+        except UnfinishedGames as exc:  # the page words the box to tick, not the API's field
+            context["errors"] = [_tick_to_pair_over(exc.count)]
         except ValidationError as exc:
             context["errors"] = exc.messages
         return TemplateResponse(request, "admin/games/tournament_pair.html", context)

@@ -12,8 +12,9 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_view,
+    inline_serializer,
 )
-from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -284,17 +285,26 @@ class TournamentViewSet(
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
-        request=None,
+        request=inline_serializer(
+            "TournamentClose",
+            {"reason": serializers.CharField(required=False, max_length=500)},
+        ),
         responses={200: TournamentSerializer, **ERRORS, **CONFLICT},
         description="A director closes the tournament once every game has a final result: "
-        "its games then reach the ratings. 409 while a game waits for its result.",
+        "its games then reach the ratings. 409 while a game waits for its result or is under "
+        'an open dispute; a federation official may close over open disputes with {"reason": '
+        '"..."}, recorded in the audit trail (the disputed games stay open for their rulings).',
     )
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
+        body = request.data if isinstance(request.data, dict) else {}
+        reason = body.get("reason") or ""
+        if not isinstance(reason, str) or len(reason) > 500:
+            raise exceptions.ValidationError({"reason": ["Send the reason as text (500 at most)."]})
         with service_errors():
             tournament = tournament_services.tournament_close(
-                actor=request.user, tournament=tournament
+                actor=request.user, tournament=tournament, reason=reason
             )
         return self._event_out(tournament)
 

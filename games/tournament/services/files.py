@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -27,6 +28,7 @@ from games import permissions
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.services.matching import EntrantError, players_identify
+from games.people.services.players import players_email_fill
 from games.services import outbound
 from games.tournament.engine.formats import aga, egf, ffg, opengotha
 from games.tournament.engine.formats.text import clean
@@ -351,6 +353,7 @@ ENTRIES_COLUMNS = (
     "club",
     "country",
     "rating",
+    "email",
     *ID_FIELDS,
 )
 ENTRIES_MAX_BYTES = 1_000_000
@@ -363,6 +366,8 @@ class CsvEntries:
     linked: int
     created: int
     review: int
+    emails: int = 0  # addresses put on file from the e-mail column
+    emails_left: int = 0  # addresses left: the player has one, or is another event's
 
 
 def _entries_row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
@@ -430,12 +435,14 @@ def _entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) ->
             {"file": f"Unknown column {', '.join(unknown)}; known: {', '.join(ENTRIES_COLUMNS)}."}
         )
     rows = []
+    emails: list[str] = []
     try:
         for n, row in enumerate(reader, start=2):
             if n - 1 > ENTRIES_MAX_ROWS:
                 raise ValidationError({"file": f"At most {ENTRIES_MAX_ROWS} players in one file."})
             try:
                 rows.append(_entries_row(n, row))
+                emails.append(_email_cell(n, row))
             except ValidationError as exc:
                 raise ValidationError(f"{' '.join(exc.messages)} Nothing was entered.") from None
     except csv.Error as err:  # a cell over the csv module's limit, a NUL byte
@@ -465,4 +472,20 @@ def _entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) ->
     except ValidationError as exc:
         raise ValidationError(f"{' '.join(exc.messages)} Nothing was entered.") from None
     linked = who.linked_count
-    return CsvEntries(len(rows), linked, len(rows) - linked, who.review)
+    # "Invite every entrant" writes to these addresses: a player who has one keeps it,
+    # and another event's player's address is his own directors' to write.
+    given = [(p, e) for p, e in zip(who.players, emails, strict=True) if e]
+    filled = players_email_fill(actor=actor, rows=given)
+    return CsvEntries(
+        len(rows), linked, len(rows) - linked, who.review, len(filled), len(given) - len(filled)
+    )
+
+
+def _email_cell(n: int, row: dict[str, str | None]) -> str:
+    email = (row.get("email") or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError(f"Line {n}: {email!r} is not an e-mail address.") from None
+    return email

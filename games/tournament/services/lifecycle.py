@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import cache as page_cache
 from games import permissions
-from games.models import LOCKED_STATES, Game, Player, Tournament, TournamentEntry
+from games.models import LOCKED_STATES, Game, GameState, Player, Tournament, TournamentEntry
 from games.services import outbound
 from games.tournament.services.tournaments import before_window, rated_window_start
 from ops.audit import audit_record
@@ -44,8 +44,10 @@ class UnfinishedGames(StateConflict):
     """A 409 for games without a final result: the first ``MAX_NAMED`` of them, in round
     and table order, and how many there are (a page links each)."""
 
-    def __init__(self, message: str, games: list[Game], count: int) -> None:
-        super().__init__(message, code="unfinished")
+    def __init__(
+        self, message: str, games: list[Game], count: int, code: str = "unfinished"
+    ) -> None:
+        super().__init__(message, code=code)
         self.games = games
         self.count = count
 
@@ -74,6 +76,37 @@ def refuse_unfinished(games: QuerySet[Game], *, what: str, then: str) -> None:
     )
 
 
+class OpenDisputes(UnfinishedGames):
+    """A 409 for a close while games are disputed: a referee rules first, or a federation
+    official closes with a reason (``UnfinishedGames``'s ``games`` and ``count``)."""
+
+    def __init__(self, message: str, games: list[Game], count: int) -> None:
+        super().__init__(message, games, count, code="disputed")
+
+
+def _refuse_disputed(games: QuerySet[Game], *, may_override: bool) -> None:
+    disputed = games.filter(state=GameState.DISPUTED)
+    named = list(
+        disputed.select_related("round", "black", "white").order_by("round__number", "table", "id")
+    )
+    if not named:
+        return
+    listed = "; ".join(game_label(g) for g in named[:MAX_NAMED])
+    more = f"; and {len(named) - MAX_NAMED} more" if len(named) > MAX_NAMED else ""
+    then = (
+        "A referee rules on them first, or you close it with your reason: they are then "
+        "left out of the ratings until their rulings."
+        if may_override
+        else "A referee rules on them first (or a federation official closes it with a reason)."
+    )
+    raise OpenDisputes(
+        f"{len(named)} game{'s' if len(named) != 1 else ''} of this tournament "
+        f"{'are' if len(named) != 1 else 'is'} under an open dispute: {listed}{more}. {then}",
+        named[:MAX_NAMED],
+        len(named),
+    )
+
+
 @transaction.atomic
 def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
     """The director starts the tournament before pairing round 1: from now on a change of
@@ -99,10 +132,14 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
 
 
 @transaction.atomic
-def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
+def tournament_close(*, actor: Actor, tournament: Tournament, reason: str = "") -> Tournament:
     """The director closes the tournament once every game has a final result: its games
     then reach the ratings (queued on commit, but for the players its directors do not
     answer for: ``ratings.holds``) and promotions are evaluated after them.
+
+    An open dispute refuses the close (``OpenDisputes``, naming each game); a federation
+    official may close over it with ``reason``, recorded in the audit row: the disputed
+    games stay open for their rulings and reach the ratings when locked.
 
     A rated tournament that ends before the window (``GOREF_RATED_BACKDATE_DAYS``) or
     before one of its players' last rated event would rewrite rating histories: only a
@@ -117,8 +154,15 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.is_closed:
         raise StateConflict("This tournament is already closed.")
+    reason = reason.strip()
+    games = tournament.games.all()
+    if not (official and reason):
+        _refuse_disputed(games, may_override=official)
+    left_open = list(
+        games.filter(state=GameState.DISPUTED).order_by("id").values_list("pk", flat=True)
+    )
     refuse_unfinished(
-        tournament.games.all(),
+        games.exclude(state=GameState.DISPUTED),
         what="this tournament",
         then="Confirm or finalise them before closing it.",
     )
@@ -142,7 +186,11 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
         action=AuditAction.TOURNAMENT_CLOSED,
         obj=tournament,
         old={"closed_at": None},
-        new={"closed_at": now.isoformat(), **({"backdated": True} if backdated else {})},
+        new={
+            "closed_at": now.isoformat(),
+            **({"backdated": True} if backdated else {}),
+            **({"reason": reason, "disputed_left_open": left_open} if left_open else {}),
+        },
     )
     outbound.tournament_closed(actor=actor, tournament=tournament)
     return tournament
