@@ -3,7 +3,7 @@ them): the tournament list, a tournament, a round, the standings, entries, check
 
 from django.urls import path
 
-from games.tournament import cup_page, pairs_page, tables_page, teams_page, views
+from games.tournament import cup_page, entries_page, pairs_page, tables_page, teams_page, views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
@@ -24,8 +24,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/cup/", cup_page.cup, name="cup"),
     path("tournaments/<int:pk>/teams/", teams_page.teams, name="teams"),
     path("tournaments/<int:pk>/pairs/", pairs_page.pairs, name="pairs"),
-    path("tournaments/<int:pk>/entries/", views.entries, name="entries"),
-    path("tournaments/<int:pk>/entries/search/", views.player_search, name="entry-search"),
+    path("tournaments/<int:pk>/entries/", entries_page.entries, name="entries"),
+    path("tournaments/<int:pk>/entries/search/", entries_page.player_search, name="entry-search"),
     path("tournaments/<int:pk>/checkin/", views.checkin, name="checkin"),
     path(
         "tournaments/<int:pk>/checkin/<int:entry_pk>/<int:number>/",
