@@ -35,6 +35,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("tournaments/<int:pk>/teams/", teams.TeamsView.as_view(), name="api-teams"),
     path(
+        "tournaments/<int:pk>/club-groups/",
+        teams.ClubGroupsView.as_view(),
+        name="api-club-groups",
+    ),
+    path(
         "tournaments/<int:pk>/entries/pair/",
         teams.PairEntryView.as_view(),
         name="api-entry-pair",

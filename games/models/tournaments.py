@@ -119,6 +119,9 @@ class Tournament(models.Model):
     # A team event's team size and six placement criteria (OpenGotha's
     # TeamTournamentParameterSet); empty: the event has no team parameters.
     team_params = models.JSONField(default=dict, blank=True)
+    # OpenGotha's clubs groups: [{"name", "clubs": [...]}], clubs that count as half a club
+    # apart in the pairing (docs/tournaments.md, "Clubs groups").
+    club_groups = models.JSONField(default=list, blank=True)
     # Started: round 1 has games, or the director started it (entries: corrections).
     started_at = models.DateTimeField(null=True, blank=True)
     # Closed by a director: its games reach the ratings (docs/tournaments.md, "Lifecycle").

@@ -180,6 +180,11 @@ def event_of(tournament: Tournament) -> EventData:
         egf_class=tournament.egf_class,
         cup=seeded(tournament.cup or {}, entrants) if tournament.system == System.CUP else None,
         **_teams_of(tournament),
+        club_groups=tuple(
+            (str(g.get("name", "")), tuple(str(c) for c in g.get("clubs", ())))
+            for g in tournament.club_groups or ()
+            if isinstance(g, dict)
+        ),
         options={
             str(k): {str(a): str(b) for a, b in v.items()}
             for k, v in (tournament.file_options or {}).items()

@@ -1,6 +1,6 @@
 """``/api/v1/tournaments/{id}/teams/``: a team event's teams and line-ups, its team
-parameters, and pairing a team round, through ``games.tournament.services.teams``.
-The team standings are ``/tournaments/{id}/team-standings/``."""
+parameters and pairing a team round (``games.tournament.services.teams``); pair go
+entries and clubs groups.  The team standings are ``/tournaments/{id}/team-standings/``."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from games.models import Player, Team, Tournament
 from games.tournament.engine.teams import CRITERIA
 from games.tournament.services import teams as services
 from games.tournament.services.pairs import pair_enter
+from games.tournament.services.settings import tournament_club_groups_set
 from ops.api import CONFLICT, ERRORS, service_errors, valid
 
 ROUND = OpenApiParameter("round_number", int, OpenApiParameter.PATH, description="Round, from 1.")
@@ -247,3 +248,38 @@ class PairEntryView(APIView):
             },
             status=status.HTTP_201_CREATED,
         )
+
+
+class ClubGroupSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=100)
+    clubs = serializers.ListField(child=serializers.CharField(max_length=100), max_length=200)
+
+
+class ClubGroupsSerializer(serializers.Serializer[Any]):
+    club_groups = serializers.ListField(child=ClubGroupSerializer(), max_length=100)
+
+
+class ClubGroupsView(APIView):
+    """A tournament's clubs groups: clubs that count as half a club apart for the pairing's
+    same-club weight (OpenGotha's ``ClubsGroup``)."""
+
+    @extend_schema(operation_id="tournaments_club_groups", responses={200: ClubGroupsSerializer})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        return Response({"club_groups": tournament.club_groups or []})
+
+    @extend_schema(
+        operation_id="tournaments_club_groups_set",
+        request=ClubGroupsSerializer,
+        responses={200: ClubGroupsSerializer, **ERRORS, **CONFLICT},
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        data = valid(ClubGroupsSerializer, request.data)
+        with service_errors():
+            tournament = tournament_club_groups_set(
+                actor=request.user,
+                tournament=tournament,
+                groups=[dict(g) for g in data["club_groups"]],
+            )
+        return Response({"club_groups": tournament.club_groups})

@@ -273,6 +273,8 @@ class Event:
     egf_class: str = ""  # the class the file states (an .h9's CL[...]); "" when it states none
     cup: Cup | None = None  # a cup's seeds and options (System.CUP)
     teams: tuple[Team, ...] = ()  # a team event's teams and line-ups (engine/teams.py)
+    # OpenGotha's clubs groups: (name, clubs) whose clubs count as half a club apart.
+    club_groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
     team_settings: TeamSettings | None = None  # None: the event has no team parameters
     # Elements kept for the round trip, by name: OpenGotha's DPParameterSet and
     # PublishParameterSet (display and publishing options), attribute by attribute.

@@ -222,7 +222,8 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
     )
     tournament.pairing_params = dict(event.pairing)
     tournament.file_options = {k: dict(v) for k, v in event.options.items()}
-    tournament.save(update_fields=["pairing_params", "file_options"])
+    tournament.club_groups = [{"name": n, "clubs": list(c)} for n, c in event.club_groups]
+    tournament.save(update_fields=["pairing_params", "file_options", "club_groups"])
 
     try:
         who = players_identify(actor=actor, entrants=event.entrants, tournament=tournament)

@@ -270,3 +270,41 @@ def tournament_settings_update(
         new={name: _json(getattr(tournament, name)) for name in changed},
     )
     return tournament
+
+
+MAX_CLUB_GROUPS = 100
+
+
+@transaction.atomic
+def tournament_club_groups_set(
+    *, actor: Actor, tournament: Tournament, groups: list[dict[str, Any]]
+) -> Tournament:
+    """The tournament's clubs groups (OpenGotha's ``ClubsGroup``): ``[{"name", "clubs"}]``,
+    clubs that count as half a club apart for the same-club pairing weight."""
+    require(
+        permissions.is_director(actor, tournament), "Only its directors can change its settings."
+    )
+    clean: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for g in groups[:MAX_CLUB_GROUPS]:
+        name = str(g.get("name", "")).strip()[:100]
+        clubs = sorted({str(c).strip()[:100] for c in g.get("clubs", []) if str(c).strip()})
+        if not name or name in names or len(clubs) < 2:
+            raise ValidationError(
+                {"club_groups": "Each group has its own name and at least two clubs."}
+            )
+        names.add(name)
+        clean.append({"name": name, "clubs": clubs})
+    old = list(tournament.club_groups or [])
+    if old == clean:
+        return tournament
+    tournament.club_groups = clean
+    tournament.save(update_fields=["club_groups"])
+    audit_record(
+        actor=actor,
+        action=AuditAction.TOURNAMENT_SETTINGS_CHANGED,
+        obj=tournament,
+        old={"club_groups": old},
+        new={"club_groups": clean},
+    )
+    return tournament

@@ -258,3 +258,38 @@ def test_the_teams_page_runs_a_team_event(director: Any, tournament: Any) -> Non
     page = Client().get(url)
     assert page.status_code == 200 and b"Team standings" in page.content
     assert b"Run the teams" not in page.content
+
+
+def test_clubs_groups_are_read_written_and_halve_the_same_club_weight() -> None:
+    from games.tournament.engine.formats import opengotha as og
+    from games.tournament.engine.pairing.params import PairingParams
+    from games.tournament.engine.pairing.weights import _geo
+
+    event = og.read((DATA / "juvisy-2019.xml").read_bytes())
+    from dataclasses import replace
+
+    grouped = replace(event, club_groups=(("Paris", ("Paris 1", "Paris 2")),))
+    again = og.read(og.write(grouped))
+    assert again.club_groups == (("Paris", ("Paris 1", "Paris 2")),)
+    assert b"<ClubsGroups>" in og.write(grouped) and b"<ClubsGroups>" not in og.write(event)
+    p = PairingParams.for_system("mcmahon")
+    same, half, apart = (_geo(p, False, clubs, 10, 0) for clubs in (0, 1, 2))
+    assert same < half < apart  # one clubs group: between one club and two clubs apart
+
+
+@pytest.mark.django_db
+def test_a_director_sets_clubs_groups_through_the_api(
+    api_as: Any, director: Any, outsider: Any, tournament: Any
+) -> None:
+    from ops.models import AuditEntry
+
+    url = f"/api/v1/tournaments/{tournament.pk}/club-groups/"
+    body = {"club_groups": [{"name": "Lyon", "clubs": ["Lyon 1", "Lyon 2"]}]}
+    assert api_as(outsider).put(url, body, format="json").status_code == 403
+    saved = api_as(director).put(url, body, format="json")
+    assert saved.status_code == 200 and saved.json() == body
+    bad = api_as(director).put(
+        url, {"club_groups": [{"name": "Lyon", "clubs": ["Lyon 1"]}]}, format="json"
+    )
+    assert bad.status_code == 400
+    assert AuditEntry.objects.filter(action="tournament.settings_changed").count() == 1

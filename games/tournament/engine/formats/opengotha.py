@@ -18,8 +18,10 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring as safe_fromstring
 
 from games.tournament.engine.formats.opengotha_teams import (
+    read_club_groups,
     read_team_settings,
     read_teams,
+    write_club_groups,
     write_team_settings,
     write_teams,
 )
@@ -297,6 +299,7 @@ def read(data: bytes) -> Event:
         games=tuple(games),
         teams=read_teams(root, lookup),
         team_settings=read_team_settings(root),
+        club_groups=read_club_groups(root),
     )
 
 
@@ -580,6 +583,7 @@ def write(event: Event) -> bytes:
         if name in event.options:
             ET.SubElement(tps, name, {k: clean(v) for k, v in event.options[name].items()})
     write_team_settings(root, event.team_settings)
+    write_club_groups(root, event.club_groups)
     ET.indent(root, space="")
     body = ET.tostring(root, encoding="unicode")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'

@@ -1,5 +1,6 @@
-"""The team layer of an OpenGotha file: ``<Teams>`` (each team's line-up per round and
-board) and ``<TeamTournamentParameterSet>`` (team size, six placement criteria).
+"""The layers of an OpenGotha file over its players: ``<Teams>`` (each team's line-up per
+round and board), ``<TeamTournamentParameterSet>`` (team size, six placement criteria)
+and ``<ClubsGroups>`` (clubs that count as one for the same-club pairing weight).
 
 Read and written as OpenGotha 3.51's ``ExternalDocument`` does: a board naming no known
 player is dropped (after the accent-free retry), a board without ``roundNumber`` sets
@@ -91,3 +92,26 @@ def write_team_settings(root: ET.Element, settings: TeamSettings | None) -> None
     names = list(settings.criteria) + ["NULL"] * (CRITERIA_SLOTS - len(settings.criteria))
     for k, name in enumerate(names[:CRITERIA_SLOTS], 1):
         ET.SubElement(criteria, "PlacementCriterion", {"name": name, "number": str(k)})
+
+
+def read_club_groups(root: ET.Element) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``<ClubsGroups><ClubsGroup name><Club name/>...``; OpenGotha's defaults for a
+    missing name ("Unnamed Clubs Group", "Unnamed club")."""
+    return tuple(
+        (
+            el.get("name", "Unnamed Clubs Group"),
+            tuple(c.get("name", "Unnamed club") for c in el.iterfind("Club")),
+        )
+        for el in root.iterfind("ClubsGroups/ClubsGroup")
+    )
+
+
+def write_club_groups(root: ET.Element, groups: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    """Written only when there is one, as OpenGotha does (after the parameters)."""
+    if not groups:
+        return
+    out = ET.SubElement(root, "ClubsGroups")
+    for name, clubs in groups:
+        el = ET.SubElement(out, "ClubsGroup", {"name": name})
+        for club in clubs:
+            ET.SubElement(el, "Club", {"name": club})

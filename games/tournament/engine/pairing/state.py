@@ -39,6 +39,7 @@ class PlayerState:
     country: str
     played: frozenset[int]  # opponents met before
     met_in: dict[int, list[int]]  # opponent -> rounds
+    club_groups: frozenset[int] = frozenset()  # the event's clubs groups holding his club
 
 
 @dataclass(slots=True)
@@ -139,6 +140,10 @@ def round_state(
     bar_smms = s.mm_bar - MIN_RANK
     max_mms = s.mm_bar + SMMS_CORR_MAX - MIN_RANK + last
     players: dict[int, PlayerState] = {}
+    groups_of: dict[str, frozenset[int]] = {}
+    for n, (_name, clubs) in enumerate(event.club_groups):
+        for club in clubs:
+            groups_of[club.lower()] = groups_of.get(club.lower(), frozenset()) | {n}
     for e in present:
         rec = recs[e.id]
         nb_du = nb_dd = wb = 0
@@ -185,6 +190,7 @@ def round_state(
             country=e.country.lower(),
             played=frozenset(met_in),
             met_in=met_in,
+            club_groups=groups_of.get(e.club.lower(), frozenset()),
         )
     return RoundState(
         round=round_number,

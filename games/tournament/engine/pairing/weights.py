@@ -137,7 +137,7 @@ def costs(st: RoundState, a: PlayerState, b: PlayerState, handicap: HandicapRule
         sec_range = s.mm_bar - s.mm_floor + 3 + st.round
     hd_cost = concave(p.minimize_handicap, abs(a.pseudo_mms - b.pseudo_mms) / sec_range, k)
 
-    geo = _geo(p, a.country != b.country, a.club != b.club, n_groups, sec_case)
+    geo = _geo(p, a.country != b.country, clubs_apart(a, b), n_groups, sec_case)
 
     total = 1 + duplicate + random + balance + category + score + dudd + seed + hd_cost + geo
     return Costs(duplicate, random, balance, category, score, dudd, seed, hd_cost, geo, total)
@@ -188,11 +188,17 @@ def _seed(st: RoundState, a: PlayerState, b: PlayerState) -> int:
     return top - tdiv(tdiv(top * x, n) * x, n)
 
 
-def _geo(
-    p: PairingParams, countries_differ: bool, clubs_differ: bool, n_groups: int, sec_case: int
-) -> int:
-    """A bonus for players of different countries and clubs, worth a score gap of
-    up to ``prefer_mms_diff_rather_than_same_*`` groups."""
+def clubs_apart(a: PlayerState, b: PlayerState) -> int:
+    """0: one club; 1: two clubs of one clubs group (OpenGotha's ``ClubsGroup``: they count
+    as half a club apart); 2: two clubs apart."""
+    if a.club == b.club:
+        return 0
+    return 1 if a.club_groups & b.club_groups else 2
+
+
+def _geo(p: PairingParams, countries_differ: bool, clubs: int, n_groups: int, sec_case: int) -> int:
+    """A bonus for players of different countries and clubs (``clubs_apart``), worth a
+    score gap of up to ``prefer_mms_diff_rather_than_same_*`` groups."""
     top = p.avoid_same_geo
     if sec_case == 2:
         return top
@@ -203,9 +209,10 @@ def _geo(
     if countries_differ and country_factor != 0:
         country_ratio = min(country_factor / n_groups, 1.0)
     club_ratio = 0.0
-    # goref has no clubs groups: two different clubs are never in one group.
-    if clubs_differ and club_factor != 0:
+    if clubs == 2 and club_factor != 0:
         club_ratio = min(club_factor * 1.2 / n_groups, 1.0)
+    elif clubs == 1 and club_factor != 0:  # OpenGotha: clubFactor / 2 / scoRange
+        club_ratio = min(club_factor / 2.0 / n_groups, 1.0)
     ratio = max(country_ratio, club_ratio) + min(country_ratio, club_ratio) / 2.0
     if ratio > 0.0:
         ratio += 0.5 / n_groups
@@ -239,6 +246,8 @@ def weight_rows(st: RoundState, part: list[int], handicap: HandicapRule) -> list
     exempt = [int(pl.exempt) for pl in players]
     pmms = [pl.pseudo_mms for pl in players]
     club = [pl.club for pl in players]
+    club_groups = [pl.club_groups for pl in players]
+    grouped = any(club_groups)
     country = [pl.country for pl in players]
     played = [pl.played for pl in players]
     names = [pl.det_name for pl in players]
@@ -258,7 +267,7 @@ def weight_rows(st: RoundState, part: list[int], handicap: HandicapRule) -> list
     cat_cost = [concave(p.avoid_mixing_categories, c / n_cat, k) for c in range(n_cat + 1)]
     sec_range = n_groups if st.mcmahon else st.settings.mm_bar - st.settings.mm_floor + 3 + st.round
     hd_cache: dict[int, int] = {}
-    geo_cache: dict[tuple[bool, bool, int], int] = {}
+    geo_cache: dict[tuple[bool, int, int], int] = {}
     seed_system = p.seed_system(st.round)
     top_seed = p.maximize_seeding
     rand_range = int(top_seed * 0.2)
@@ -275,6 +284,7 @@ def weight_rows(st: RoundState, part: list[int], handicap: HandicapRule) -> list
     for i in range(n):
         gi, ci, wbi, ei, pi = group[i], cat[i], wb[i], exempt[i], pmms[i]
         clubi, countryi, playedi, namei, psi = club[i], country[i], played[i], names[i], pseudo[i]
+        cgi = club_groups[i]
         row: list[int] = []
         append = row.append
         for j in range(i + 1, n):
@@ -324,7 +334,8 @@ def weight_rows(st: RoundState, part: list[int], handicap: HandicapRule) -> list
                 if hd_cost is None:
                     hd_cost = hd_cache[gap] = concave(p.minimize_handicap, gap / sec_range, k)
                 total += hd_cost
-            key = (countryi != country[j], clubi != club[j], ei + exempt[j])
+            apart = 0 if clubi == club[j] else 1 if grouped and cgi & club_groups[j] else 2
+            key = (countryi != country[j], apart, ei + exempt[j])
             geo = geo_cache.get(key)
             if geo is None:
                 geo = geo_cache[key] = _geo(p, key[0], key[1], n_groups, key[2])
