@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-split = importlib.import_module("games.migrations.0012_season_names").split
+split = importlib.import_module("games.migrations.0013_season_names").split
 
 
 def test_an_old_spelling_is_split_where_the_players_names_say() -> None:
