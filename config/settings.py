@@ -349,6 +349,9 @@ GOREF_TURN_WAIT_SECONDS = env_int("GOREF_TURN_WAIT_SECONDS", 10, minimum=1)
 # background job, on the API and in the admin: 1,100 players cost about 24 CPU-seconds,
 # and no request may take 10 (games.tournament.services.pairing_jobs).
 GOREF_PAIRING_JOB_PLAYERS = env_int("GOREF_PAIRING_JOB_PLAYERS", 300, minimum=2)
+# A tournament file of more players than this imports as a background job through the
+# API (games.tournament.services.import_jobs): no request holds a thread for it.
+GOREF_IMPORT_JOB_PLAYERS = env_int("GOREF_IMPORT_JOB_PLAYERS", 300, minimum=1)
 # A party appeals a ruling within this many minutes of it (0: no window); the slip's
 # page and the desk say until when (docs/referee.md, "Levels, rulings and appeals").
 GOREF_APPEAL_MINUTES = env_int("GOREF_APPEAL_MINUTES", 30, minimum=0)

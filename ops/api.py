@@ -176,7 +176,7 @@ class JobSerializer(serializers.ModelSerializer[Job]):
     state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
     result = serializers.JSONField(
         read_only=True,
-        help_text="The job's answer once it has one: a pairing's is the request's own answer "
+        help_text="The job's answer once it has one: a pairing's or an import's is the request's own answer "
         'when done, {"message": the reason} when refused.',
     )
 

@@ -38,3 +38,11 @@ def round_pair_job(self: Any, job_id: int) -> str:
     from games.tournament.services.pairing_jobs import round_pair_job_run
 
     return round_pair_job_run(job_id=job_id)
+
+
+@shared_task(name="games.tournament.tournament_import_job", **job_task_options())
+def tournament_import_job(self: Any, job_id: int) -> str:
+    """Import a large tournament file (``ops.Job`` kind ``import``)."""
+    from games.tournament.services.import_jobs import tournament_import_job_run
+
+    return tournament_import_job_run(job_id=job_id)

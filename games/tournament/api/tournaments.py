@@ -20,6 +20,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 
 from games import selectors
 from games.models import Tournament
@@ -43,8 +44,22 @@ from games.tournament.api.serializers import (
 )
 from games.tournament.engine.formats.opengotha import ExportRefused
 from games.tournament.services.files import tournament_import
+from games.tournament.services.import_jobs import (
+    import_answer,
+    import_needs_job,
+    tournament_import_job_start,
+)
 from games.tournament.services.tournaments import TOURNAMENT_FIELDS
-from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobSerializer, changes, service_errors, valid
+from ops.api import (
+    CONFLICT,
+    ERRORS,
+    NOT_FOUND,
+    JobRefSerializer,
+    JobSerializer,
+    changes,
+    service_errors,
+    valid,
+)
 from ratings.ranks import Rank
 
 
@@ -253,9 +268,11 @@ class TournamentViewSet(
 
     @extend_schema(
         request={"multipart/form-data": ImportSerializer},
-        responses={201: ImportResultSerializer, **ERRORS},
+        responses={201: ImportResultSerializer, 202: JobRefSerializer, **ERRORS},
         description="Import a tournament file as a new tournament (the format is recognised "
-        "from its content); a file that cannot be read imports nothing.",
+        "from its content); a file that cannot be read imports nothing. A file of more "
+        "players than GOREF_IMPORT_JOB_PLAYERS imports as a job: 202 with its URL, whose "
+        "result is this answer (or the refusal).",
     )
     @action(detail=False, methods=["post"], url_path="import")
     def import_file(self, request: Request) -> Response:
@@ -265,21 +282,18 @@ class TournamentViewSet(
         upload = data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise exceptions.ValidationError({"file": "The file is too large."})
+        raw = upload.read()
+        if import_needs_job(raw):
+            with service_errors():
+                job = tournament_import_job_start(
+                    actor=request.user, data=raw, name=data.get("name", "")
+                )
+            url = reverse("api-job", args=[job.pk], request=request)
+            body = {"job": job.pk, "status": job.state, "url": url}
+            return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
         with service_errors():
-            result = tournament_import(
-                actor=request.user, data=upload.read(), name=data.get("name", "")
-            )
-        body = {
-            "tournament": result.tournament.pk,
-            "players": result.players,
-            "games": result.games,
-            "linked": result.linked,
-            "created": result.new_players,
-            "review": result.review,
-            "review_url": result.review_url,
-            "held": result.held,
-        }
-        return Response(body, status=status.HTTP_201_CREATED)
+            result = tournament_import(actor=request.user, data=raw, name=data.get("name", ""))
+        return Response(import_answer(result), status=status.HTTP_201_CREATED)
 
     def _event_out(self, tournament: Tournament) -> Response:
         return Response(TournamentSerializer(tournament).data)
