@@ -3,11 +3,11 @@ as one sentence, and a row id read from a posted form."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from django import forms
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 
 from ops.commands import error_text
 from ops.text import small_number
@@ -55,3 +55,17 @@ def posted_id(request: HttpRequest, name: str, message: str) -> int:
     if number is None:
         raise ValidationError({name: message})
     return number
+
+
+def answer_post(request: HttpRequest, act: Callable[[], str], back: str) -> HttpResponseRedirect:
+    """A page's form posted: ``act()`` runs the write and says what it did (a message), a
+    service's refusal becomes an error message instead; either way back to ``back``."""
+    from django.contrib import messages
+
+    from ops.services import StateConflict
+
+    try:
+        messages.success(request, act())
+    except (ValidationError, PermissionDenied, StateConflict) as e:
+        messages.error(request, refusal_text(e))
+    return HttpResponseRedirect(back)

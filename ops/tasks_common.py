@@ -69,3 +69,51 @@ def publish_or_log(send: Callable[[], object], *, what: str) -> bool:
         return False
     mark_broker(up=True)
     return True
+
+
+def job_run(
+    job_id: int, work: Callable[[Any], Any], *, keep: Callable[[dict[str, Any]], Any] | None = None
+) -> str:
+    """Run one ``ops.Job`` that answers a request (a congress-size pairing, a large import):
+    claim it, call ``work(job)`` for its answer and keep that as the job's result.  A
+    refusal the user reads (a validation, permission or state error) fails the job with
+    the API's error shape as its result; a transient database error leaves it running for
+    the task's retry; anything else fails it and is raised.  ``keep``: the params left on
+    the job once it is over (a large import drops its file)."""
+    from django.core.exceptions import PermissionDenied, ValidationError
+    from django.utils import timezone
+
+    from ops.models import Job, JobState
+    from ops.services import StateConflict
+
+    claimed = Job.objects.filter(pk=job_id, state=JobState.PENDING).update(state=JobState.RUNNING)
+    job = Job.objects.select_related("created_by").filter(pk=job_id).first()
+    if job is None:
+        return "missing"
+    if not claimed and job.state != JobState.RUNNING:
+        return str(job.state)  # done or failed already: a duplicate message
+    Job.objects.filter(pk=job_id).update(done=1)
+    params = {} if keep is None else {"params": keep(dict(job.params))}
+    try:
+        answer = work(job)
+    except TRANSIENT_DB_ERRORS:
+        raise  # the job stays running; the retry runs it again
+    except (ValidationError, PermissionDenied, StateConflict) as exc:
+        error = " ".join(getattr(exc, "messages", None) or [str(exc)])[:2000]
+        Job.objects.filter(pk=job_id).update(
+            state=JobState.FAILED,
+            error=error,
+            result={"message": error, "extra": {}},  # the API's error shape
+            finished_at=timezone.now(),
+            **params,
+        )
+        return JobState.FAILED
+    except Exception as exc:
+        Job.objects.filter(pk=job_id).update(
+            state=JobState.FAILED, error=repr(exc)[:2000], finished_at=timezone.now(), **params
+        )
+        raise
+    Job.objects.filter(pk=job_id).update(
+        state=JobState.DONE, done=job.total, result=answer, finished_at=timezone.now(), **params
+    )
+    return JobState.DONE

@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -21,8 +20,7 @@ from games.tournament.engine.cup import CONSOLATION, MAIN, THIRD, Match, draw, p
 from games.tournament.engine.model import System
 from games.tournament.selectors import event_of
 from games.tournament.services import cups
-from ops.forms import refusal_text
-from ops.services import StateConflict
+from ops.forms import answer_post
 from ops.text import small_number
 
 BRACKETS = {MAIN: "", THIRD: "third place", CONSOLATION: "consolation"}
@@ -102,11 +100,9 @@ def cup(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not directing:
             raise Http404
-        try:
-            messages.success(request, _post(request, tournament))
-        except (ValidationError, PermissionDenied, StateConflict) as e:
-            messages.error(request, refusal_text(e))
-        return HttpResponseRedirect(reverse("games:cup", args=[pk]))
+        return answer_post(
+            request, lambda: _post(request, tournament), reverse("games:cup", args=[pk])
+        )
     rounds, ranking = _lines(tournament)
     return render(
         request,

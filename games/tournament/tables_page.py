@@ -5,10 +5,9 @@ posts to one service of ``games.tournament.services.tables``; docs/tournaments.m
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -17,8 +16,7 @@ from games.messages import table_pinned, tables_moved
 from games.models import Game, Tournament, TournamentEntry
 from games.permissions import is_director
 from games.tournament.services import tables
-from ops.forms import refusal_text
-from ops.services import StateConflict
+from ops.forms import answer_post
 from ops.text import small_number
 
 
@@ -87,11 +85,11 @@ def round_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not 1 <= number <= tournament.number_of_rounds:
         raise Http404("No such round.")
     if request.method == "POST":
-        try:
-            messages.success(request, _post(request, tournament, number))
-        except (ValidationError, PermissionDenied, StateConflict) as e:
-            messages.error(request, refusal_text(e))
-        return HttpResponseRedirect(reverse("games:round-tables", args=[pk, number]))
+        return answer_post(
+            request,
+            lambda: _post(request, tournament, number),
+            reverse("games:round-tables", args=[pk, number]),
+        )
     games = (
         Game.objects.filter(tournament=tournament, round__number=number)
         .select_related("black", "white")

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -20,8 +19,7 @@ from games.tournament import selectors as day_selectors
 from games.tournament.engine.teams import COEF
 from games.tournament.engine.teams import matches as team_matches
 from games.tournament.services import teams as services
-from ops.forms import refusal_text
-from ops.services import StateConflict
+from ops.forms import answer_post
 from ops.text import small_number
 
 
@@ -118,11 +116,9 @@ def teams(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not directing:
             raise Http404
-        try:
-            messages.success(request, _post(request, tournament))
-        except (ValidationError, PermissionDenied, StateConflict) as e:
-            messages.error(request, refusal_text(e))
-        return HttpResponseRedirect(reverse("games:teams", args=[pk]))
+        return answer_post(
+            request, lambda: _post(request, tournament), reverse("games:teams", args=[pk])
+        )
     if not tournament.team_params and not directing:
         raise Http404("This tournament is not a team event.")
     context = _context(tournament, small_number(request.GET.get("round"), digits=2))

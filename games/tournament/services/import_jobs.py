@@ -17,13 +17,12 @@ from celery import current_app
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from games.tournament.engine.formats.opengotha import FileFormatError
 from games.tournament.services.files import ImportResult, read_event, tournament_import
-from ops.models import Job, JobState
-from ops.services import TRANSIENT_DB_ERRORS, Actor, StateConflict, as_user
-from ops.tasks_common import publish_or_log
+from ops.models import Job
+from ops.services import Actor, StateConflict, as_user
+from ops.tasks_common import job_run, publish_or_log
 
 JOB_KIND = "import"
 TASK_NAME = "games.tournament.tournament_import_job"
@@ -87,42 +86,12 @@ def import_job_publish(job_id: int) -> bool:
 
 
 def tournament_import_job_run(*, job_id: int) -> str:
-    """The task body: claim the job, import the file as its creator, keep the answer; the
-    file leaves the job's row once it is done."""
-    claimed = Job.objects.filter(pk=job_id, state=JobState.PENDING).update(state=JobState.RUNNING)
-    job = Job.objects.select_related("created_by").filter(pk=job_id).first()
-    if job is None:
-        return "missing"
-    if not claimed and job.state != JobState.RUNNING:
-        return str(job.state)  # done or failed already: a duplicate message
-    data = base64.b64decode(job.params.get("file", ""))
-    name = str(job.params.get("name", ""))
-    Job.objects.filter(pk=job_id).update(done=1)
-    kept = {"name": name}
-    try:
-        result = tournament_import(actor=job.created_by, data=data, name=name)
-    except TRANSIENT_DB_ERRORS:
-        raise  # the job stays running; the retry runs it again
-    except (ValidationError, PermissionDenied, StateConflict) as exc:
-        error = " ".join(getattr(exc, "messages", None) or [str(exc)])[:2000]
-        Job.objects.filter(pk=job_id).update(
-            state=JobState.FAILED,
-            error=error,
-            params=kept,
-            result={"message": error, "extra": {}},  # the API's error shape
-            finished_at=timezone.now(),
-        )
-        return JobState.FAILED
-    except Exception as exc:
-        Job.objects.filter(pk=job_id).update(
-            state=JobState.FAILED, error=repr(exc)[:2000], params=kept, finished_at=timezone.now()
-        )
-        raise
-    Job.objects.filter(pk=job_id).update(
-        state=JobState.DONE,
-        done=2,
-        params=kept,
-        result=import_answer(result),
-        finished_at=timezone.now(),
-    )
-    return JobState.DONE
+    """The task body: import the file as the job's creator, keep the answer; the file
+    leaves the job's row once it is over."""
+
+    def work(job: Job) -> dict[str, Any]:
+        data = base64.b64decode(job.params.get("file", ""))
+        name = str(job.params.get("name", ""))
+        return import_answer(tournament_import(actor=job.created_by, data=data, name=name))
+
+    return job_run(job_id, work, keep=lambda params: {"name": params.get("name", "")})

@@ -19,7 +19,7 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -29,8 +29,8 @@ from games.tournament.selectors import unfinished_before
 from games.tournament.services.entries import check_open
 from games.tournament.services.rounds import PlannedGame, RoundPairing, round_pair
 from ops.models import Job, JobState
-from ops.services import TRANSIENT_DB_ERRORS, Actor, StateConflict, as_user, require
-from ops.tasks_common import publish_or_log
+from ops.services import Actor, StateConflict, as_user, require
+from ops.tasks_common import job_run, publish_or_log
 
 log = logging.getLogger(__name__)
 
@@ -116,45 +116,20 @@ def pairing_job_publish(job_id: int) -> bool:
 
 
 def round_pair_job_run(*, job_id: int) -> str:
-    """The task body: claim the job, pair as its creator asked, keep the answer."""
-    claimed = Job.objects.filter(pk=job_id, state=JobState.PENDING).update(state=JobState.RUNNING)
-    job = Job.objects.select_related("created_by").filter(pk=job_id).first()
-    if job is None:
-        return "missing"
-    if not claimed and job.state != JobState.RUNNING:
-        return str(job.state)  # done or failed already: a duplicate message
-    params = dict(job.params)
-    tournament = Tournament.objects.filter(pk=params.pop("tournament")).first()
-    number = params.pop("round")
-    Job.objects.filter(pk=job_id).update(done=1)
-    try:
+    """The task body: pair as the job's creator asked, keep the answer."""
+
+    def work(job: Job) -> dict[str, Any]:
+        params = dict(job.params)
+        tournament = Tournament.objects.filter(pk=params.pop("tournament")).first()
+        number = params.pop("round")
         if tournament is None:
             raise ValidationError("This tournament no longer exists.")
         result = round_pair(
             actor=job.created_by, tournament=tournament, round_number=number, **params
         )
-        answer = pairing_answer(result, params.get("explain", False), tournament)
-    except TRANSIENT_DB_ERRORS:
-        raise  # the job stays running; the retry runs it again
-    except (ValidationError, PermissionDenied, StateConflict) as exc:
-        # A refusal the director reads, as the request would have answered it.
-        error = " ".join(getattr(exc, "messages", None) or [str(exc)])[:2000]
-        Job.objects.filter(pk=job_id).update(
-            state=JobState.FAILED,
-            error=error,
-            result={"message": error, "extra": {}},  # the API's error shape
-            finished_at=timezone.now(),
-        )
-        return JobState.FAILED
-    except Exception as exc:
-        Job.objects.filter(pk=job_id).update(
-            state=JobState.FAILED, error=repr(exc)[:2000], finished_at=timezone.now()
-        )
-        raise
-    Job.objects.filter(pk=job_id).update(
-        state=JobState.DONE, done=2, result=answer, finished_at=timezone.now()
-    )
-    return JobState.DONE
+        return pairing_answer(result, params.get("explain", False), tournament)
+
+    return job_run(job_id, work)
 
 
 def _komi(value: Decimal) -> str:
