@@ -24,6 +24,7 @@ from games.engine.rules import PRESETS, jigo_possible
 from games.engine.types import Color
 from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, NZGS_ID
 from games.people.engine.names import name_key
+from ops.languages import LANGUAGES
 from ratings.ranks import RANK_CHOICES, Rank
 
 RULES_CHOICES = [(name, name) for name in PRESETS]
@@ -129,6 +130,7 @@ SYSTEM_CHOICES = [
 ]
 # X: a class the EGD does not rate (OpenGotha's name for an event below class D).
 EGF_CLASS_CHOICES = [(c, c) for c in "ABCDX"]
+LANGUAGE_CHOICES = list(LANGUAGES)  # the pages' languages (docs/i18n.md)
 
 
 class Tournament(models.Model):
@@ -214,6 +216,9 @@ class Tournament(models.Model):
         "EGF tournament class", max_length=1, choices=EGF_CLASS_CHOICES, default="A"
     )
     pairing_params = models.JSONField(default=dict, blank=True)
+    # The public pages' language for a visitor who asked for none, and the printed
+    # slips' and lists' language (docs/i18n.md, "Which language").
+    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
     short_name = models.CharField(max_length=100, blank=True)
     director_name = models.CharField(
         max_length=100, blank=True, help_text="The director named in the tournament file."

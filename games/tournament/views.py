@@ -164,7 +164,9 @@ def _round_where_page(
         )
 
     fragment = (
-        body() if query else cache.single_flight(f"fragment.{key}@{cache.versions(names)}", body)
+        body()
+        if query
+        else cache.single_flight(f"{fragment_entry(key)}@{cache.versions(names)}", body)
     )
     return render(
         request,

@@ -1,5 +1,5 @@
 """A tournament's event settings: system, rounds, McMahon bar and floor, points for a round
-without a game, placement criteria, categories, handicap policy, EGF class.
+without a game, placement criteria, categories, handicap policy, EGF class, language.
 
 Defaults per system are OpenGotha's (docs/tournaments.md, "Settings").  Every change is
 audited with its before and after values.
@@ -70,6 +70,7 @@ SETTINGS = (
     Setting("handicap_based_on_mms", "hd_based_on_mms", "handicap_policy.based_on_mms"),
     Setting("handicap_komi", None, "handicap_policy.komi"),
     Setting("egf_class", None, "egf_class"),
+    Setting("language", None, "language"),
 )
 SETTINGS_FIELDS = tuple(s.model for s in SETTINGS)
 RANK_SETTINGS = ("mm_bar", "mm_floor", "handicap_threshold")
