@@ -18,6 +18,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
 from django.db.models.functions import Round as RoundFn  # the model Round shadows the name
 from django.db.models.lookups import Exact
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.result import Reason, Result
 from games.engine.rules import PRESETS, jigo_possible
@@ -123,10 +124,10 @@ class Player(models.Model):
 
 
 SYSTEM_CHOICES = [
-    ("mcmahon", "McMahon"),
-    ("swiss", "Swiss"),
-    ("swiss_cat", "Swiss with categories"),
-    ("round_robin", "round robin"),
+    ("mcmahon", _("McMahon")),
+    ("swiss", _("Swiss")),
+    ("swiss_cat", _("Swiss with categories")),
+    ("round_robin", _("round robin")),
 ]
 # X: a class the EGD does not rate (OpenGotha's name for an event below class D).
 EGF_CLASS_CHOICES = [(c, c) for c in "ABCDX"]
@@ -349,11 +350,11 @@ class Round(models.Model):
 
 
 class GameState(models.TextChoices):
-    SCHEDULED = "scheduled", "scheduled"
-    SUBMITTED = "submitted", "submitted"
-    CONFIRMED = "confirmed", "confirmed"
-    DISPUTED = "disputed", "disputed"
-    FINAL = "final", "final"
+    SCHEDULED = "scheduled", _("scheduled")
+    SUBMITTED = "submitted", _("submitted")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+    FINAL = "final", _("final")
 
 
 # Confirmed by both players, or finalised by a director: the result can never change.
@@ -365,14 +366,14 @@ def report_key_new() -> str:
 
 
 class ResultReason(models.TextChoices):
-    SCORE = "score", "score"
-    RESIGNATION = "resignation", "resignation"
-    TIME = "time", "time"
-    FORFEIT = "forfeit", "forfeit"
-    DRAW = "draw", "draw"
-    VOID = "void", "void"
+    SCORE = "score", _("score")
+    RESIGNATION = "resignation", _("resignation")
+    TIME = "time", _("time")
+    FORFEIT = "forfeit", _("forfeit")
+    DRAW = "draw", _("draw")
+    VOID = "void", _("void")
     # OpenGotha's RESULT_BOTHWIN: both players score the win (docs/tournaments.md, "Files").
-    BOTH_WIN = "both_win", "both win"
+    BOTH_WIN = "both_win", _("both win")
 
 
 RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME, ResultReason.DRAW)
@@ -380,8 +381,8 @@ RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME
 
 
 class Winner(models.TextChoices):
-    BLACK = "B", "Black"
-    WHITE = "W", "White"
+    BLACK = "B", _("Black")
+    WHITE = "W", _("White")
 
 
 MAX_RATED_HANDICAP = 9
@@ -542,11 +543,11 @@ class PossibleDuplicate(models.Model):
 
 
 class SubmissionKind(models.TextChoices):
-    SUBMIT = "submit", "submitted by a player"
-    CONFIRM = "confirm", "confirmed by the opponent"
-    CONTEST = "contest", "contested by the opponent"
-    DIRECTOR = "director", "entered by a director"
-    FINALISE = "finalise", "finalised by a director"
+    SUBMIT = "submit", _("submitted by a player")
+    CONFIRM = "confirm", _("confirmed by the opponent")
+    CONTEST = "contest", _("contested by the opponent")
+    DIRECTOR = "director", _("entered by a director")
+    FINALISE = "finalise", _("finalised by a director")
 
 
 class ResultSubmission(models.Model):

@@ -95,8 +95,9 @@ def test_a_visitor_gets_the_cached_page_until_a_result_or_a_pairing_changes(
     django_assert_num_queries: Any,
 ) -> None:
     url = where_url(game.tournament)
-    # the round with its tournament, the games with their players, the ranks at entry
-    with django_assert_num_queries(3):
+    # the tournament's language (the client asks for none: config.locale), the round with
+    # its tournament, the games with their players, the ranks at entry
+    with django_assert_num_queries(4):
         first = client.get(url).content.decode()
     assert "even · 6.5" in first
     with django_assert_num_queries(0):
@@ -111,7 +112,7 @@ def test_a_visitor_gets_the_cached_page_until_a_result_or_a_pairing_changes(
     game_create(
         actor=director, tournament=game.tournament, round_number=1, black=carol, white=dave, table=2
     )
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         again = client.get(url).content.decode()
     assert "Carroll Lewis" in again and "2 tables" in again
 
