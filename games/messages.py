@@ -4,6 +4,7 @@ put them in words here (translatable)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 def entered_from_list(*, player: object, source: str, linked: bool, review: int) -> str:
@@ -13,3 +14,10 @@ def entered_from_list(*, player: object, source: str, linked: bool, review: int)
     return _("{player} entered from the {source} list ({how}{queued}).").format(
         player=player, source=source.upper(), how=how, queued=queued
     )
+
+
+# A slip code's page (games.views.report), after each answer.
+RESULT_REPORTED = gettext_lazy("Result reported: your opponent confirms it with his code.")
+RESULT_CONFIRMED = gettext_lazy("Result confirmed: it is now final.")
+RESULT_CONTESTED = gettext_lazy("Result contested: a referee will look at it.")
+CHOOSE_AN_ACTION = gettext_lazy("Choose an action.")

@@ -103,3 +103,30 @@ def rules_name(code: str) -> str:
         "tromp-taylor": _("Tromp-Taylor"),
     }
     return names.get(code, code)
+
+
+@register.filter
+def colour(value: str) -> str:
+    """Black or White (``Black``, ``White``, ``B``, ``W``) in the reader's language."""
+    if value in ("Black", "B", "black"):
+        return _("Black")
+    if value in ("White", "W", "white"):
+        return _("White")
+    return value
+
+
+@register.filter
+def outcome(value: str) -> str:
+    """A game's outcome from one player's side (``games.selectors.outcome_for``) in words."""
+    words = {
+        "win": _("win"),
+        "loss": _("loss"),
+        "win by forfeit": _("win by forfeit"),
+        "loss by forfeit": _("loss by forfeit"),
+        "jigo": _("jigo"),
+        "void": _("void"),
+        "both_win": _("both win"),
+        "disputed": _("disputed"),
+        "not confirmed yet": _("not confirmed yet"),
+    }
+    return words.get(value, value)

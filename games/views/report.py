@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from games import messages as words
 from games import services
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
@@ -65,17 +66,17 @@ def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
         if action == "report":
             result = (request.POST.get("result") or request.POST.get("score") or "").strip()
             services.game_result_submit(actor=holder, game=game, result=result)
-            messages.success(request, "Result reported: your opponent confirms it with his code.")
+            messages.success(request, words.RESULT_REPORTED)
         elif action == "confirm":
             services.game_result_confirm(actor=holder, game=game, claim=claim)
-            messages.success(request, "Result confirmed: it is now final.")
+            messages.success(request, words.RESULT_CONFIRMED)
             return redirect("games:game", pk=game.pk)
         elif action == "contest":
             reason = form.cleaned_data.get("reason") or ""
             services.game_result_contest(actor=holder, game=game, reason=reason, claim=claim)
-            messages.success(request, "Result contested: a referee will look at it.")
+            messages.success(request, words.RESULT_CONTESTED)
         else:
-            return _page(request, game, holder, errors=["Choose an action."], status=400)
+            return _page(request, game, holder, errors=[words.CHOOSE_AN_ACTION], status=400)
     except StateConflict as exc:  # the game moved on meanwhile (a claim changed, a dispute)
         game.refresh_from_db()  # the page shows what it is now
         return _page(request, game, holder, errors=exc.messages, status=409)
