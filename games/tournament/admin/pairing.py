@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import translation
 
 from games.models import Game, Tournament
 from games.permissions import is_director
@@ -402,7 +403,13 @@ class RoundPairingViews:
             "lines": lines,
             "bye": day_selectors.round_view(tournament, number).bye_player,
         }
-        return TemplateResponse(request, "admin/games/tournament_pairing_print.html", context)
+        # The lists and slips are for the players: in the tournament's language.
+        with translation.override(tournament.language):
+            response = TemplateResponse(
+                request, "admin/games/tournament_pairing_print.html", context
+            ).render()
+        response.headers["Content-Language"] = tournament.language
+        return response
 
 
 PARAM_HELP = {
