@@ -14,7 +14,7 @@ PORT ?= 8000
 # of one start, and two starts under one name would vouch for each other.
 NODE = worker-$(shell od -An -N4 -tx4 /dev/urandom | tr -d ' ')@%h
 
-.PHONY: run serve test venv lint typecheck pytest browser migrate demo worker bench clean
+.PHONY: run serve test venv lint typecheck pytest browser gettext messages migrate demo worker bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed: install Python 3.11"; exit 1; }
@@ -98,7 +98,27 @@ browser:
 	      { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; \
 	  else echo "Chromium is missing (apt-get install chromium): the browser tests will skip"; fi
 
-pytest: venv browser
+# GNU gettext gathers and compiles the catalogues (docs/i18n.md); the tests check that
+# every marked string is translated, so it is installed here when missing (as root, with
+# apt-get), as Chromium is.  Without it those tests skip (in CI they fail).
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 || \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing gettext for the translation catalogues"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get install -y -qq gettext >/dev/null 2>&1 || \
+	      { apt-get update -qq && apt-get install -y -qq gettext >/dev/null; }; \
+	  else echo "gettext is missing (apt-get install gettext): the catalogue tests will skip"; fi
+
+# After marking strings: gather them into each language's .po (translate the new
+# entries there), then compile the .mo files, which are committed (docs/i18n.md).
+messages: venv gettext
+	$(BIN)/python manage.py makemessages -l fr -l ja -l ko -l zh_Hans --no-obsolete \
+	  --add-location=file --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' \
+	  --ignore='static/*' --ignore='staticfiles/*' --ignore='var/*'
+	$(BIN)/python manage.py compilemessages --ignore='.venv/*'
+
+pytest: venv browser gettext
 	$(BIN)/python -m pytest
 
 test: lint typecheck pytest
