@@ -17,10 +17,11 @@ from collections.abc import Callable
 from django.db import IntegrityError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
-MESSAGE = "Someone else changed this at the same moment: reload and try again."
+MESSAGE = gettext_lazy("Someone else changed this at the same moment: reload and try again.")
 
 
 def lost_race(exc: IntegrityError) -> bool:

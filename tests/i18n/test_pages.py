@@ -188,3 +188,24 @@ def test_a_changed_claim_is_mailed_in_the_tournaments_language(
     sent = mail.outbox[-1]
     assert "a modifié le résultat déclaré" in sent.subject
     assert "de « Noir gagne par abandon » à « Blanc gagne par abandon »" in sent.body
+
+
+@pytest.mark.parametrize(
+    ("language", "not_found", "required"),
+    [
+        ("fr", "Introuvable.", "Ce champ est obligatoire."),
+        ("ja", "見つかりません。", "この項目は必須です。"),
+        ("ko", "찾을 수 없습니다.", "이 항목은 필수입니다."),
+        ("zh-hans", "未找到。", "此字段为必填项。"),
+    ],
+)
+def test_the_apis_messages_are_in_the_clients_language_its_names_stay_english(
+    api: Any, director: Any, language: str, not_found: str, required: str
+) -> None:
+    api.force_authenticate(director)
+    missing = api.get("/api/v1/tournaments/999999/", HTTP_ACCEPT_LANGUAGE=language)
+    assert missing.status_code == 404 and missing.json()["message"] == not_found
+    refused = api.post("/api/v1/tournaments/", {}, format="json", HTTP_ACCEPT_LANGUAGE=language)
+    assert refused.status_code == 400
+    fields = refused.json()["extra"]["fields"]
+    assert fields["name"] == required  # the field's name is the API's, in English
