@@ -17,9 +17,6 @@ from django.core.management import call_command
 
 ROOT = Path(settings.BASE_DIR)
 LANGUAGES = ("fr", "ja", "ko", "zh_Hans")
-# Where the catalogues live: the project's templates (and ops, which has none of its own),
-# then each app's.
-CATALOGUE_ROOTS = (ROOT, ROOT / "games", ROOT / "ratings")
 SOURCES = ("config", "games", "ops", "ratings", "referee", "templates", "locale")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -36,9 +33,11 @@ def _need_gettext() -> None:
 
 
 def _catalogues(base: Path) -> list[Path]:
+    """The project's catalogue (its templates, and ops and config, which have none of
+    their own), then each app's."""
     return [
         root / "locale" / lang / "LC_MESSAGES" / "django.po"
-        for root in (base, base / "games", base / "ratings")
+        for root in (base, base / "games", base / "ratings", base / "referee")
         for lang in LANGUAGES
     ]
 
@@ -112,6 +111,7 @@ PUBLIC_TEMPLATES = (
     "games/my_games.html",
     "games/game_detail.html",
     "games/result_form.html",
+    "games/dead_stones.html",
     "games/report.html",
     "games/report_throttled.html",
     "games/refused.html",
