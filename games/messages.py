@@ -4,7 +4,7 @@ put them in words here (translatable)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 
 def entered_from_list(*, player: object, source: str, linked: bool, review: int) -> str:
@@ -21,3 +21,12 @@ RESULT_REPORTED = gettext_lazy("Result reported: your opponent confirms it with 
 RESULT_CONFIRMED = gettext_lazy("Result confirmed: it is now final.")
 RESULT_CONTESTED = gettext_lazy("Result contested: a referee will look at it.")
 CHOOSE_AN_ACTION = gettext_lazy("Choose an action.")
+
+
+def board_label(*, columns: int, rows: int, stones: int) -> str:
+    """A board diagram's text alternative (``games.svg.board_svg``'s ``label``)."""
+    return ngettext(
+        "{columns}×{rows} Go board, {stones} stone",
+        "{columns}×{rows} Go board, {stones} stones",
+        stones,
+    ).format(columns=columns, rows=rows, stones=stones)

@@ -146,6 +146,8 @@ def test_a_slip_printed_for_a_japanese_tournament_is_in_japanese(game: Game, dir
     assert response["Content-Language"] == "ja" and lang_of(body) == "ja"
     assert "Wellington Open、第1回戦、1番台" in body
     assert "黒：Liddell Alice（3級）の勝ち" in body and "スマートフォンから報告" in body
+    # The QR codes carry a text alternative, in the slip's language.
+    assert body.count("<title>QR コード：http://testserver/r/") == 2
     by_table = client.get(url, {"by": "table"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "<th>対局台</th>" in by_table
 
@@ -209,3 +211,10 @@ def test_the_apis_messages_are_in_the_clients_language_its_names_stay_english(
     assert refused.status_code == 400
     fields = refused.json()["extra"]["fields"]
     assert fields["name"] == required  # the field's name is the API's, in English
+
+
+def test_the_board_diagram_has_a_text_alternative_in_the_readers_language(
+    finished: Game,
+) -> None:
+    body = visit(reverse("games:game", args=[finished.pk]), "ja")
+    assert 'role="img" aria-label="19×19 の碁盤、石 0 個"' in body
