@@ -24,7 +24,7 @@ from games.engine.result import Reason, Result
 from games.engine.rules import PRESETS, jigo_possible
 from games.engine.types import Color
 from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, NZGS_ID
-from games.people.engine.names import name_key
+from games.people.engine.names import display_name, name_key
 from ops.languages import LANGUAGES
 from ratings.ranks import RANK_CHOICES, Rank
 
@@ -116,7 +116,7 @@ class Player(models.Model):
 
     @property
     def full_name(self) -> str:
-        return f"{self.family_name} {self.given_name}".strip()
+        return display_name(self.family_name, self.given_name)
 
     @property
     def rank(self) -> Rank:

@@ -218,3 +218,21 @@ def test_the_board_diagram_has_a_text_alternative_in_the_readers_language(
 ) -> None:
     body = visit(reverse("games:game", args=[finished.pk]), "ja")
     assert 'role="img" aria-label="19×19 の碁盤、石 0 個"' in body
+
+
+def test_a_name_in_its_own_script_is_written_as_that_script_writes_it(
+    tournament: Any,
+) -> None:
+    from tests.factories import PlayerFactory, enter
+
+    lee = PlayerFactory(family_name="이", given_name="창호", declared_rank=8)
+    iyama = PlayerFactory(family_name="井山", given_name="裕太", declared_rank=8)
+    mixed = PlayerFactory(family_name="Lee", given_name="Changho", declared_rank=8)
+    enter(tournament, lee, iyama, mixed)
+    assert (lee.full_name, iyama.full_name, mixed.full_name) == (
+        "이창호",
+        "井山裕太",
+        "Lee Changho",
+    )
+    body = visit(reverse("games:standings", args=[tournament.pk]), "ko")
+    assert ">이창호</a>" in body and ">井山裕太</a>" in body and "<td>9단</td>" in body
