@@ -20,15 +20,13 @@ from django.db.models.functions import Round as RoundFn  # the model Round shado
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
+from games.choices import EGF_CLASS_CHOICES, LANGUAGE_CHOICES, RULES_CHOICES, SYSTEM_CHOICES
 from games.engine.result import Reason, Result
-from games.engine.rules import PRESETS, jigo_possible
+from games.engine.rules import jigo_possible
 from games.engine.types import Color
 from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, NZGS_ID
 from games.people.engine.names import display_name, name_key
-from ops.languages import LANGUAGES
 from ratings.ranks import RANK_CHOICES, Rank
-
-RULES_CHOICES = [(name, name) for name in PRESETS]
 
 
 def _half_points(field: str, name: str) -> models.CheckConstraint:
@@ -123,17 +121,6 @@ class Player(models.Model):
         return Rank(self.declared_rank)
 
 
-SYSTEM_CHOICES = [
-    ("mcmahon", _("McMahon")),
-    ("swiss", _("Swiss")),
-    ("swiss_cat", _("Swiss with categories")),
-    ("round_robin", _("round robin")),
-]
-# X: a class the EGD does not rate (OpenGotha's name for an event below class D).
-EGF_CLASS_CHOICES = [(c, c) for c in "ABCDX"]
-LANGUAGE_CHOICES = list(LANGUAGES)  # the pages' languages (docs/i18n.md)
-
-
 class Tournament(models.Model):
     name = models.CharField(max_length=200)
     start_date = models.DateField()
@@ -217,8 +204,6 @@ class Tournament(models.Model):
         "EGF tournament class", max_length=1, choices=EGF_CLASS_CHOICES, default="A"
     )
     pairing_params = models.JSONField(default=dict, blank=True)
-    # The public pages' language for a visitor who asked for none, and the printed
-    # slips' and lists' language (docs/i18n.md, "Which language").
     language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
     short_name = models.CharField(max_length=100, blank=True)
     director_name = models.CharField(

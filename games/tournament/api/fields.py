@@ -12,7 +12,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import EGF_CLASS_CHOICES, LANGUAGE_CHOICES, SYSTEM_CHOICES, Tournament
+from games.choices import EGF_CLASS_CHOICES, LANGUAGE_CHOICES, SYSTEM_CHOICES
+from games.models import Tournament
 from games.tournament.services.settings import SETTINGS, effective_criteria, handicap_komi
 from ratings.ranks import Rank
 

@@ -15,9 +15,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games import permissions
+from games.choices import SYSTEM_CHOICES
 from games.engine.komi import game_komi, handicap_komi_default
 from games.engine.rules import get_rules
-from games.models import SYSTEM_CHOICES, Tournament
+from games.models import Tournament
 from games.tournament.engine.model import Settings, System
 from games.tournament.engine.standings import CRITERIA
 from ops.audit import audit_record
