@@ -88,7 +88,8 @@ typecheck: venv
 
 # The browser tests drive the system's Chromium through Playwright; it is installed
 # here when missing (as root, with apt-get), never downloaded by Playwright.  Without
-# it they skip, saying why (in CI, CI=true, they fail instead).
+# it they skip, saying why (in CI, CI=true, they fail instead).  axe-core, which the
+# accessibility tests run in the pages, is npm's package, kept under var/axe/.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -97,6 +98,11 @@ browser:
 	    apt-get install -y -qq chromium >/dev/null 2>&1 || \
 	      { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; \
 	  else echo "Chromium is missing (apt-get install chromium): the browser tests will skip"; fi
+	@test -f var/axe/node_modules/axe-core/axe.min.js || \
+	  if command -v npm >/dev/null 2>&1; then \
+	    echo "Installing axe-core for the accessibility tests (var/axe/)"; \
+	    npm install --silent --no-audit --no-fund --prefix var/axe axe-core@4; \
+	  else echo "npm is missing: the accessibility tests will skip"; fi
 
 # GNU gettext gathers and compiles the catalogues (docs/i18n.md); the tests check that
 # every marked string is translated, so it is installed here when missing (as root, with

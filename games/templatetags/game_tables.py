@@ -93,13 +93,14 @@ def game_rows(games: Iterable[Any]) -> SafeString:
             gettext("Komi"),
             gettext("Result"),
             gettext("State"),
+            gettext("Game"),
         )
     ]
     return mark_safe(  # every value in the rows is escaped or an integer
         f'<table class="games">\n<thead><tr><th class="num">{heads[0]}</th><th>{heads[1]}</th>'
         f'<th>{heads[2]}</th><th class="num"><abbr title="{escape(gettext("handicap"))}">'
         f'{heads[3]}</abbr></th><th class="num">{heads[4]}</th><th>{heads[5]}</th>'
-        f"<th>{heads[6]}</th><th></th></tr></thead>\n<tbody>\n{body}</tbody>\n</table>"
+        f"<th>{heads[6]}</th><th>{heads[7]}</th></tr></thead>\n<tbody>\n{body}</tbody>\n</table>"
     )
 
 
