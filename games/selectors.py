@@ -134,7 +134,7 @@ def player_games(
 def tournament_language_of(*, tournament_id: Any = None, game_id: Any = None) -> str | None:
     """The language of the tournament with this id, or of the game's (None: no such row)."""
     if game_id is not None:
-        rows = Game.objects.filter(pk=game_id).values_list("tournament__language", flat=True)
-    else:
-        rows = Tournament.objects.filter(pk=tournament_id).values_list("language", flat=True)
-    return rows.first()
+        games = Game.objects.filter(pk=game_id)
+        return games.values_list("tournament__language", flat=True).first()
+    events = Tournament.objects.filter(pk=tournament_id)
+    return events.values_list("language", flat=True).first()

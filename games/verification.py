@@ -102,7 +102,7 @@ def verification(game: Game) -> Verification | None:
         sentence += f" {_DEAD_SOURCE[run.dead_source]}"
     first = (run.first_illegal or {}).get("text", "")
     counts = run.breakdown or {}
-    breakdown = [(label, counts[key]) for key, label in _BREAKDOWN if key in counts]
+    breakdown = [(str(label), counts[key]) for key, label in _BREAKDOWN if key in counts]
     return Verification(
         state, sentence, first_illegal=first, breakdown=breakdown + _seki_and_teire(counts)
     )

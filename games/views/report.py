@@ -76,7 +76,7 @@ def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
             services.game_result_contest(actor=holder, game=game, reason=reason, claim=claim)
             messages.success(request, words.RESULT_CONTESTED)
         else:
-            return _page(request, game, holder, errors=[words.CHOOSE_AN_ACTION], status=400)
+            return _page(request, game, holder, errors=[str(words.CHOOSE_AN_ACTION)], status=400)
     except StateConflict as exc:  # the game moved on meanwhile (a claim changed, a dispute)
         game.refresh_from_db()  # the page shows what it is now
         return _page(request, game, holder, errors=exc.messages, status=409)
