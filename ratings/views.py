@@ -122,8 +122,13 @@ class HandicapForm(PairForm):
         return data
 
 
+WINNER_WORDS = {"black": _("Black wins"), "white": _("White wins"), "jigo": _("jigo")}
+
+
 class WhatIfForm(PairForm):
-    winner = forms.ChoiceField(label=_("Winner"), choices=[(k, k) for k in SCORES])
+    winner = forms.ChoiceField(
+        label=_("Winner"), choices=[(k, WINNER_WORDS.get(k, k)) for k in SCORES]
+    )
     handicap = forms.IntegerField(
         label=_("Handicap"), min_value=0, max_value=9, initial=0, required=False
     )
