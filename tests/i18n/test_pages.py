@@ -236,3 +236,11 @@ def test_a_name_in_its_own_script_is_written_as_that_script_writes_it(
     )
     body = visit(reverse("games:standings", args=[tournament.pk]), "ko")
     assert ">이창호</a>" in body and ">井山裕太</a>" in body and "<td>9단</td>" in body
+
+
+def test_the_worker_warms_the_copies_in_the_tournaments_language(tournament: Any) -> None:
+    from games.tournament import pages
+
+    tournament_settings_update(actor=None, tournament=tournament, language="ko")
+    entries = pages.warmed_entries(f"{pages.PREFIX}{tournament.pk}")
+    assert len(entries) == 4 and all(".ko." in name for name in entries)
