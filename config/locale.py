@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
@@ -53,24 +54,32 @@ class LanguageMiddleware(LocaleMiddleware):
     ) -> None:
         if getattr(request, "language_chosen", True) or request.resolver_match is None:
             return
-        name = request.resolver_match.view_name
-        if name in TOURNAMENT_PAGES:
-            pk = kwargs.get(TOURNAMENT_PAGES[name])
-            # Under the event's version: a visitor's cached page costs no query.
-            language = cached(
-                f"language:tournament:{pk}",
-                [versions.tournament(pk)],
-                lambda: tournament_language_of(tournament_id=pk),
-            )
-        elif name in GAME_PAGES:
-            pk = kwargs.get(GAME_PAGES[name])
-            language = cached(
-                f"language:game:{pk}",
-                [versions.TOURNAMENTS],
-                lambda: tournament_language_of(game_id=pk),
-            )
-        else:
+        try:
+            language = _event_language(request.resolver_match.view_name, kwargs)
+        except DatabaseError:  # the page itself says so (a 503), or comes from the cache
             return
         if language and language != request.LANGUAGE_CODE:
             translation.activate(language)
             request.LANGUAGE_CODE = language
+
+
+def _event_language(name: str, kwargs: dict[str, Any]) -> str | None:
+    """The language of the tournament whose page route ``name`` shows, if it is one."""
+    if name in TOURNAMENT_PAGES:
+        pk = kwargs.get(TOURNAMENT_PAGES[name])
+        # Under the event's version: a visitor's cached page costs no query.
+        found: str | None = cached(
+            f"language:tournament:{pk}",
+            [versions.tournament(pk)],
+            lambda: tournament_language_of(tournament_id=pk),
+        )
+        return found
+    if name in GAME_PAGES:
+        pk = kwargs.get(GAME_PAGES[name])
+        found = cached(
+            f"language:game:{pk}",
+            [versions.TOURNAMENTS],
+            lambda: tournament_language_of(game_id=pk),
+        )
+        return found
+    return None

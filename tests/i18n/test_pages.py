@@ -244,3 +244,19 @@ def test_the_worker_warms_the_copies_in_the_tournaments_language(tournament: Any
     tournament_settings_update(actor=None, tournament=tournament, language="ko")
     entries = pages.warmed_entries(f"{pages.PREFIX}{tournament.pk}")
     assert len(entries) == 4 and all(".ko." in name for name in entries)
+
+
+def test_an_outage_while_looking_up_the_events_language_is_the_pages_503(
+    tournament: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import OperationalError
+    from django.db.models.sql.compiler import SQLCompiler
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(SQLCompiler, "execute_sql", refuse)
+    client = Client(raise_request_exception=False)
+    response = client.get(reverse("games:standings", args=[tournament.pk]))
+    assert response.status_code == 503
+    assert b"unavailable for a moment" in response.content
