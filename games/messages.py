@@ -21,6 +21,10 @@ RESULT_REPORTED = gettext_lazy("Result reported: your opponent confirms it with 
 RESULT_CONFIRMED = gettext_lazy("Result confirmed: it is now final.")
 RESULT_CONTESTED = gettext_lazy("Result contested: a referee will look at it.")
 CHOOSE_AN_ACTION = gettext_lazy("Choose an action.")
+RESULT_UNREADABLE = gettext_lazy(
+    "Write the result as the slip does: B+6.5 or W+0.5 for a count, B+R or W+R for a "
+    "resignation, B+T or W+T on time, 0 for jigo."
+)
 
 
 def board_label(*, columns: int, rows: int, stones: int) -> str:

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import messages as words
 from games import services
+from games.engine.result import Result, ResultError
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
 from games.services.codes import CodeHolder, code_holder
@@ -65,6 +66,9 @@ def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
     try:
         if action == "report":
             result = (request.POST.get("result") or request.POST.get("score") or "").strip()
+            if not readable(result):  # typed on a phone: said in the player's language
+                errors = [str(words.RESULT_UNREADABLE)]
+                return _page(request, game, holder, errors=errors, status=400)
             services.game_result_submit(actor=holder, game=game, result=result)
             messages.success(request, words.RESULT_REPORTED)
         elif action == "confirm":
@@ -116,3 +120,12 @@ def _page(
         "choices": result_suggestions(game),
     }
     return render(request, "games/report.html", ctx, status=status)
+
+
+def readable(text: str) -> bool:
+    """Whether ``text`` reads as a result (``B+6.5``, ``W+R``, ``0``...)."""
+    try:
+        Result.parse(text)
+    except ResultError:
+        return False
+    return True

@@ -260,3 +260,14 @@ def test_an_outage_while_looking_up_the_events_language_is_the_pages_503(
     response = client.get(reverse("games:standings", args=[tournament.pk]))
     assert response.status_code == 503
     assert b"unavailable for a moment" in response.content
+
+
+def test_a_score_the_phone_cannot_read_is_explained_in_the_players_language(
+    game: Game, alice: Any
+) -> None:
+    code = report_code(game, alice.pk)
+    url = reverse("games:report", args=[game.pk, code])
+    bad = Client().post(url, {"action": "report", "score": "B+banana"}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert bad.status_code == 400
+    assert "記入票と同じ書き方で結果を入力してください" in bad.content.decode()
+    assert Game.objects.get(pk=game.pk).result_display == ""
