@@ -14,7 +14,7 @@ PORT ?= 8000
 # of one start, and two starts under one name would vouch for each other.
 NODE = worker-$(shell od -An -N4 -tx4 /dev/urandom | tr -d ' ')@%h
 
-.PHONY: run serve test venv lint typecheck pytest browser migrate demo worker bench clean
+.PHONY: run serve test venv lint typecheck pytest browser gettext messages migrate demo worker bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed: install Python 3.11"; exit 1; }
@@ -88,7 +88,8 @@ typecheck: venv
 
 # The browser tests drive the system's Chromium through Playwright; it is installed
 # here when missing (as root, with apt-get), never downloaded by Playwright.  Without
-# it they skip, saying why (in CI, CI=true, they fail instead).
+# it they skip, saying why (in CI, CI=true, they fail instead).  axe-core, which the
+# accessibility tests run in the pages, is npm's package, kept under var/axe/.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -97,8 +98,33 @@ browser:
 	    apt-get install -y -qq chromium >/dev/null 2>&1 || \
 	      { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; \
 	  else echo "Chromium is missing (apt-get install chromium): the browser tests will skip"; fi
+	@test -f var/axe/node_modules/axe-core/axe.min.js || \
+	  if command -v npm >/dev/null 2>&1; then \
+	    echo "Installing axe-core for the accessibility tests (var/axe/)"; \
+	    npm install --silent --no-audit --no-fund --prefix var/axe axe-core@4; \
+	  else echo "npm is missing: the accessibility tests will skip"; fi
 
-pytest: venv browser
+# GNU gettext gathers and compiles the catalogues (docs/i18n.md); the tests check that
+# every marked string is translated, so it is installed here when missing (as root, with
+# apt-get), as Chromium is.  Without it those tests skip (in CI they fail).
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 || \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing gettext for the translation catalogues"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get install -y -qq gettext >/dev/null 2>&1 || \
+	      { apt-get update -qq && apt-get install -y -qq gettext >/dev/null; }; \
+	  else echo "gettext is missing (apt-get install gettext): the catalogue tests will skip"; fi
+
+# After marking strings: gather them into each language's .po (translate the new
+# entries there), then compile the .mo files, which are committed (docs/i18n.md).
+messages: venv gettext
+	$(BIN)/python manage.py makemessages -l fr -l ja -l ko -l zh_Hans --no-obsolete \
+	  --add-location=file --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' \
+	  --ignore='static/*' --ignore='staticfiles/*' --ignore='var/*'
+	$(BIN)/python manage.py compilemessages --ignore='.venv/*'
+
+pytest: venv browser gettext
 	$(BIN)/python -m pytest
 
 test: lint typecheck pytest

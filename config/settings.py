@@ -15,6 +15,7 @@ import dj_database_url
 import django_stubs_ext
 from csp.constants import NONCE, NONE, SELF
 
+from ops.languages import LANGUAGES as PAGE_LANGUAGES
 from ratings.systems import DEFAULT_SYSTEM, SYSTEMS
 
 from .env import ConfigError, check_url, env_bool, env_int, env_list, env_str
@@ -70,6 +71,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the visitor's choice (cookie), his Accept-Language, the
+    # tournament's language on its pages, English (docs/i18n.md).
+    "config.locale.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -279,6 +283,14 @@ SPECTACULAR_SETTINGS = {
 
 # --- I18N, static, e-mail -----------------------------------------------------
 LANGUAGE_CODE = "en"
+# The languages of the players' and visitors' pages (docs/i18n.md says how to add one).
+LANGUAGES = list(PAGE_LANGUAGES)
+# The catalogues of the project's templates; each app keeps its own under <app>/locale/.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The switcher's choice is remembered a year, and read by no script.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -4,7 +4,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, JsonResponse
 from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from config.favicon import favicon
@@ -50,6 +52,9 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("accounts/invitation/<str:token>/", invitation_accept, name="invitation-accept"),
+    # The language switcher on every page, visitors' cached pages too, which carry no CSRF
+    # token: choosing a language for someone else's browser changes nothing of his.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("api/v1/", include("games.api.urls")),

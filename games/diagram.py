@@ -16,6 +16,7 @@ from games.engine.record import parse_record
 from games.engine.replay import replay
 from games.engine.rules import UnknownRules, get_rules
 from games.engine.types import Color, Point
+from games.messages import board_label
 from games.models import Game
 from games.svg import board_svg
 
@@ -60,7 +61,8 @@ def game_diagram(game: Game) -> Diagram:
         if p in stones:
             dead.append(p)
     # No record, no board: an empty grid reads as "nothing was played".
-    svg = board_svg(size, stones, last_move=last, dead=dead) if has_record else ""
+    label = board_label(columns=size, rows=size, stones=len(stones))
+    svg = board_svg(size, stones, last_move=last, dead=dead, label=label) if has_record else ""
     # board_svg builds its markup from numbers and fixed labels only.
     return Diagram(
         svg=mark_safe(svg),

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
-from games.engine.result import Reason, Result, ResultError
 from ratings.ranks import Rank
 
 
@@ -130,33 +130,23 @@ def finalised(*, count: int, where: str, held: list[tuple[Any, str]]) -> str:
     return f"{done} {held_games(held)}" if held else done
 
 
-def result_words(text: str) -> str:
-    """An RE string in words, as the result buttons say it ("B+R": "Black wins by
-    resignation", "W+6.5": "White wins by 6.5 points"); "" for none; as given if unread."""
-    if not text:
-        return ""
-    if text == "both win":
-        return _("Both players win")
-    try:
-        result = Result.parse(text)
-    except ResultError:
-        return text
-    if result.reason is Reason.DRAW:
-        return _("Draw (jigo)")
-    if result.reason is Reason.VOID:
-        return _("Void: no result")
-    if result.reason is Reason.UNKNOWN or result.winner is None:
-        return _("Result unknown")
-    who = _("Black") if result.winner.letter == "B" else _("White")
-    how = {
-        Reason.RESIGNATION: _("{who} wins by resignation"),
-        Reason.TIME: _("{who} wins on time"),
-        Reason.FORFEIT: _("{who} wins by forfeit"),
-    }.get(result.reason)
-    if how is None:
-        how = (
-            _("{who} wins by {margin} points").replace("{margin}", f"{result.margin:f}")
-            if result.margin is not None
-            else _("{who} wins by counting")
-        )
-    return how.format(who=who)
+# A slip code's page (games.views.report), after each answer.
+RESULT_REPORTED = gettext_lazy("Result reported: your opponent confirms it with his code.")
+RESULT_CONFIRMED = gettext_lazy("Result confirmed: it is now final.")
+RESULT_CONTESTED = gettext_lazy("Result contested: a referee will look at it.")
+RULING_ACCEPTED = gettext_lazy("You accept the ruling.")
+APPEAL_SENT = gettext_lazy("Your appeal is sent: the next level rules on it.")
+CHOOSE_AN_ACTION = gettext_lazy("Choose an action.")
+RESULT_UNREADABLE = gettext_lazy(
+    "Write the result as the slip does: B+6.5 or W+0.5 for a count, B+R or W+R for a "
+    "resignation, B+T or W+T on time, 0 for jigo."
+)
+
+
+def board_label(*, columns: int, rows: int, stones: int) -> str:
+    """A board diagram's text alternative (``games.svg.board_svg``'s ``label``)."""
+    return ngettext(
+        "{columns}×{rows} Go board, {stones} stone",
+        "{columns}×{rows} Go board, {stones} stones",
+        stones,
+    ).format(columns=columns, rows=rows, stones=stones)

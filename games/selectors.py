@@ -163,3 +163,12 @@ def games_guessed_at(game_ids: list[int]) -> set[int]:
         object_id__in=[str(pk) for pk in game_ids],
     ).values_list("object_id", flat=True)
     return {int(pk) for pk in found}
+
+
+def tournament_language_of(*, tournament_id: Any = None, game_id: Any = None) -> str | None:
+    """The language of the tournament with this id, or of the game's (None: no such row)."""
+    if game_id is not None:
+        games = Game.objects.filter(pk=game_id)
+        return games.values_list("tournament__language", flat=True).first()
+    events = Tournament.objects.filter(pk=tournament_id)
+    return events.values_list("language", flat=True).first()

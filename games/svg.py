@@ -77,6 +77,7 @@ def board_svg(
     clickable: bool = False,
     coordinates: bool = True,
     height: int | None = None,
+    label: str | None = None,
 ) -> str:
     """Draw a ``size`` x ``size`` board with ``stones`` on it (``size`` columns by
     ``height`` rows for a rectangular board, which has no star points).
@@ -85,8 +86,9 @@ def board_svg(
     of ``dead`` gets a cross (class ``dead-mark``), each point of ``unsure`` a
     square (class ``unsure-mark``).  With ``clickable`` every stone gets the class
     ``clickable`` and its label in ``data-point`` (``D4``), for a page script that
-    acts on a click.  Points off the board raise ``ValueError``: a caller with a
-    bad position should not get a silently wrong picture.
+    acts on a click.  ``label`` is the picture's text alternative, in the reader's
+    language (by default an English one).  Points off the board raise ``ValueError``:
+    a caller with a bad position should not get a silently wrong picture.
     """
     check_size(size, height)
     rows = size if height is None else height
@@ -95,7 +97,7 @@ def board_svg(
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {total_y}" '
         f'width="{total}" height="{total_y}" role="img" '
-        f"aria-label={quoteattr(f'{size}x{rows} Go board, {len(stones)} stones')} "
+        f"aria-label={quoteattr(label or f'{size}x{rows} Go board, {len(stones)} stones')} "
         'class="goban">',
         f'<rect class="wood" x="0" y="0" width="{total}" height="{total_y}" fill="#dcb35c"/>',
     ]

@@ -15,6 +15,8 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -30,6 +32,29 @@ from ops.models import Job
 from ops.services import UNSET, StateConflict
 
 # --------------------------------------------------------------------------- the error shape
+
+# The API's messages are in the client's language (Accept-Language), its codes and field
+# names stay English.  DRF ships no Korean catalogue under "ko" (only "ko_KR"), so the
+# messages a client meets most are also in goref's own catalogues (docs/i18n.md).
+DRF_MESSAGES = (
+    gettext_noop("Invalid input."),
+    gettext_noop("Malformed request."),
+    gettext_noop("Incorrect authentication credentials."),
+    gettext_noop("Authentication credentials were not provided."),
+    gettext_noop("You do not have permission to perform this action."),
+    gettext_noop("Not found."),
+    gettext_noop('Method "{method}" not allowed.'),
+    gettext_noop('Unsupported media type "{media_type}" in request.'),
+    gettext_noop("Request was throttled."),
+    gettext_noop("This field is required."),
+    gettext_noop("This field may not be null."),
+    gettext_noop("This field may not be blank."),
+    gettext_noop("Not a valid string."),
+    gettext_noop("A valid integer is required."),
+    gettext_noop("Must be a valid boolean."),
+    gettext_noop("Ensure this field has no more than {max_length} characters."),
+    gettext_noop('"{input}" is not a valid choice.'),
+)
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -58,7 +83,7 @@ def _first_message(fields: dict[str, Any]) -> str:
         if name in ("non_field_errors", "__all__"):
             return text
         return f"{name}: {text}"
-    return "Invalid input."
+    return str(_("Invalid input."))
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -92,7 +117,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The request conflicts with the current state of the game."
+    default_detail = _("The request conflicts with the current state of the game.")
     default_code = "conflict"
 
 

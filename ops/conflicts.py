@@ -17,11 +17,14 @@ from django.conf import settings
 from django.db import IntegrityError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
-MESSAGE = "Someone else changed this at the same moment: reload and try again."
-BUSY = "Another import is identifying the same players right now: try again in a minute."
+MESSAGE = gettext_lazy("Someone else changed this at the same moment: reload and try again.")
+BUSY = gettext_lazy(
+    "Another import is identifying the same players right now: try again in a minute."
+)
 # PostgreSQL's SQLSTATEs for a lock wait that gave up, and for a deadlock it broke.
 _GAVE_UP = {"55P03", "40P01"}
 
@@ -90,6 +93,6 @@ def take_turns_on(keys: Iterable[str]) -> None:
         except OperationalError as exc:
             if getattr(exc.__cause__, "sqlstate", None) in _GAVE_UP:
                 log.warning("gave up waiting for %s turn keys: %s", len(wanted), exc)
-                raise StateConflict(BUSY) from None
+                raise StateConflict(str(BUSY)) from None
             raise
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [before])

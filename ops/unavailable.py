@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.utils.translation import gettext_lazy
 from django.views import defaults
 
 from ops.services import TRANSIENT_DB_ERRORS
@@ -21,7 +22,7 @@ from ops.services import TRANSIENT_DB_ERRORS
 log = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 10
-MESSAGE = "The database is unavailable. Please try again in a few seconds."
+MESSAGE = gettext_lazy("The database is unavailable. Please try again in a few seconds.")
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:

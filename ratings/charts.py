@@ -33,10 +33,12 @@ def rating_chart_svg(
     points: Sequence[tuple[dt.date, float]],
     *,
     title: str = "Rating history",
+    empty: str = "No rated tournaments yet.",
     width: int = W,
     height: int = H,
 ) -> str:
-    """The chart of ``points``; an empty history gives a chart saying so."""
+    """The chart of ``points``; an empty history gives a chart saying so (``empty``, in
+    the reader's language as the caller gives it, as ``title``)."""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label={quoteattr(title)} class="chart">'
@@ -45,7 +47,7 @@ def rating_chart_svg(
     if not points:
         return (
             f'{head}<text x="{width / 2:.0f}" y="{height / 2:.0f}" text-anchor="middle" '
-            f'font-size="14" fill="#666">No rated tournaments yet.</text></svg>'
+            f'font-size="14" fill="#666">{escape(empty)}</text></svg>'
         )
     # One point per date, the last rating of the day: a history's first point (the
     # rating before its first event) shares that event's date and would draw a

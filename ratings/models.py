@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Player, Tournament
 from ratings.promotion.engine import PolicyError
@@ -290,10 +291,10 @@ class PromotionCandidate(RankMove, models.Model):
 
 
 class RankChangeKind(models.TextChoices):
-    PROMOTION = "promotion", "promotion"
-    DEMOTION = "demotion", "demotion"
-    HONORARY = "honorary", "honorary 9p+"
-    CORRECTION = "correction", "declared rank corrected"
+    PROMOTION = "promotion", _("promotion")
+    DEMOTION = "demotion", _("demotion")
+    HONORARY = "honorary", _("honorary 9p+")
+    CORRECTION = "correction", _("declared rank corrected")
 
 
 class RankChange(RankMove, models.Model):

@@ -14,11 +14,13 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from games.models import Player, Tournament
 from games.people.selectors import player_list
 from games.selectors import outcome_for
+from games.templatetags.go_words import rank as rank_words
 from ops.fields import MAX_ID
 from ops.forms import apply_service_errors
 from ops.text import small_number
@@ -33,10 +35,13 @@ SEARCH_LIMIT = 200
 
 
 class SearchForm(forms.Form):
-    name = forms.CharField(max_length=100, required=False)
-    club = forms.CharField(max_length=100, required=False)
+    name = forms.CharField(max_length=100, required=False, label=_("Name"))
+    club = forms.CharField(max_length=100, required=False, label=_("Club"))
     federation_id = forms.CharField(
-        max_length=20, required=False, label="Federation id", help_text="EGD PIN, AGA or NZGS id"
+        max_length=20,
+        required=False,
+        label=_("Federation id"),
+        help_text=_("EGD PIN, AGA or NZGS id"),
     )
 
 
@@ -49,25 +54,35 @@ def _find_player(text: str) -> tuple[Player | None, str]:
     if text.isdigit():
         number = small_number(text)
         if number is None or number > MAX_ID:
-            return None, f"A player id is a number less than or equal to {MAX_ID}."
+            return None, _("A player id is a number less than or equal to {max}.").format(
+                max=MAX_ID
+            )
         found = selectors.rated_player(number)
-        return (found, "") if found else (None, f"There is no player with id {text}.")
+        if found is None:
+            return None, _("There is no player with id {id}.").format(id=text)
+        return found, ""
     matches = list(player_list(search=text)[:6])
     exact = [p for p in matches if p.full_name.casefold() == text.casefold()]
     if len(exact) == 1 or len(matches) == 1:
         return selectors.rated_player((exact or matches)[0].pk), ""
     if not matches:
-        return None, f"No player is called {text!r}."
-    names = "; ".join(f"{p.full_name} ({p.rank})" for p in matches[:5])
-    return None, f"Several players match {text!r}: {names}. Type more of the name."
+        return None, _("No player is called “{name}”.").format(name=text)
+    names = "; ".join(f"{p.full_name} ({rank_words(p.rank)})" for p in matches[:5])
+    return None, _("Several players match “{name}”: {names}. Type more of the name.").format(
+        name=text, names=names
+    )
 
 
 class PairForm(forms.Form):
     black = forms.CharField(
-        max_length=160, widget=forms.TextInput(attrs={"list": "player-names", "size": 30})
+        label=_("Black"),
+        max_length=160,
+        widget=forms.TextInput(attrs={"list": "player-names", "size": 30}),
     )
     white = forms.CharField(
-        max_length=160, widget=forms.TextInput(attrs={"list": "player-names", "size": 30})
+        label=_("White"),
+        max_length=160,
+        widget=forms.TextInput(attrs={"list": "player-names", "size": 30}),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -82,7 +97,7 @@ class PairForm(forms.Form):
                     data[name] = found.pk
                     data[f"{name}_player"] = found
         if data.get("black") and data.get("black") == data.get("white"):
-            self.add_error("white", "Black and White must be two players.")
+            self.add_error("white", _("Black and White must be two players."))
         return data
 
     @staticmethod
@@ -97,7 +112,8 @@ class HandicapForm(PairForm):
     tournament = forms.ModelChoiceField(
         queryset=Tournament.objects.order_by("-start_date", "name"),
         required=False,
-        help_text="Its policy, rules, board; none: the default policy.",
+        label=_("Tournament"),
+        help_text=_("Its policy, rules, board; none: the default policy."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -106,9 +122,16 @@ class HandicapForm(PairForm):
         return data
 
 
+WINNER_WORDS = {"black": _("Black wins"), "white": _("White wins"), "jigo": _("jigo")}
+
+
 class WhatIfForm(PairForm):
-    winner = forms.ChoiceField(choices=[(k, k) for k in SCORES])
-    handicap = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
+    winner = forms.ChoiceField(
+        label=_("Winner"), choices=[(k, WINNER_WORDS.get(k, k)) for k in SCORES]
+    )
+    handicap = forms.IntegerField(
+        label=_("Handicap"), min_value=0, max_value=9, initial=0, required=False
+    )
 
 
 @require_GET

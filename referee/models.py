@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 # --------------------------------------------------------------------------- disputes
 #
@@ -59,33 +60,33 @@ class TournamentOfficials(models.Model):
 
 
 class DisputeKind(models.TextChoices):
-    REPETITION = "repetition", "repetition (superko)"
-    ILLEGAL_MOVE = "illegal-move", "illegal move"
-    DEAD_STONES = "dead-stones", "dead stones not agreed"
-    RESULT = "result", "result or count"
-    TIME = "time", "time"
-    RESIGNATION = "resignation", "resignation"
-    CONDUCT = "conduct", "conduct"
-    OTHER = "other", "other"
+    REPETITION = "repetition", _("repetition (superko)")
+    ILLEGAL_MOVE = "illegal-move", _("illegal move")
+    DEAD_STONES = "dead-stones", _("dead stones not agreed")
+    RESULT = "result", _("result or count")
+    TIME = "time", _("time")
+    RESIGNATION = "resignation", _("resignation")
+    CONDUCT = "conduct", _("conduct")
+    OTHER = "other", _("other")
 
 
 class DisputeState(models.TextChoices):
-    OPEN = "open", "open"
-    ASSIGNED = "assigned", "assigned to a referee"
-    RULED = "ruled", "ruled"
-    APPEALED = "appealed", "appealed"
-    CLOSED = "closed", "closed"
+    OPEN = "open", _("open")
+    ASSIGNED = "assigned", _("assigned to a referee")
+    RULED = "ruled", _("ruled")
+    APPEALED = "appealed", _("appealed")
+    CLOSED = "closed", _("closed")
 
 
 class Level(models.IntegerChoices):
-    REFEREE = 1, "referee"
-    CHIEF = 2, "chief referee"
-    COMMITTEE = 3, "arbitration committee"
+    REFEREE = 1, _("referee")
+    CHIEF = 2, _("chief referee")
+    COMMITTEE = 3, _("arbitration committee")
 
 
 class Decision(models.TextChoices):
-    UPHELD = "upheld", "upheld"
-    DISMISSED = "dismissed", "dismissed"
+    UPHELD = "upheld", _("upheld")
+    DISMISSED = "dismissed", _("dismissed")
 
 
 class Dispute(models.Model):

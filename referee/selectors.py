@@ -285,7 +285,7 @@ def slip_ruling(game: Game, player_id: int, *, now: datetime | None = None) -> S
     steps = [
         SlipStep(
             "ruling",
-            Level(r.level).label,
+            str(Level(r.level).label),
             r.created_at,
             decision=r.decision,
             result=str((r.effect.get("after") or {}).get("result") or r.result or ""),
@@ -298,7 +298,7 @@ def slip_ruling(game: Game, player_id: int, *, now: datetime | None = None) -> S
         steps.append(
             SlipStep(
                 "appeal",
-                Level(int(new.get("level", 2))).label,
+                str(Level(int(new.get("level", 2))).label),
                 a.created_at,
                 reasons=str(new.get("reason", "")),
                 mine=new.get("player") == player_id,
@@ -320,7 +320,7 @@ def slip_ruling(game: Game, player_id: int, *, now: datetime | None = None) -> S
         state=dispute.state,
         kind=dispute.get_kind_display(),
         claim=dispute.claim,
-        hearing=Level(dispute.level).label
+        hearing=str(Level(dispute.level).label)
         if dispute.state in (DisputeState.OPEN, DisputeState.ASSIGNED, DisputeState.APPEALED)
         else "",
         steps=steps,
@@ -328,7 +328,7 @@ def slip_ruling(game: Game, player_id: int, *, now: datetime | None = None) -> S
         opponent_accepted=opponent in accepted_by,
         can_accept=standing is not None and not mine,
         can_appeal=bool(next_named) and in_time and not mine,
-        appeal_to=Level(standing.level + 1).label if next_named and standing else "",
+        appeal_to=str(Level(standing.level + 1).label) if next_named and standing else "",
         appeal_until=until if next_named else None,
         window_closed=bool(next_named) and not in_time and not mine,
     )

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.fields import points_field, sgf_field
-from games.models import RULES_CHOICES, GameState, Player, ResultSubmission, ScoringRun, Tournament
+from games.choices import RULES_CHOICES
 from games.models import Game as GameModel
+from games.models import GameState, Player, ResultSubmission, ScoringRun, Tournament
 from games.services import outbound
 from games.services.results import current_claim
 from games.services.scoring import WAITING_MESSAGE, latest_run
@@ -117,10 +119,14 @@ class PlayerWriteSerializer(serializers.Serializer[Any]):
 
 
 AWAITING = {
-    "confirm": "The count matches the submitted result only with the unsure stones marked "
-    "dead or alive as shown: it awaits the players' confirmation.",
-    "removal": "The engine could not tell which stones are dead: it awaits the players' "
-    "marking of the dead stones.",
+    "confirm": gettext_lazy(
+        "The count matches the submitted result only with the unsure stones marked "
+        "dead or alive as shown: it awaits the players' confirmation."
+    ),
+    "removal": gettext_lazy(
+        "The engine could not tell which stones are dead: it awaits the players' "
+        "marking of the dead stones."
+    ),
 }
 
 
@@ -193,8 +199,9 @@ class VerificationSerializer(serializers.ModelSerializer[ScoringRun]):
 
     def get_message(self, obj: ScoringRun) -> str | None:
         if obj.waiting_for_queue:
-            return WAITING_MESSAGE
-        return AWAITING.get(obj.step)
+            return str(WAITING_MESSAGE)
+        awaiting = AWAITING.get(obj.step)
+        return None if awaiting is None else str(awaiting)
 
 
 def verification_of(game: Any) -> dict[str, Any] | None:

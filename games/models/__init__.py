@@ -6,7 +6,6 @@ Invariants the database can hold are constraints here; the services in
 A locked result is never changed again (docs/games.md, "The life of a game").
 """
 
-from games.models.common import RULES_CHOICES
 from games.models.games import (
     LOCKED_STATES,
     MAX_RATED_HANDICAP,
@@ -35,8 +34,6 @@ from games.models.scoring import (
 )
 from games.models.teams import Team, TeamBoard
 from games.models.tournaments import (
-    EGF_CLASS_CHOICES,
-    SYSTEM_CHOICES,
     Presence,
     Round,
     Tournament,
@@ -44,13 +41,10 @@ from games.models.tournaments import (
 )
 
 __all__ = [
-    "EGF_CLASS_CHOICES",
     "FINISHED_STATES",
     "LOCKED_STATES",
     "MAX_RATED_HANDICAP",
     "RATED_REASONS",
-    "RULES_CHOICES",
-    "SYSTEM_CHOICES",
     "Club",
     "DeadStoneReview",
     "DuplicateState",

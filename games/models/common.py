@@ -1,4 +1,4 @@
-"""Choices and checks the models share."""
+"""Checks the models share (their fixed choices are ``games.choices``)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,6 @@ from django.db import models
 from django.db.models import F
 from django.db.models.functions import Round as RoundFn  # the model Round shadows the name
 from django.db.models.lookups import Exact
-
-from games.engine.rules import PRESETS
-
-RULES_CHOICES = [(name, name) for name in PRESETS]
 
 
 def _half_points(field: str, name: str) -> models.CheckConstraint:

@@ -10,21 +10,23 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
+from django.utils.translation import gettext_lazy as _
 
+from games.choices import RULES_CHOICES
 from games.engine.result import Reason, Result
 from games.engine.rules import jigo_possible
 from games.engine.types import Color
-from games.models.common import RULES_CHOICES, _half_points
+from games.models.common import _half_points
 from games.models.people import Player
 from games.models.tournaments import Round, Tournament
 
 
 class GameState(models.TextChoices):
-    SCHEDULED = "scheduled", "scheduled"
-    SUBMITTED = "submitted", "submitted"
-    CONFIRMED = "confirmed", "confirmed"
-    DISPUTED = "disputed", "disputed"
-    FINAL = "final", "final"
+    SCHEDULED = "scheduled", _("scheduled")
+    SUBMITTED = "submitted", _("submitted")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+    FINAL = "final", _("final")
 
 
 # Confirmed by both players, or finalised by a director: the result can never change.
@@ -36,14 +38,14 @@ def report_key_new() -> str:
 
 
 class ResultReason(models.TextChoices):
-    SCORE = "score", "score"
-    RESIGNATION = "resignation", "resignation"
-    TIME = "time", "time"
-    FORFEIT = "forfeit", "forfeit"
-    DRAW = "draw", "draw"
-    VOID = "void", "void"
+    SCORE = "score", _("score")
+    RESIGNATION = "resignation", _("resignation")
+    TIME = "time", _("time")
+    FORFEIT = "forfeit", _("forfeit")
+    DRAW = "draw", _("draw")
+    VOID = "void", _("void")
     # OpenGotha's RESULT_BOTHWIN: both players score the win (docs/tournaments.md, "Files").
-    BOTH_WIN = "both_win", "both win"
+    BOTH_WIN = "both_win", _("both win")
 
 
 RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME, ResultReason.DRAW)
@@ -53,8 +55,8 @@ RATED_REASONS = (ResultReason.SCORE, ResultReason.RESIGNATION, ResultReason.TIME
 
 
 class Winner(models.TextChoices):
-    BLACK = "B", "Black"
-    WHITE = "W", "White"
+    BLACK = "B", _("Black")
+    WHITE = "W", _("White")
 
 
 MAX_RATED_HANDICAP = 9
@@ -186,11 +188,11 @@ class Game(models.Model):
 
 
 class SubmissionKind(models.TextChoices):
-    SUBMIT = "submit", "submitted by a player"
-    CONFIRM = "confirm", "confirmed by the opponent"
-    CONTEST = "contest", "contested by the opponent"
-    DIRECTOR = "director", "entered by a director"
-    FINALISE = "finalise", "finalised by a director"
+    SUBMIT = "submit", _("submitted by a player")
+    CONFIRM = "confirm", _("confirmed by the opponent")
+    CONTEST = "contest", _("contested by the opponent")
+    DIRECTOR = "director", _("entered by a director")
+    FINALISE = "finalise", _("finalised by a director")
 
 
 class ResultSubmission(models.Model):

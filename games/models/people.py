@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from games.people.engine.federation_ids import AGA_ID, EGD_PIN, FFG_LICENCE, NZGS_ID
-from games.people.engine.names import name_key
+from games.people.engine.names import display_name, name_key
 from ratings.ranks import RANK_CHOICES, Rank
 
 
@@ -95,7 +95,7 @@ class Player(models.Model):
 
     @property
     def full_name(self) -> str:
-        return f"{self.family_name} {self.given_name}".strip()
+        return display_name(self.family_name, self.given_name)
 
     @property
     def rank(self) -> Rank:

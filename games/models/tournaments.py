@@ -9,21 +9,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import F, Q
 
-from games.models.common import RULES_CHOICES, _half_points
+from games.choices import EGF_CLASS_CHOICES, LANGUAGE_CHOICES, RULES_CHOICES, SYSTEM_CHOICES
+from games.models.common import _half_points
 from games.models.people import Player
 from ratings.ranks import RANK_CHOICES
-
-SYSTEM_CHOICES = [
-    ("mcmahon", "McMahon"),
-    ("swiss", "Swiss"),
-    ("swiss_cat", "Swiss with categories"),
-    ("round_robin", "round robin"),
-    ("cup", "cup (knock-out)"),
-]
-
-
-# X: a class the EGD does not rate (OpenGotha's name for an event below class D).
-EGF_CLASS_CHOICES = [(c, c) for c in "ABCDX"]
 
 
 class Tournament(models.Model):
@@ -108,6 +97,7 @@ class Tournament(models.Model):
         "EGF tournament class", max_length=1, choices=EGF_CLASS_CHOICES, default="A"
     )
     pairing_params = models.JSONField(default=dict, blank=True)
+    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
     short_name = models.CharField(max_length=100, blank=True)
     director_name = models.CharField(max_length=200, blank=True)  # as the file names him
     # OpenGotha's time attributes, a setting (docs/tournaments.md, "Time system").

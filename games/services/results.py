@@ -16,7 +16,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 from games import permissions
 from games.engine.result import Result
@@ -357,12 +358,11 @@ def _tell_opponent_claim_changed(game: Game, player: Player, *, old: str | None)
     email = getattr(user, "email", "") if user is not None else ""
     if not email:
         return
-    subject = f"goref: {player.full_name} changed the claimed result of your game"
-    body = (
-        f"{player.full_name} changed the result claimed for your game in {game.tournament.name}, "
-        f"round {game.round.number}: from {old or 'none'} to {game.result_display}.\n"
-        "Look at the game again before you confirm or contest it."
-    )
+    # In the event's language: the opponent's own is not known.
+    context = {"player": player, "game": game, "old": old}
+    with translation.override(game.tournament.language):
+        subject = render_to_string("games/email/claim_changed_subject.txt", context).strip()
+        body = render_to_string("games/email/claim_changed.txt", context)
     transaction.on_commit(
         lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email], fail_silently=True)
     )

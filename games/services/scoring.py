@@ -21,6 +21,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games import permissions, tasks
 from games.engine import ENGINE_VERSION
@@ -46,7 +47,7 @@ CHUNK_SIZE = 20
 # A pending run younger than this may still be on its way to the broker (its
 # on_commit publish has not run yet): the sweep leaves it alone.
 SWEEP_GRACE = timedelta(seconds=5)
-WAITING_MESSAGE = "The record will be checked when the job queue is back."
+WAITING_MESSAGE = gettext_lazy("The record will be checked when the job queue is back.")
 
 # Fields that describe one scoring; cleared when a run is reset to pending.
 _RESULT_FIELDS = {

@@ -15,8 +15,10 @@ from typing import Any
 from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
-from games.messages import result_words
+from games.templatetags.go_words import rank as rank_words
+from games.templatetags.go_words import result_words
 
 register = template.Library()
 
@@ -37,19 +39,19 @@ def url_for(name: str, pk: Any) -> str:
 def _row(
     g: Any, player_url: tuple[str, str], game_url: tuple[str, str], said: dict[Any, str]
 ) -> str:
-    black_rank = getattr(g, "black_rank", None) or g.black.rank  # the rank at entry, if known
-    white_rank = getattr(g, "white_rank", None) or g.white.rank
+    black_rank = rank_words(getattr(g, "black_rank", None) or g.black.rank)  # at entry, if known
+    white_rank = rank_words(getattr(g, "white_rank", None) or g.white.rank)
     return (
         f'<tr><td class="num">{"" if g.table is None else int(g.table)}</td>'
         f'<td><a href="{player_url[0]}{int(g.black_id)}{player_url[1]}">'
-        f'{escape(g.black.full_name)}</a> <span class="muted">{escape(str(black_rank))}</span></td>'
+        f'{escape(g.black.full_name)}</a> <span class="muted">{escape(black_rank)}</span></td>'
         f'<td><a href="{player_url[0]}{int(g.white_id)}{player_url[1]}">'
-        f'{escape(g.white.full_name)}</a> <span class="muted">{escape(str(white_rank))}</span></td>'
+        f'{escape(g.white.full_name)}</a> <span class="muted">{escape(white_rank)}</span></td>'
         f'<td class="num">{escape(str(g.handicap or ""))}</td>'
         f'<td class="num">{escape(str(g.komi))}</td><td>{_said(g, said)}</td>'
         f'<td><span class="state state-{escape(g.state)}">{said.get(g.state) or _state(g, said)}'
         f"</span></td>"
-        f'<td><a href="{game_url[0]}{int(g.pk)}{game_url[1]}">game</a></td></tr>\n'
+        f'<td><a href="{game_url[0]}{int(g.pk)}{game_url[1]}">{said["game"]}</a></td></tr>\n'
     )
 
 
@@ -58,10 +60,10 @@ def _said(g: Any, said: dict[Any, str]) -> str:
     key = (g.result_winner, g.result_reason, g.result_margin)
     text = said.get(key)
     if text is None:
-        shown = g.result_display
-        # Short in the table; in words on hover or a long press, as the result buttons say it.
+        sgf = g.result_display
+        # In words, in the reader's language; the SGF notation (as on the slip) on hover.
         text = said[key] = (
-            f'<abbr title="{escape(result_words(shown))}">{escape(shown)}</abbr>' if shown else "–"
+            f'<span title="{escape(sgf)}">{escape(result_words(sgf))}</span>' if sgf else "–"
         )
     return text
 
@@ -76,14 +78,29 @@ def game_rows(games: Iterable[Any]) -> SafeString:
     """The games table of a round or a tournament page (every value escaped): f-strings
     rather than ``format_html`` per row, which was half the cost of 3,800 rows."""
     player_url, game_url = _url("games:player"), _url("games:game")
-    said: dict[Any, str] = {}
+    # The words are looked up once per table, in the reader's language.
+    said: dict[Any, str] = {"game": escape(gettext("game"))}
     body = "".join([_row(g, player_url, game_url, said) for g in games]) or (
-        '<tr><td colspan="8" class="muted">No games.</td></tr>'
+        f'<tr><td colspan="8" class="muted">{escape(gettext("No games."))}</td></tr>'
     )
+    heads = [
+        escape(h)
+        for h in (
+            gettext("Table"),
+            gettext("Black"),
+            gettext("White"),
+            gettext("H"),
+            gettext("Komi"),
+            gettext("Result"),
+            gettext("State"),
+            gettext("Game"),
+        )
+    ]
     return mark_safe(  # every value in the rows is escaped or an integer
-        '<table class="games">\n<thead><tr><th class="num">Table</th><th>Black</th>'
-        '<th>White</th><th class="num">H</th><th class="num">Komi</th><th>Result</th>'
-        f"<th>State</th><th></th></tr></thead>\n<tbody>\n{body}</tbody>\n</table>"
+        f'<table class="games">\n<thead><tr><th class="num">{heads[0]}</th><th>{heads[1]}</th>'
+        f'<th>{heads[2]}</th><th class="num"><abbr title="{escape(gettext("handicap"))}">'
+        f'{heads[3]}</abbr></th><th class="num">{heads[4]}</th><th>{heads[5]}</th>'
+        f"<th>{heads[6]}</th><th>{heads[7]}</th></tr></thead>\n<tbody>\n{body}</tbody>\n</table>"
     )
 
 
@@ -125,7 +142,7 @@ def standings_rows(
         player, entry = row.player, row.entry
         rank = ranks.get(entry.rank)
         if rank is None:
-            rank = ranks[entry.rank] = escape(str(entry.get_rank_display()))
+            rank = ranks[entry.rank] = escape(rank_words(entry.rank))
         name = escape(player.full_name)
         if not printable:
             name = f'<a href="{url_for("games:player", player.pk)}">{name}</a>'

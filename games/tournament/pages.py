@@ -22,6 +22,7 @@ from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.urls import reverse
 
+from games.selectors import tournament_language_of
 from ops.pages import cache
 from ops.pages.responses import fragment_entry, visitor_entry
 from ops.pages.warming import unflag
@@ -45,11 +46,14 @@ def warmed_entries(version: str) -> list[str]:
     """The cache entries the worker rebuilds after a bump of ``tournament:<pk>``."""
     pk = version.removeprefix(PREFIX)
     standings = standings_key(pk, None, printable=False)
+    # The worker visits as a visitor who asked for no language: the tournament's pages
+    # are then in its own (config.locale); other languages are built on first request.
+    language = tournament_language_of(tournament_id=pk) or settings.LANGUAGE_CODE
     return [
-        visitor_entry(tournament_key(pk)),
-        fragment_entry(f"{TOURNAMENT_BODY}.{pk}"),
-        visitor_entry(f"page.{standings}"),
-        fragment_entry(standings),
+        visitor_entry(tournament_key(pk), language),
+        fragment_entry(f"{TOURNAMENT_BODY}.{pk}", language),
+        visitor_entry(f"page.{standings}", language),
+        fragment_entry(standings, language),
     ]
 
 

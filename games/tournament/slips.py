@@ -13,6 +13,7 @@ import segno
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from games.models import Game, Player
 from games.services.codes import report_code
@@ -36,7 +37,9 @@ def slip_codes(request: HttpRequest, game: Game) -> list[SlipCode]:
             "games:report", kwargs={"game_id": game.pk, "code": f"{code[:4]}-{code[4:]}"}
         )
         url = request.build_absolute_uri(path)
-        # segno draws the markup from the URL's bits only: nothing of the text is echoed.
-        svg = segno.make(url, error="m").svg_inline(scale=2)
+        # segno draws the markup from the URL's bits; its text alternative (a <title>,
+        # which segno escapes) names the address printed beside it.
+        title = gettext("QR code: {url}").format(url=url)
+        svg = segno.make(url, error="m").svg_inline(scale=2, title=title)
         out.append(SlipCode(player=player, colour=colour, url=url, qr=mark_safe(svg)))
     return out

@@ -171,7 +171,7 @@ def _round_where_page(
             },
         )
 
-    fragment = body() if query else cache.single_flight(f"fragment.{key}@{versions}", body)
+    fragment = body() if query else cache.single_flight(f"{fragment_entry(key)}@{versions}", body)
     return render(
         request,
         "games/round_where.html",

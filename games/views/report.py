@@ -21,7 +21,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from games import messages as words
 from games import services
+from games.engine.result import Result, ResultError
 from games.forms import ContestForm, result_suggestions
 from games.models import Game, GameState
 from games.services import outbound
@@ -89,27 +91,27 @@ def _act(request: HttpRequest, game: Game, holder: CodeHolder) -> HttpResponse:
     try:
         if action == "report":
             result = (request.POST.get("result") or request.POST.get("score") or "").strip()
+            if not readable(result):  # typed on a phone: said in the player's language
+                errors = [str(words.RESULT_UNREADABLE)]
+                return _page(request, game, holder, errors=errors, status=400)
             services.game_result_submit(actor=holder, game=game, result=result)
-            messages.success(request, "Result reported: your opponent confirms it with his code.")
+            messages.success(request, words.RESULT_REPORTED)
         elif action == "confirm":
             services.game_result_confirm(actor=holder, game=game, claim=claim)
-            messages.success(request, "Result confirmed: it is now final.")
+            messages.success(request, words.RESULT_CONFIRMED)
             return redirect("games:game", pk=game.pk)
         elif action == "contest":
             reason = form.cleaned_data.get("reason") or ""
             services.game_result_contest(actor=holder, game=game, reason=reason, claim=claim)
-            messages.success(request, "Result contested: a referee will look at it.")
+            messages.success(request, words.RESULT_CONTESTED)
         elif action in ("accept", "appeal"):
             reason = (request.POST.get("reason") or "")[:2000]
             outbound.slip_ruling_answer(actor=holder, game=game, answer=action, reason=reason)
             messages.success(
-                request,
-                "You accept the ruling."
-                if action == "accept"
-                else "Your appeal is sent: the next level rules on it.",
+                request, words.RULING_ACCEPTED if action == "accept" else words.APPEAL_SENT
             )
         else:
-            return _page(request, game, holder, errors=["Choose an action."], status=400)
+            return _page(request, game, holder, errors=[str(words.CHOOSE_AN_ACTION)], status=400)
     except StateConflict as exc:  # the game moved on meanwhile (a claim changed, a dispute)
         game.refresh_from_db()  # the page shows what it is now
         return _page(request, game, holder, errors=exc.messages, status=409)
@@ -153,3 +155,12 @@ def _page(
         "ruling": outbound.slip_ruling(game, me.pk),
     }
     return render(request, "games/report.html", ctx, status=status)
+
+
+def readable(text: str) -> bool:
+    """Whether ``text`` reads as a result (``B+6.5``, ``W+R``, ``0``...)."""
+    try:
+        Result.parse(text)
+    except ResultError:
+        return False
+    return True

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from ops.pages import cache
 from ops.pages.compress import MIN_BYTES, Page, accepts_gzip, gzipped
@@ -41,15 +42,17 @@ class _NotCached(Exception):
         self.response = response
 
 
-def visitor_entry(key: str) -> str:
-    """The cache entry name of ``visitor_cached(request, key, ...)``'s whole page."""
+def visitor_entry(key: str, language: str | None = None) -> str:
+    """The cache entry name of ``visitor_cached(request, key, ...)``'s whole page, in
+    ``language`` (by default the request's, which the page is written in)."""
     # ".gz2": a page kept by an earlier release has other fields.
-    return f"{key}.gz2"
+    return f"{key}.{language or get_language()}.gz2"
 
 
-def fragment_entry(name: str) -> str:
-    """The cache entry name of a page's compressed fragment called ``name``."""
-    return f"fragment.{name}.gz"
+def fragment_entry(name: str, language: str | None = None) -> str:
+    """The cache entry name of a page's compressed fragment called ``name``, in ``language``
+    (by default the request's)."""
+    return f"fragment.{name}.{language or get_language()}.gz"
 
 
 def visitor_cached(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from games.models import Player
 from ratings.charts import rating_chart_svg
@@ -24,4 +25,6 @@ def rating_chart(history: Sequence[RatingHistory], player: Player) -> SafeString
         points.append((history[0].event_date, history[0].rating_before))
         points += [(h.event_date, h.rating_after) for h in history]
     # rating_chart_svg escapes every text it draws.
-    return mark_safe(rating_chart_svg(points, title=f"Rating history of {player.full_name}"))
+    title = gettext("Rating history of {name}").format(name=player.full_name)
+    empty = gettext("No rated tournaments yet.")
+    return mark_safe(rating_chart_svg(points, title=title, empty=empty))

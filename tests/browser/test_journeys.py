@@ -18,6 +18,7 @@ from games import services as games
 from games.engine.record import parse_record
 from games.models import DeadStoneReview, Game, GameState, Tournament
 from games.people.services.grants import director_grant_admin
+from games.templatetags.go_words import result_words
 from ratings.recompute import recompute
 from referee import services as referee_services
 from referee.models import Dispute
@@ -87,7 +88,7 @@ def test_a_player_submits_a_record_and_the_opponent_confirms_what_the_engine_che
     page = visit(bob.user)
     expect_text(page, "header", "My games 1 to confirm")
     page.click("header >> text=My games")
-    expect_text(page, "#waiting + ul", rf"submitted .*\({re.escape(result)}\)")
+    expect_text(page, "#waiting + ul", rf"submitted {re.escape(result_words(result))}")
     shot(page, "my-games-waiting")
     page.click("#waiting + ul a")
     expect_text(page, "#verification", "matches the result")
@@ -205,7 +206,7 @@ def test_an_appeal_goes_to_the_chief_referee_and_then_the_committee(
 
     page = visit(alice.user)
     page.goto(f"{page.base}/games/{nz_game.pk}/")
-    expect_text(page, "#result", "W\\+T")
+    expect_text(page, "#result", "White wins on time")  # W+T, in words
     assert page.locator("#raise-dispute").count() == 0
     shot(page, "game-final")
     assert Game.objects.get(pk=nz_game.pk).state == GameState.FINAL

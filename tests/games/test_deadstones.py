@@ -98,7 +98,8 @@ def test_the_opponent_sees_the_flipped_stones_on_the_game_page(small, alice, bob
     submit(small, alice, WHITE_STONE_ONLY)
     client.force_login(bob.user)
     page = client.get(f"/games/{small.pk}/").content.decode()
-    assert f"The engine counts <strong>{WHITE_STONE_ONLY}</strong> if these stones are dead" in page
+    # B+4.5, in words
+    assert "The engine counts <strong>Black wins by 4.5 points</strong> if these stones" in page
     assert 'id="dead-stones-confirm"' in page and "Confirming the result agrees to them" in page
     assert "it waits for the players&#x27; confirmation" in page
 

@@ -332,7 +332,7 @@ def test_a_confirm_is_bound_to_the_claim_the_opponent_saw(
     assert submitted.state == GameState.SUBMITTED and submitted.locked_at is None
     # Bob was told, and the claim he now sees can be answered.
     assert mail.outbox and "changed the result claimed" in mail.outbox[-1].body
-    assert "from B+R to W+R" in mail.outbox[-1].body
+    assert "from Black wins by resignation to White wins by resignation" in mail.outbox[-1].body
     fresh = current_claim(submitted)
     assert fresh != seen
     response = as_bob.post(reverse("games:game-confirm", args=[submitted.pk]), {"claim": fresh})
@@ -357,4 +357,4 @@ def test_the_opponent_sees_that_the_claim_was_changed(
     assert 'id="claim-changed"' not in page
     services.game_result_submit(actor=alice.user, game=submitted, result="W+R")
     page = as_bob.get(reverse("games:game", args=[submitted.pk])).content.decode()
-    assert 'id="claim-changed"' in page and "before, B+R" in page
+    assert 'id="claim-changed"' in page and "before, Black wins by resignation" in page

@@ -45,7 +45,7 @@ def test_a_player_sees_what_waits_for_his_confirmation(
     assert 'href="/my-games/"' in header and "1 to confirm" in header
     page = client.get("/my-games/").content.decode()
     waiting = page[page.index("Waiting for you to confirm") : page.index("My latest games")]
-    assert f'href="/games/{game.pk}/"' in waiting and "W+R" in waiting
+    assert f'href="/games/{game.pk}/"' in waiting and "White wins by resignation" in waiting
     client.force_login(bob.user)  # his own claim waits for Alice, not for him
     assert "to confirm" not in _header(client)
 

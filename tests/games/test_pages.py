@@ -159,11 +159,11 @@ def test_the_tournament_page_query_count_does_not_grow_with_games(
     url = reverse("games:tournament", args=[finished.tournament_id])
     # tournament and its directors (kept for the signed-in pages), rounds, games, their
     # players (each once); the entries (for the games' ranks and the standings both) and
-    # the standings' games
-    with django_assert_num_queries(7):
+    # the standings' games; the tournament's language (the client asks for none, config.locale)
+    with django_assert_num_queries(8):
         client.get(url)
     _more_games(finished.tournament, director, rounds=3, per_round=4)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         response = client.get(url)
     # The current round's 4 games; the earlier rounds are links to their own pages.
     body = response.content.decode()
@@ -176,8 +176,8 @@ def test_the_round_page_query_count_is_pinned(
     client: Client, finished: Game, director: Any, django_assert_num_queries: Any
 ) -> None:
     _more_games(finished.tournament, director, rounds=1, per_round=5)
-    # round with tournament, games with players, entry ranks
-    with django_assert_num_queries(3):
+    # round with tournament, games with players, entry ranks; the tournament's language
+    with django_assert_num_queries(4):
         client.get(reverse("games:round", args=[finished.tournament_id, 1]))
 
 
@@ -203,8 +203,9 @@ def test_the_player_games_list_query_count_is_pinned(
 def test_the_game_page_query_count_is_pinned(
     client: Client, finished: Game, django_assert_num_queries: Any
 ) -> None:
-    # The game with its players, the engine's check of the record, its public disputes.
-    with django_assert_num_queries(3):
+    # The game with its players, the engine's check of the record, its public disputes;
+    # its tournament's language (the client asks for none, config.locale).
+    with django_assert_num_queries(4):
         client.get(reverse("games:game", args=[finished.pk]))
 
 

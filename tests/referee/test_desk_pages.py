@@ -44,7 +44,7 @@ def test_the_game_page_says_the_count_matches(client: Client, game: Any, alice: 
     _rescore(game)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert (
-        f"The engine counted {result} from the record under japanese rules: matches the result."
+        f"The engine counted {result} from the record under Japanese rules: matches the result."
         in html
     )
     assert "Black&#x27;s area" in html or "Black's area" in html

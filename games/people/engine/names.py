@@ -24,3 +24,25 @@ def name_key(family_name: str, given_name: str) -> str:
     text = folded(f"{family_name} {given_name}")
     words = "".join(c if c.isalnum() else " " for c in text).split()
     return " ".join(sorted(words))[:170]
+
+
+# Scripts whose names are written family name first with no space between the parts:
+# Han (Chinese, Japanese kanji), kana and Hangul.
+_CLOSED_SCRIPTS = ("CJK UNIFIED IDEOGRAPH", "HIRAGANA", "KATAKANA", "HANGUL")
+
+
+def _closed(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and all(
+        unicodedata.name(c, "").startswith(_CLOSED_SCRIPTS) for c in letters
+    )
+
+
+def display_name(family_name: str, given_name: str) -> str:
+    """A player's name as his own script writes it: family name first (the Go world's
+    order, the EGD's as well), joined with no space when both parts are in Chinese,
+    Japanese or Korean script (李昌镐, 井山裕太, 이창호), else with one."""
+    family, given = family_name.strip(), given_name.strip()
+    if _closed(family) and _closed(given):
+        return family + given
+    return f"{family} {given}".strip()

@@ -27,6 +27,8 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection, send_mail, send_mass_mail
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy
 
 from games import permissions
 from games.models import Player, Tournament
@@ -100,24 +102,16 @@ def _send(*, actor: Actor, player: Player, email: str, link: str) -> None:
     transaction.on_commit(lambda: _send_notices(actor=actor, player=player, email=email))
 
 
-_SUBJECT = "Your goref account"
+_SUBJECT = gettext_lazy("Your goref account")
 
 
 def _invitation_body(player: Player, link: str) -> str:
-    return "\n".join(
-        [
-            f"A tournament director has invited you to goref as {player.full_name}.",
-            "",
-            f"Choose a password for your account here (the link works once, for {INVITATION_DAYS} days):",
-            link,
-            "",
-            "If you did not expect this, ignore this message: nothing happens unless you open it.",
-        ]
-    )
+    context = {"player": player, "link": link, "days": INVITATION_DAYS}
+    return render_to_string("games/email/invitation.txt", context)
 
 
 def _send_invitation(*, player: Player, email: str, link: str) -> None:
-    send_mail(_SUBJECT, _invitation_body(player, link), settings.DEFAULT_FROM_EMAIL, [email])
+    send_mail(str(_SUBJECT), _invitation_body(player, link), settings.DEFAULT_FROM_EMAIL, [email])
 
 
 def _send_notices(*, actor: Actor, player: Player, email: str) -> None:
@@ -229,7 +223,7 @@ def _send_list(*, actor: Actor, mails: list[tuple[Player, str, str]]) -> None:
     sent = 0
     for player, email, link in mails:
         message = EmailMessage(
-            _SUBJECT, _invitation_body(player, link), None, [email], connection=connection
+            str(_SUBJECT), _invitation_body(player, link), None, [email], connection=connection
         )
         try:
             sent += message.send()

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import translation
 
 from games.models import Game, Tournament
 from games.permissions import is_director
@@ -463,14 +464,16 @@ class RoundPairingViews:
                 lines.append((g.black, g, "Black", g.white))
                 lines.append((g.white, g, "White", g.black))
             lines.sort(key=lambda line: (line[0].family_name, line[0].given_name, line[0].pk))
+        # The lists and slips are for the players: in the tournament's language (the QR
+        # codes' text alternatives too).
+        with translation.override(tournament.language):
+            codes = {g.pk: slip_codes(request, g) for g in games} if by == "slips" else {}
         context = {
             "tournament": tournament,
             "number": number,
             "games": games,
             # A jigo box only where the komi allows a level count.
-            "slips": [
-                (g, g.jigo_possible, slip_codes(request, g) if by == "slips" else []) for g in games
-            ],
+            "slips": [(g, g.jigo_possible, codes.get(g.pk, [])) for g in games],
             "by": by if by in ("table", "name", "slips") else "table",
             "lines": lines,
             "bye": day_selectors.round_view(tournament, number).bye_player,
@@ -481,7 +484,12 @@ class RoundPairingViews:
                 else tournament.time_control
             ),
         }
-        return TemplateResponse(request, "admin/games/tournament_pairing_print.html", context)
+        with translation.override(tournament.language):
+            response = TemplateResponse(
+                request, "admin/games/tournament_pairing_print.html", context
+            ).render()
+        response.headers["Content-Language"] = tournament.language
+        return response
 
 
 PARAM_HELP = {

@@ -12,7 +12,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import EGF_CLASS_CHOICES, SYSTEM_CHOICES, Tournament
+from games.choices import EGF_CLASS_CHOICES, LANGUAGE_CHOICES, SYSTEM_CHOICES
+from games.models import Tournament
 from games.tournament.engine.timesystem import Overtime, TimeSystem, time_system_of
 from games.tournament.services.settings import SETTINGS, effective_criteria, handicap_komi
 from ratings.ranks import Rank
@@ -168,6 +169,11 @@ class SettingsWriteSerializer(serializers.Serializer[Any]):
     egf_class = serializers.ChoiceField(
         choices=EGF_CLASS_CHOICES, required=False, help_text="The director's class, audited."
     )
+    language = serializers.ChoiceField(
+        choices=LANGUAGE_CHOICES,
+        required=False,
+        help_text="Its public pages' language for visitors who ask for none; its slips'.",
+    )
 
 
 def settings_from_api(data: dict[str, Any]) -> dict[str, Any]:
@@ -229,6 +235,7 @@ class SettingsOutMixin(serializers.Serializer[Any]):
     handicap_policy = serializers.SerializerMethodField()
     egf_class = serializers.CharField(read_only=True)
     time_system = serializers.SerializerMethodField()
+    language = serializers.CharField(read_only=True)
     pairing_params = serializers.JSONField(read_only=True)
     state = serializers.SerializerMethodField()
     started_at = serializers.DateTimeField(read_only=True)

@@ -7,7 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.models import RULES_CHOICES, Player, Presence, Tournament, TournamentEntry
+from games.choices import RULES_CHOICES
+from games.models import Player, Presence, Tournament, TournamentEntry
 from games.tournament import selectors as day_selectors
 from games.tournament.api.fields import (
     SETTINGS_OUT_FIELDS,

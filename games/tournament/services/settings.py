@@ -1,5 +1,6 @@
 """A tournament's event settings: system, rounds, McMahon bar and floor, points for a round
-without a game, placement criteria, categories, handicap policy, time system, EGF class.
+without a game, placement criteria, categories, handicap policy, time system, EGF class,
+language.
 
 Defaults per system are OpenGotha's (docs/tournaments.md, "Settings").  Every change is
 audited with its before and after values.
@@ -15,9 +16,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games import permissions
+from games.choices import SYSTEM_CHOICES
 from games.engine.komi import game_komi, handicap_komi_default
 from games.engine.rules import get_rules
-from games.models import SYSTEM_CHOICES, Tournament
+from games.models import Tournament
 from games.tournament.engine.model import Settings, System
 from games.tournament.engine.standings import CRITERIA
 from games.tournament.engine.timesystem import TimeSystem, TimeSystemError, time_system_of
@@ -72,6 +74,7 @@ SETTINGS = (
     Setting("handicap_komi", None, "handicap_policy.komi"),
     Setting("time_system", None, "time_system"),
     Setting("egf_class", None, "egf_class"),
+    Setting("language", None, "language"),
 )
 SETTINGS_FIELDS = tuple(s.model for s in SETTINGS)
 RANK_SETTINGS = ("mm_bar", "mm_floor", "handicap_threshold")
