@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from config.startup import SITE_MARKER
+
 # Personas (director, referee, players, outsider) and factories, shared by every app's tests.
 pytest_plugins = ["tests.personas"]
 
@@ -207,6 +209,14 @@ def start_worker(
     env["DATABASE_URL"] = database_url_for_test_db()
     env["REDIS_URL"] = redis_url
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    # The test database's name is not this process's: the worker takes this site's keys.
+    from django.conf import settings
+
+    env["GOREF_SITE"] = settings.GOREF_SITE
+    # The test database is new in each run: the last run's site marker names the old one.
+    import redis
+
+    redis.Redis.from_url(redis_url).delete(f"{settings.GOREF_SITE}:{SITE_MARKER}")
 
     def start(
         *,
