@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import caches
+from django.db.models import Count, Q, QuerySet
 
 from games.models import (
     LOCKED_STATES,
@@ -390,14 +391,42 @@ def result_choices(game: Game) -> tuple[tuple[str, str, str], ...]:
     return tuple(c for c in RESULT_CHOICES if game.jigo_possible or c[2] != "0")
 
 
+def _round_games(tournament: Tournament, number: int) -> QuerySet[Game]:
+    return Game.objects.filter(tournament=tournament, round__number=number)
+
+
 def round_results(tournament: Tournament, number: int) -> list[ResultRow]:
     """One row per table of round ``number``, in one query."""
-    games = (
-        Game.objects.filter(tournament=tournament, round__number=number)
+    games = _round_games(tournament, number).select_related("round", "black", "white")
+    return [
+        ResultRow(g, g.result_display, result_choices(g)) for g in games.order_by("table", "id")
+    ]
+
+
+def round_result_row(tournament: Tournament, number: int, game_id: int) -> ResultRow | None:
+    """The row of one game of round ``number`` (a click's answer), in one query."""
+    game = (
+        _round_games(tournament, number)
         .select_related("round", "black", "white")
-        .order_by("table", "id")
+        .filter(pk=game_id)
+        .first()
     )
-    return [ResultRow(g, g.result_display, result_choices(g)) for g in games]
+    return None if game is None else ResultRow(game, game.result_display, result_choices(game))
+
+
+def round_result_counts(tournament: Tournament, number: int) -> dict[str, int]:
+    """The results page's counters for round ``number``, in one query: results known
+    (any recorded reason, "both win" included), games, known ones not yet locked (the
+    "Finalise" button's count) and games not locked."""
+    known = ~Q(result_reason="")
+    locked = Q(state__in=LOCKED_STATES)
+    counts = _round_games(tournament, number).aggregate(
+        known=Count("pk", filter=known),
+        total=Count("pk"),
+        to_finalise=Count("pk", filter=known & ~locked),
+        open=Count("pk", filter=~locked),
+    )
+    return {k: int(v) for k, v in counts.items()}
 
 
 # --------------------------------------------------------------------------- round pairing

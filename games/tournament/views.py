@@ -422,16 +422,6 @@ def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _counts(rows: list[day_selectors.ResultRow]) -> dict[str, int]:
-    return {
-        "known": sum(1 for r in rows if r.result),
-        "total": len(rows),
-        # The page's "Finalise" button counts these as results arrive by click or key.
-        "to_finalise": sum(1 for r in rows if r.result and not r.game.is_locked),
-        "open": sum(1 for r in rows if not r.game.is_locked),
-    }
-
-
 def _row_json(row: day_selectors.ResultRow) -> dict[str, Any]:
     return {
         "id": row.game.pk,
@@ -456,25 +446,19 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return _round_results_finalise(request, tournament, number)
     if request.method == "POST":
         status, error, saved = _round_result_post(request, tournament, number)
-        if status == 200 and not _wants_json(request):
+        if _wants_json(request):
+            return _round_result_answer(tournament, number, saved, status, error)
+        if status == 200:
             return HttpResponseRedirect(
                 reverse("games:round-results", args=[pk, number])
                 + (f"?{request.GET.urlencode()}" if request.GET else "")
                 + f"#game-{saved}"
             )
     rows = day_selectors.round_results(tournament, number)
+    counts = day_selectors.round_result_counts(tournament, number)
     if _wants_json(request) or request.GET.get("format") == "json":
-        game_id = request.POST.get("game", "")
-        mine = [r for r in rows if str(r.game.pk) == game_id]
-        return JsonResponse(
-            {
-                **_counts(rows),
-                "error": error,
-                "game": _row_json(mine[0]) if mine else None,
-                "games": [_row_json(r) for r in rows] if request.method == "GET" else [],
-            },
-            status=status,
-        )
+        games = [_row_json(r) for r in rows]
+        return JsonResponse({**counts, "error": error, "game": None, "games": games}, status=status)
     unknown_only = request.GET.get("unknown") == "1"
     shown = [r for r in rows if not r.result] if unknown_only else rows
     return render(
@@ -487,7 +471,24 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "unknown_only": unknown_only,
             "error": error,
             "round_pk": rows[0].game.round_id if rows else None,
-            **_counts(rows),
+            **counts,
+        },
+        status=status,
+    )
+
+
+def _round_result_answer(
+    tournament: Tournament, number: int, game_id: int | None, status: int, error: str
+) -> JsonResponse:
+    """A click's answer: the clicked game's row and the round's counters, in two queries,
+    not the whole round (500 rows at a congress; the page polls for the others)."""
+    row = None if game_id is None else day_selectors.round_result_row(tournament, number, game_id)
+    return JsonResponse(
+        {
+            **day_selectors.round_result_counts(tournament, number),
+            "error": error,
+            "game": None if row is None else _row_json(row),
+            "games": [],
         },
         status=status,
     )
