@@ -14,7 +14,7 @@ PORT ?= 8000
 # of one start, and two starts under one name would vouch for each other.
 NODE = worker-$(shell od -An -N4 -tx4 /dev/urandom | tr -d ' ')@%h
 
-.PHONY: run serve test venv lint typecheck pytest browser migrate demo worker bench clean
+.PHONY: run serve test test-hosts venv lint typecheck pytest browser migrate demo worker bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed: install Python 3.11"; exit 1; }
@@ -114,9 +114,16 @@ browser:
 	  else echo "Chromium is missing (apt-get install chromium): the browser tests will skip"; fi
 
 pytest: venv browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not hosts"
 
 test: lint typecheck pytest
+
+# Two web hosts and two workers in network namespaces of their own (ip netns: as
+# root) on one PostgreSQL and one Redis (DATABASE_URL, REDIS_URL): a write on one
+# host read on the other, a worker killed holding claims, two sites on one Redis DB
+# (tests/hosts/).  About three minutes; .ci/run runs it after `make test`.
+test-hosts: venv
+	$(BIN)/python -m pytest -m hosts tests/hosts
 
 # Benchmarks print figures against a peer measured in the same run.  The
 # re-scoring, web and database ratings benchmarks need PostgreSQL and Redis
