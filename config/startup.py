@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 # Commands that serve requests: they check the database before anything starts (a
@@ -101,14 +102,15 @@ def site_problem() -> str | None:
             settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2
         )
         client.set(key, identity, nx=True)
-        found = client.get(key)
+        raw: Any = client.get(key)
     except redis.RedisError:
         return None
-    if found is None or found.decode() == identity:
+    found = "" if raw is None else bytes(raw).decode()
+    if found in ("", identity):
         return None
     return (
         f"goref: REDIS_URL={redacted(settings.REDIS_URL)} already serves the site "
-        f"{settings.GOREF_SITE!r} for another database ({found.decode()}); two sites on one "
+        f"{settings.GOREF_SITE!r} for another database ({found}); two sites on one "
         "Redis DB need distinct names: set GOREF_SITE, or use another Redis DB. "
         f"If that site is gone for good: redis-cli -n <db> DEL {key}"
     )
