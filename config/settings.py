@@ -247,8 +247,6 @@ GOREF_WARM_SECONDS = env_int("GOREF_WARM_SECONDS", 10, minimum=1)
 # (ops.pages.cache.touch); True: at the write itself, for tests, whose transaction
 # never commits (tests/conftest.py).
 GOREF_CACHE_BUMP_AT_WRITE = False
-# bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
-GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
 GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)
 GOREF_REQUEUE_AFTER = env_int("GOREF_REQUEUE_AFTER", 60, minimum=1)
 
