@@ -134,6 +134,7 @@ bench: venv
 	$(BIN)/python -m bench.rescore
 	$(BIN)/python -m bench.deadstones
 	$(BIN)/python -m bench.web
+	$(BIN)/python -m bench.burst
 	$(BIN)/python -m bench.pairing
 	$(BIN)/python -m bench.pairing_page
 	$(BIN)/python -m bench.rating_lists
