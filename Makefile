@@ -121,7 +121,7 @@ test: lint typecheck pytest
 # Two web hosts and two workers in network namespaces of their own (ip netns: as
 # root) on one PostgreSQL and one Redis (DATABASE_URL, REDIS_URL): a write on one
 # host read on the other, a worker killed holding claims, two sites on one Redis DB
-# (tests/hosts/).  About three minutes; .ci/run runs it after `make test`.
+# (tests/hosts/).  About a minute; .ci/run runs it after `make test`.
 test-hosts: venv
 	$(BIN)/python -m pytest -m hosts tests/hosts
 
