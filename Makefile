@@ -139,6 +139,7 @@ bench: venv
 	$(BIN)/python -m bench.pairing_page
 	$(BIN)/python -m bench.rating_lists
 	$(BIN)/python -m bench.tournament_import
+	$(BIN)/python -m bench.results_files
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

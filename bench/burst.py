@@ -124,7 +124,14 @@ def _seed(players_count: int) -> tuple[int, list[int], list[str]]:
         for t in range(players_count // 2)
     )
     TournamentEntry.objects.bulk_create(
-        TournamentEntry(tournament=tournament, player=p, rank=p.declared_rank) for p in players
+        TournamentEntry(
+            tournament=tournament,
+            player=p,
+            family_name=p.family_name,
+            given_name=p.given_name,
+            rank=p.declared_rank,
+        )
+        for p in players
     )
     cookies = []
     for d in range(DIRECTORS):

@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python -m bench.engine`` (``--games N`` to change the sample,
 ``--runs N`` to measure the real records N times and print the median of the runs,
-``--real-only`` for the real records alone).
+``--real-only`` for the real records alone, with the counting time per real
+finished position).
 Prints, per kind of real record in tests/data/sgf (public archives: KGS, Fox, OGS,
 IGS, Sabaki, ...; plain move lists, records with comments or time stamps, with
 variations, with set-up positions), parse+replay+score per record against
@@ -198,6 +199,7 @@ def main() -> None:
     chinese = get_rules("chinese")
     real_records(args.runs)
     if args.real_only:
+        real_positions()
         return
 
     for length in (250, 500):

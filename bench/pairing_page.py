@@ -6,9 +6,13 @@ for the field-limit check).  Creates its own PostgreSQL database
 (``BENCH_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/goref_bench_pairing_page,
 dropped and migrated), enters the players in a McMahon tournament, plays round 1 with
 results, then measures round 2: each step's seconds, page bytes and the number of fields
-the request sent (Django refuses more than 1,000).  Targets: every step under 5 s, every
-page under 2 MB.  The peer is the page as it was before the round's editor became one
-text field: a ``<select>`` of every player per row, whose size is computed, not served.
+the request sent (Django refuses more than 1,000), and the web process's CPU seconds
+beside the bound every request keeps, 10 s.  Above ``GOREF_PAIRING_JOB_PLAYERS`` the
+preview and the API's dry run only start a job: the bench then runs the job as a worker
+would, printing its CPU apart (a worker's, not a request's), and reads its result page.
+Targets: every step under 5 s and 10 CPU-seconds, every page under 2 MB.  The peer is
+the page as it was before the round's editor became one text field: a ``<select>`` of
+every player per row, whose size is computed, not served.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from bench.database import database_urls, fresh_database
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS_TARGET = 5.0
+CPU_BOUND = 10.0  # CPU-seconds: no request may hold a thread longer (README, "Security")
 BYTES_TARGET = 2_000_000
 
 
@@ -65,6 +70,8 @@ def _seed(players: int) -> tuple[object, object]:
             TournamentEntry(
                 tournament=tournament,
                 player=p,
+                family_name=p.family_name,
+                given_name=p.given_name,
                 rank=p.declared_rank,
                 club=f"Club{rnd.randrange(players // 8 + 1)}",
                 country=rnd.choice(["FR", "DE", "NL", "CZ", "PL", "GB"]),
@@ -84,18 +91,34 @@ def _seed(players: int) -> tuple[object, object]:
 
 
 def _measure(label: str, call: object, fields: int | None = None) -> tuple[float, object]:
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     response = call()  # type: ignore[operator]
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     size = len(response.content)
     status = response.status_code
-    ok = seconds < SECONDS_TARGET and size < BYTES_TARGET and status in (200, 302)
+    ok = (
+        seconds < SECONDS_TARGET
+        and cpu < CPU_BOUND
+        and size < BYTES_TARGET
+        and status in (200, 202, 302)
+    )
     sent = "" if fields is None else f", {fields} fields sent"
     print(
-        f"  {label:<42} {seconds:6.2f} s  {size / 1e6:6.2f} MB  HTTP {status}{sent}"
-        f"  {'ok' if ok else 'OVER TARGET'}"
+        f"  {label:<42} {seconds:6.2f} s  CPU {cpu:6.2f} s (bound {CPU_BOUND:g} s)"
+        f"  {size / 1e6:6.2f} MB  HTTP {status}{sent}  {'ok' if ok else 'OVER TARGET'}"
     )
     return seconds, response
+
+
+def _worker(label: str, job_id: int) -> None:
+    """Run a pairing job here, as the worker would, and print its CPU (no request's)."""
+    from games.tournament.services.pairing_jobs import round_pair_job_run
+
+    start, cpu_start = time.perf_counter(), time.process_time()
+    state = round_pair_job_run(job_id=job_id)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    print(f"  (worker) {label:<33} {seconds:6.2f} s  CPU {cpu:6.2f} s  job {state}")
 
 
 def main() -> None:
@@ -123,7 +146,10 @@ def main() -> None:
     client.force_login(director)  # type: ignore[arg-type]
     pk = tournament.pk  # type: ignore[attr-defined]
     pair = reverse("admin:games_tournament_pair", args=[pk, 2])
-    print(f"round 2 of {args.players} players (targets: < {SECONDS_TARGET:g} s, < 2 MB):")
+    print(
+        f"round 2 of {args.players} players (targets: < {SECONDS_TARGET:g} s, "
+        f"< {CPU_BOUND:g} CPU-seconds, < 2 MB):"
+    )
     _measure("Pair round 2: who plays (GET)", lambda: client.get(pair))
     choose = {"step": "preview", "bye": "auto", "leave_out": "", "add": ""}
     _, preview = _measure(
@@ -131,6 +157,10 @@ def main() -> None:
         lambda: client.post(pair, choose),
         fields=len(choose) + 1,
     )
+    if preview.status_code == 302:  # type: ignore[attr-defined]
+        job_page = preview["Location"]  # type: ignore[index]
+        _worker("preview's pairing and reasons", int(job_page.rstrip("/").rsplit("/", 1)[1]))
+        _, preview = _measure("preview: the job's result page", lambda: client.get(job_page))
     text = preview.context["edit"].initial["games_text"]  # type: ignore[attr-defined]
     bye = preview.context["edit"].initial["bye"]  # type: ignore[attr-defined]
     tables = len(text.splitlines())
@@ -161,10 +191,14 @@ def main() -> None:
     )
     api = f"/api/v1/tournaments/{pk}/rounds/3/pairing/"
     ask = {"dry_run": True, "explain": "all", "accept_unfinished": True}
-    _measure(
+    _, asked = _measure(
         'API dry run, explain "all" (first page)',
         lambda: client.post(api, ask, content_type="application/json"),
     )
+    if asked.status_code == 202:  # type: ignore[attr-defined]
+        job = asked.json()  # type: ignore[attr-defined]
+        _worker('dry run, explain "all"', job["job"])
+        _measure("API: the job's result", lambda: client.get(job["url"]))
     # The peer: the former editor, a <select> of every player in each of tables + 2 rows
     # (two per row) and 5 fields per row, computed from the option this page would print.
     option = len(f'<option value="{10**5}">Family0000 Chen (12k)</option>')

@@ -14,6 +14,8 @@ threads = int(os.environ.get("WEB_THREADS", "4"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 keepalive = 5
 accesslog = os.environ.get("WEB_ACCESS_LOG") or None
+# The access log never holds a result slip's code (config.logmask).
+logger_class = "config.logmask.CodeMaskingLogger"
 errorlog = "-"
 
 

@@ -23,8 +23,8 @@ from ops.users import is_authenticated
 
 def can_see_job(user: Any, job: Job) -> bool:
     """Its creator, superusers, and the directors of the tournament it works on (a
-    re-score's ``tournament``, a recompute's ``from_tournament``).  Staff status alone
-    (every director in the admin has it) shows no other tournament's jobs."""
+    re-score's or a pairing's ``tournament``, a recompute's ``from_tournament``).  Staff
+    status alone (every director in the admin has it) shows no other tournament's jobs."""
     if not is_authenticated(user):
         return False
     if user.is_superuser or job.created_by_id == user.pk:
@@ -37,7 +37,8 @@ def can_see_job(user: Any, job: Job) -> bool:
 
 
 class JobView(APIView):
-    """A background job (a tournament re-score): its state and progress."""
+    """A background job (a re-score, a recompute, a congress-size pairing): its state,
+    progress and, once done, its result."""
 
     @extend_schema(responses={200: JobSerializer, **NOT_FOUND})
     def get(self, request: Request, pk: int) -> Response:

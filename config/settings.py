@@ -261,6 +261,9 @@ AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a locked-out username or address before the
     # password is even checked.
     "axes.backends.AxesStandaloneBackend",
+    # Then the username's pace over every address (ops.logins): a paced try is refused
+    # before the password is checked, as axes refuses a locked one.
+    "ops.logins.LoginPaceBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
@@ -347,7 +350,9 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A 404's record names its path: a slip's code is masked in it (config.logmask).
+    "filters": {"mask_codes": {"()": "config.logmask.MaskCodes"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_codes"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
@@ -365,6 +370,16 @@ GOREF_PROVISIONAL_GAMES = env_int("GOREF_PROVISIONAL_GAMES", 10, minimum=0)
 # this many days ago, nor before the last rated event; earlier is a federation
 # official's (games.tournament.services.tournaments, ratings.services).
 GOREF_RATED_BACKDATE_DAYS = env_int("GOREF_RATED_BACKDATE_DAYS", 90, minimum=0)
+# How long an import waits for another one identifying the same players (a name key or
+# federation id in common) before it answers 409 (ops.conflicts.take_turns_on).
+GOREF_TURN_WAIT_SECONDS = env_int("GOREF_TURN_WAIT_SECONDS", 10, minimum=1)
+# Pairing a round of more entered players than this (or naming more) runs as a
+# background job, on the API and in the admin: 1,100 players cost about 24 CPU-seconds,
+# and no request may take 10 (games.tournament.services.pairing_jobs).
+GOREF_PAIRING_JOB_PLAYERS = env_int("GOREF_PAIRING_JOB_PLAYERS", 300, minimum=2)
+# A party appeals a ruling within this many minutes of it (0: no window); the slip's
+# page and the desk say until when (docs/referee.md, "Levels, rulings and appeals").
+GOREF_APPEAL_MINUTES = env_int("GOREF_APPEAL_MINUTES", 30, minimum=0)
 # Upper bound for an SGF record accepted on a form or the API (the engine's own limit).
 GOREF_SGF_MAX_BYTES = 1_000_000
 
@@ -397,10 +412,22 @@ AXES_VERBOSE = False
 # The client's address: REMOTE_ADDR, or behind a proxy the deployment names in
 # GOREF_TRUSTED_PROXIES the nearest untrusted hop of X-Forwarded-For (ops.logins).
 AXES_CLIENT_IP_CALLABLE = "ops.logins.client_address"
-# The result slips' report codes (README, "The tournament day"): 20 wrong codes from one
-# address within 15 minutes refuse every code from it, the right ones included, until the
-# 15 minutes are over (ops.guesses).  Per address only, as a hall shares one: 20 typos
-# in a quarter-hour is an attack, not a hall, and 20 guesses at a 40-bit code are nothing.
+# One username's failed logins from any number of addresses: past the first 10 within
+# 24 hours, that username is tried at most once per 2, 4, 8 ... seconds (at most once per
+# 5 minutes) from addresses it never logged in from; its owner's own addresses are never
+# paced, and a password reset by e-mail logs him in (ops.logins, README "Security").
+GOREF_LOGIN_FREE_FAILURES = env_int("GOREF_LOGIN_FREE_FAILURES", 10, minimum=1)
+GOREF_LOGIN_PACE_MAX_SECONDS = env_int("GOREF_LOGIN_PACE_MAX_SECONDS", 300, minimum=1)
+GOREF_LOGIN_FAILURE_HOURS = 24
+GOREF_LOGIN_KNOWN_DAYS = 60
+# Password-reset e-mails: at most 5 asked from one address, and 3 sent to one account,
+# per hour (ops.accounts); past that the page says so or, for an account, sends nothing.
+GOREF_RESET_PER_ADDRESS = env_int("GOREF_RESET_PER_ADDRESS", 5, minimum=1)
+GOREF_RESET_PER_ACCOUNT = env_int("GOREF_RESET_PER_ACCOUNT", 3, minimum=1)
+# The result slips' report codes (README, "The tournament day"): 20 wrong codes on one
+# game, or one code tried 20 times on other games, within 15 minutes: further wrong
+# codes on it answer 429 and the game is flagged to its directors (ops.guesses).  Never
+# per address (a hall shares one), and never the right code: 40 bits stay 40 bits.
 GOREF_CODE_GUESS_LIMIT = env_int("GOREF_CODE_GUESS_LIMIT", 20, minimum=1)
 GOREF_CODE_GUESS_MINUTES = env_int("GOREF_CODE_GUESS_MINUTES", 15, minimum=1)
 GOREF_TRUSTED_PROXIES = env_list("GOREF_TRUSTED_PROXIES", [])

@@ -10,6 +10,7 @@ from config.health import healthz
 from config.jobs import JobView
 from config.schema import SchemaView
 from games.people.views import invitation_accept
+from ops.accounts import LimitedPasswordResetView
 
 # The API documentation pages (Swagger UI, ReDoc) start with an inline script of their own
 # and run ReDoc in a blob: worker; they show no user content.
@@ -33,7 +34,18 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # Django's own password reset and change views (templates/registration/).
+    # Django's own password reset and change views (templates/registration/); the reset
+    # limited per address and per account, and its new password logs the owner in (his
+    # address is then his: a username paced by guessers is never paced from it).
+    path("accounts/password_reset/", LimitedPasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            post_reset_login=True,
+            post_reset_login_backend="django.contrib.auth.backends.ModelBackend",
+        ),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("accounts/invitation/<str:token>/", invitation_accept, name="invitation-accept"),
     path("healthz", healthz, name="healthz"),

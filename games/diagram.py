@@ -59,7 +59,8 @@ def game_diagram(game: Game) -> Diagram:
             continue
         if p in stones:
             dead.append(p)
-    svg = board_svg(size, stones, last_move=last, dead=dead)
+    # No record, no board: an empty grid reads as "nothing was played".
+    svg = board_svg(size, stones, last_move=last, dead=dead) if has_record else ""
     # board_svg builds its markup from numbers and fixed labels only.
     return Diagram(
         svg=mark_safe(svg),

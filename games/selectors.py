@@ -19,18 +19,23 @@ from games.models import (
     Player,
     ResultSubmission,
     Tournament,
+    TournamentEntry,
 )
+from ops.models import AuditAction, AuditEntry
 
 
 def rated_games() -> QuerySet[Game]:
     """The games the ratings count: locked, of a rated and closed tournament, a rated reason,
-    at most 9 stones.  An open event's games wait for its close."""
+    at most 9 stones, between two people (a pair go or rengo game is not rated, as the EGD
+    rates none).  An open event's games wait for its close."""
     return Game.objects.filter(
         tournament__rated=True,
         tournament__closed_at__isnull=False,
         state__in=list(LOCKED_STATES),
         result_reason__in=RATED_REASONS,
         handicap__lte=MAX_RATED_HANDICAP,
+        black__is_pair=False,
+        white__is_pair=False,
     )
 
 
@@ -129,3 +134,32 @@ def player_games(
         }
         for g in games
     ]
+
+
+def player_spellings(player: Player) -> list[dict[str, Any]]:
+    """The names events gave the player other than his own, each with the events that gave
+    it, newest first (one query): the player page's "also spelt"."""
+    rows = (
+        TournamentEntry.objects.filter(player=player)
+        .exclude(family_name="")
+        .exclude(family_name=player.family_name, given_name=player.given_name)
+        .order_by("-tournament__end_date", "-tournament_id")
+        .values_list("family_name", "given_name", "tournament_id", "tournament__name")
+    )
+    spellings: dict[tuple[str, str], dict[str, Any]] = {}
+    for family, given, tournament_id, name in rows:
+        spelt = spellings.setdefault(
+            (family, given), {"name": f"{family} {given}".strip(), "tournaments": []}
+        )
+        spelt["tournaments"].append({"id": tournament_id, "name": name})
+    return list(spellings.values())
+
+
+def games_guessed_at(game_ids: list[int]) -> set[int]:
+    """Which of these games had their slip codes guessed at (``game_codes_guessed``)."""
+    found = AuditEntry.objects.filter(
+        action=AuditAction.GAME_CODES_GUESSED,
+        object_type=Game._meta.label_lower,
+        object_id__in=[str(pk) for pk in game_ids],
+    ).values_list("object_id", flat=True)
+    return {int(pk) for pk in found}

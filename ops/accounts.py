@@ -1,5 +1,6 @@
 """API tokens (django-rest-knox): one new token per login, expiring, revocable, and every
 one of a user's tokens deleted when his password changes, however it is changed.
+Password-reset e-mails, limited per asking address and per account.
 
 Knox stores only a digest of each token, so a database dump holds no usable key.
 How clients use them: README, "Security".
@@ -8,9 +9,15 @@ How clients use them: README, "Security".
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordResetForm
+from django.core.cache import cache
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -18,7 +25,10 @@ from knox.models import AuthToken
 from knox.settings import knox_settings
 
 from ops.audit import audit_record
+from ops.logins import client_address
 from ops.models import AuditAction
+
+RESET_HOUR = 3600
 
 
 def token_create(*, user: Any) -> tuple[str, dt.datetime | None]:
@@ -72,3 +82,44 @@ def _revoke_on_password_change(sender: Any, instance: Any, created: bool, **kwar
         obj=instance,
         new={"tokens_revoked": revoked},
     )
+
+
+# --------------------------------------------------------------------------- password reset
+
+
+def _reset_counted(kind: str, who: str, limit: int) -> bool:
+    """One more reset asked for ``who`` this hour; whether it is still within ``limit``."""
+    key = f"resets:{kind}:" + hashlib.sha256(who.encode("utf-8", "replace")).hexdigest()[:32]
+    cache.add(key, 0, timeout=RESET_HOUR)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, timeout=RESET_HOUR)
+        count = 1
+    return count <= limit
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's form, mailing each account at most ``GOREF_RESET_PER_ACCOUNT`` times an
+    hour.  Past that it mails nothing and the page reads as always: whether an address
+    has an account is nobody's to learn from it."""
+
+    def get_users(self, email: str) -> Iterator[Any]:
+        for user in super().get_users(email):
+            if _reset_counted("account", str(user.pk), settings.GOREF_RESET_PER_ACCOUNT):
+                yield user
+
+
+class LimitedPasswordResetView(auth_views.PasswordResetView):
+    """Django's view; one address asks at most ``GOREF_RESET_PER_ADDRESS`` resets an
+    hour (a hall's players share one address, and forget a password rarely)."""
+
+    form_class = LimitedPasswordResetForm
+
+    def form_valid(self, form: Any) -> Any:
+        address = client_address(self.request) or ""
+        if not _reset_counted("address", address, settings.GOREF_RESET_PER_ADDRESS):
+            return self.render_to_response(
+                self.get_context_data(form=form, refused=True), status=429
+            )
+        return super().form_valid(form)

@@ -162,10 +162,23 @@ class Pagination(LimitOffsetPagination):
 # --------------------------------------------------------------------------- jobs
 
 
+class JobRefSerializer(serializers.Serializer[Any]):
+    """A 202's answer: the job just started, to follow at ``url``."""
+
+    job = serializers.IntegerField()
+    status = serializers.CharField(help_text="pending, running, done or failed.")
+    url = serializers.CharField(help_text="Follow the job's progress here.")
+
+
 class JobSerializer(serializers.ModelSerializer[Job]):
     url = serializers.SerializerMethodField()
     # Plain text, not an enum: the OpenAPI schema has several "state" choice sets.
     state = serializers.CharField(read_only=True, help_text="pending, running, done or failed.")
+    result = serializers.JSONField(
+        read_only=True,
+        help_text="The job's answer once it has one: a pairing's is the request's own answer "
+        'when done, {"message": the reason} when refused.',
+    )
 
     class Meta:
         model = Job
@@ -176,6 +189,7 @@ class JobSerializer(serializers.ModelSerializer[Job]):
             "done",
             "total",
             "failed",
+            "result",
             "url",
             "created_at",
             "finished_at",

@@ -18,5 +18,6 @@ class OpsConfig(AppConfig):
         from ops import (
             accounts,  # noqa: F401
             checks,  # noqa: F401  (registers the static manifest check)
+            logins,  # noqa: F401  (counts a username's failed logins, remembers its addresses)
         )
         from ops.pages import api  # noqa: F401  (registers the visitors' fast path check)

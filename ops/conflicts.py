@@ -11,16 +11,19 @@ stays a 500 that the error log shows.
 from __future__ import annotations
 
 import logging
-import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from django.db import IntegrityError, connection
+from django.conf import settings
+from django.db import IntegrityError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 
 log = logging.getLogger(__name__)
 
 MESSAGE = "Someone else changed this at the same moment: reload and try again."
+BUSY = "Another import is identifying the same players right now: try again in a minute."
+# PostgreSQL's SQLSTATEs for a lock wait that gave up, and for a deadlock it broke.
+_GAVE_UP = {"55P03", "40P01"}
 
 
 def lost_race(exc: IntegrityError) -> bool:
@@ -58,15 +61,35 @@ class RaceConflictMiddleware:
         return None
 
 
-def take_turns(name: str) -> None:
-    """Make the transactions that call this with the same ``name`` run one after the
-    other, from here to their commit: for a read-then-create that no unique constraint
-    can guard (two imports each finding no "Jan Novák" and each creating one).
+def take_turns_on(keys: Iterable[str]) -> None:
+    """Make the transactions that call this with a common key run one after the other,
+    from here to their commit; transactions with no key in common never wait on each
+    other.  A wait longer than ``GOREF_TURN_WAIT_SECONDS`` gives up with ``StateConflict``
+    (409): the caller's transaction is then aborted, nothing it wrote stays.
 
-    PostgreSQL: a transaction-scoped advisory lock, released at commit or rollback.
-    SQLite already runs one writing transaction at a time."""
+    PostgreSQL: one upsert of the keys' rows (``TurnKey``) in sorted order, which
+    row-locks them until commit.  SQLite already runs one writing transaction at a time."""
+    from ops.services import StateConflict
+
     if not connection.in_atomic_block:
-        raise RuntimeError("take_turns is for inside a transaction")
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(name.encode())])
+        raise RuntimeError("take_turns_on is for inside a transaction")
+    wanted = sorted({k[:200] for k in keys})
+    if not wanted or connection.vendor != "postgresql":
+        return
+    wait_ms = int(settings.GOREF_TURN_WAIT_SECONDS * 1000)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('lock_timeout')")
+        (before,) = cursor.fetchone()
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{wait_ms}ms"])
+        try:
+            cursor.execute(
+                "INSERT INTO ops_turnkey (key) SELECT k FROM unnest(%s::text[]) AS k ORDER BY k "
+                "ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key",
+                [wanted],
+            )
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) in _GAVE_UP:
+                log.warning("gave up waiting for %s turn keys: %s", len(wanted), exc)
+                raise StateConflict(BUSY) from None
+            raise
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [before])

@@ -1,50 +1,41 @@
-"""Throttling wrong guesses of a secret that travels in a URL (the result slips' codes).
+"""Counting wrong guesses of a secret that travels in a URL (the result slips' codes).
 
-Counted per client address, the address the login throttle reads
-(``ops.logins.client_address``: behind a named proxy, the client's), in the default
-cache as DRF's throttles count, in fixed windows of ``GOREF_CODE_GUESS_MINUTES``.
-Only wrong guesses count; once an address reaches ``GOREF_CODE_GUESS_LIMIT`` in a
-window, every guess from it is refused, the right ones included, until the window
-ends, so guessing on does not pay.  With Redis down the count reads as nothing
-(``ops.pages.backends.ForgivingRedisCache``): the pages stay up, unthrottled meanwhile.
+Counted per target (``"game:12"``: both codes of one game) and per guessed value (one
+code tried on many games), never per client address: a hall's players share one, and
+one player's junk must not switch the codes off for the others.  The counts live in the
+default cache, as DRF's throttles keep theirs, in fixed windows of
+``GOREF_CODE_GUESS_MINUTES``; past ``GOREF_CODE_GUESS_LIMIT`` the caller refuses further
+wrong guesses on a counter (429, not 404), deciding from the count each guess made, so
+that guesses sent at once cannot all slip under the limit.  A right secret is checked
+first and never refused here.  With Redis down the counts read as nothing
+(``ops.pages.backends.ForgivingRedisCache``): the pages stay up, uncounted meanwhile.
 """
 
 from __future__ import annotations
 
-import math
-import time
+import hashlib
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest
-
-from ops.logins import client_address
 
 
-def _keys(request: HttpRequest, scope: str) -> tuple[str, str]:
-    address = client_address(request) or "unknown"
-    return f"guesses:{scope}:{address}", f"guesses:{scope}:{address}:until"
+def _key(name: str) -> str:
+    # Hashed: a guessed value is whatever a client typed, and is no secret of ours to keep.
+    return "guesses:" + hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:32]
 
 
-def guesses_blocked(request: HttpRequest, scope: str) -> int | None:
-    """Minutes until this address may guess again, or ``None`` when it may now."""
-    count_key, until_key = _keys(request, scope)
-    found = cache.get_many([count_key, until_key])
-    count, until = found.get(count_key, 0), found.get(until_key)
-    if count < settings.GOREF_CODE_GUESS_LIMIT or until is None:
-        return None
-    left = until - time.time()
-    return max(1, math.ceil(left / 60)) if left > 0 else None
-
-
-def guess_failed(request: HttpRequest, scope: str) -> None:
-    """Count one wrong guess from this address; the first one opens its window."""
-    count_key, until_key = _keys(request, scope)
+def guess_failed(names: list[str]) -> dict[str, int]:
+    """Count one wrong guess on each counter: each counter's count with this guess.  Past
+    ``GOREF_CODE_GUESS_LIMIT`` the caller refuses it; at the limit exactly it reports it
+    (the increment is atomic, so of guesses made at once one sees each count)."""
     window = settings.GOREF_CODE_GUESS_MINUTES * 60
-    if cache.add(count_key, 0, timeout=window):
-        cache.set(until_key, time.time() + window, timeout=window)
-    try:
-        cache.incr(count_key)
-    except ValueError:  # expired between the two calls: this guess opens a new window
-        cache.set(count_key, 1, timeout=window)
-        cache.set(until_key, time.time() + window, timeout=window)
+    counts = {}
+    for name in names:
+        key = _key(name)
+        cache.add(key, 0, timeout=window)  # the first wrong guess opens the window
+        try:
+            counts[name] = cache.incr(key)
+        except ValueError:  # expired between the two calls: this guess opens a new window
+            cache.set(key, 1, timeout=window)
+            counts[name] = 1
+    return counts

@@ -1,10 +1,15 @@
-"""Login throttling (django-axes): whose address a login comes from, and what a
-locked-out login sees.
+"""Login throttling: whose address a login comes from, how one username is paced
+across addresses, and what a refused login sees.
 
 Too many failed logins for one username from one address lock that pair out for
-``AXES_COOLOFF_TIME``; the right password is refused too until then.  The same
-username from another address, and other usernames from the same address, are not
-affected (README, "Security").
+``AXES_COOLOFF_TIME`` (django-axes); the right password is refused too until then.  The
+same username from another address, and other usernames from the same address, are not
+affected.  One username guessed at from many addresses is paced instead
+(``LoginPaceBackend``): past ``GOREF_LOGIN_FREE_FAILURES`` failures, it is tried at most
+once per 2, 4, 8 ... seconds, up to ``GOREF_LOGIN_PACE_MAX_SECONDS``, from any address it
+has never logged in from.  Never a lockout: its owner logs in from his own addresses
+unpaced, and from a new one after at most the pace (a password reset logs him in too).
+README, "Security".
 
 The address is ``REMOTE_ADDR`` unless that is one of the proxies the deployment names
 in ``GOREF_TRUSTED_PROXIES``: then ``X-Forwarded-For`` is read from its right end (the
@@ -15,15 +20,26 @@ himself lies to the left of that and is never read.
 
 from __future__ import annotations
 
+import hashlib
+import math
+import time
 from ipaddress import IPv4Address, IPv6Address, ip_address, ip_network
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 LOCKED_MESSAGE = (
     "Too many failed logins for this account from this address: try again in {minutes} minutes."
+)
+PACED_MESSAGE = (
+    "Too many failed logins for this account: try again in {seconds} seconds, "
+    "or reset your password by e-mail."
 )
 
 
@@ -67,9 +83,97 @@ def client_address(request: HttpRequest) -> str | None:
     return str(current)
 
 
-def locked_message() -> str:
+def locked_message(request: HttpRequest | None = None) -> str:
+    """Why a login was refused unchecked: the pair's lockout, or the username's pace."""
+    wait = getattr(request, "goref_login_wait", None)
+    if wait:
+        return PACED_MESSAGE.format(seconds=wait)
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return LOCKED_MESSAGE.format(minutes=minutes)
+
+
+# --------------------------------------------------------------------------- pace
+
+
+def _key(kind: str, *parts: str) -> str:
+    # Hashed: a username is whatever a client typed.  Case-folded: "Alice" and "alice"
+    # are one name to a guesser, and one count.
+    text = "\0".join(p.casefold() for p in parts)
+    return f"logins:{kind}:" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def pace_seconds(failures: int) -> int:
+    """How long one username waits between tries after ``failures`` failed logins."""
+    over = failures - settings.GOREF_LOGIN_FREE_FAILURES
+    if over < 0:
+        return 0
+    return int(min(settings.GOREF_LOGIN_PACE_MAX_SECONDS, 2 ** min(over + 1, 30)))
+
+
+def login_pace_claim(request: HttpRequest, username: str) -> int:
+    """0 when this try at ``username`` may go on (and, when paced, takes the username's
+    turn), or the seconds until the next turn."""
+    pace = pace_seconds(cache.get(_key("failed", username), 0))
+    if not pace or cache.get(_key("known", username, client_address(request) or "")):
+        return 0
+    turn = _key("turn", username)
+    now = time.time()
+    if cache.add(turn, now + pace, timeout=pace):
+        return 0
+    until = cache.get(turn)
+    return max(1, math.ceil(until - now)) if isinstance(until, float) else 1
+
+
+class LoginPaceBackend:
+    """Authenticates nobody: refuses a try at a paced username before any password is
+    checked, through django-axes' refusal (its middleware answers ``lockout_response``).
+    No ``get_user`` (nor ``BaseBackend``'s): no session is ever this backend's."""
+
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kw: Any
+    ) -> None:
+        if request is None or not username:
+            return None
+        wait = login_pace_claim(request, username)
+        if wait:
+            request.axes_locked_out = True  # axes neither counts it nor restarts a lockout
+            request.goref_login_wait = wait
+            raise PermissionDenied
+        request.goref_password_checked = True  # the model backend checks it next
+        return None
+
+
+@receiver(user_login_failed, dispatch_uid="ops.logins.count_failure")
+def _count_failure(
+    sender: Any, credentials: dict[str, Any], request: Any = None, **kw: Any
+) -> None:
+    """A password checked and wrong: one more failure for the username, from anywhere.
+    A try refused unchecked (locked or paced) tells the guesser nothing, and is not one;
+    the failure that locks a pair (axes marks it locked at once) was checked, and is."""
+    username = credentials.get("username")
+    if not username or not getattr(request, "goref_password_checked", False):
+        return
+    key = _key("failed", str(username))
+    cache.add(key, 0, timeout=settings.GOREF_LOGIN_FAILURE_HOURS * 3600)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, timeout=settings.GOREF_LOGIN_FAILURE_HOURS * 3600)
+
+
+def login_remembered(request: HttpRequest, user: Any) -> None:
+    """The address ``user`` just logged in from is his: his username is never paced from
+    it (a session login calls this through ``user_logged_in``, the API's token login
+    directly)."""
+    address = client_address(request) or ""
+    key = _key("known", user.get_username(), address)
+    cache.set(key, True, timeout=settings.GOREF_LOGIN_KNOWN_DAYS * 86400)
+
+
+@receiver(user_logged_in, dispatch_uid="ops.logins.remember_address")
+def _remember_address(sender: Any, request: Any = None, user: Any = None, **kw: Any) -> None:
+    if request is not None and user is not None:
+        login_remembered(request, user)
 
 
 def lockout_response(
@@ -80,8 +184,13 @@ def lockout_response(
     **kwargs: Any,
 ) -> HttpResponse:
     """429: JSON for the API, the login page with the reason for a browser."""
-    message = locked_message()
+    wait = getattr(request, "goref_login_wait", None)
+    message = locked_message(request)
     if request.path.startswith("/api/"):
-        return JsonResponse({"message": message, "extra": {}}, status=429)
-    # Rendered now: the middleware that calls this runs after the template-response phase.
-    return render(request, "registration/locked_out.html", {"message": message}, status=429)
+        answer: HttpResponse = JsonResponse({"message": message, "extra": {}}, status=429)
+    else:
+        # Rendered now: the middleware that calls this runs after the template-response phase.
+        answer = render(request, "registration/locked_out.html", {"message": message}, status=429)
+    if wait:
+        answer["Retry-After"] = str(wait)
+    return answer

@@ -36,7 +36,8 @@ class JobState(models.TextChoices):
 
 
 class Job(models.Model):
-    """A long background job (a tournament re-score, a rating recompute) and its progress."""
+    """A long background job (a tournament re-score, a rating recompute, a congress-size
+    pairing) and its progress."""
 
     kind = models.CharField(max_length=40)
     state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.PENDING)
@@ -45,6 +46,8 @@ class Job(models.Model):
     done = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    # What a job answers once done, for whoever may see the job (a pairing's games).
+    result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -72,6 +75,18 @@ class Job(models.Model):
         return 100 if not self.total else round(100 * (self.done + self.failed) / self.total)
 
 
+class TurnKey(models.Model):
+    """One row per name two writers must take turns on (``ops.conflicts.take_turns_on``):
+    a writer upserts the row, so a second one waits on its row lock until the first
+    commits.  Rows, not advisory locks: an import of thousands of players would fill
+    PostgreSQL's shared lock table."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class AuditAction(StrEnum):
     """Every action name the audit trail holds, declared once: services write them and
     the trails match them by these names (a test refuses one written inline)."""
@@ -96,12 +111,16 @@ class AuditAction(StrEnum):
 
     ENTRY_ADDED = "entry.added"
     ENTRY_CHANGED = "entry.changed"
+    ENTRY_PAIR_ADDED = "entry.pair_added"
     ENTRY_PARTICIPATION = "entry.participation"
     ENTRY_REMOVED = "entry.removed"
+    ENTRY_TABLE_PINNED = "entry.table_pinned"
     ENTRY_WITHDRAWN = "entry.withdrawn"
 
+    GAME_CODES_GUESSED = "game.codes_guessed"
     GAME_DEAD_STONES_AGREED = "game.dead_stones_agreed"
     GAME_DISPUTE_SETTLED = "game.dispute_settled"
+    GAME_COUNTER_CLAIMED = "game.counter_claimed"
     GAME_EVEN_GAME_CHOSEN = "game.even_game_chosen"
     GAME_FINALISED = "game.finalised"
     GAME_RECORD_REPLACED = "game.record_replaced"
@@ -133,12 +152,20 @@ class AuditAction(StrEnum):
     RATING_ENTRY_GRADE_RESET = "rating.entry_grade_reset"
     RATING_LIST_IMPORTED = "rating.list_imported"
 
+    RATINGS_HELD = "ratings.held"
+    RATINGS_HOLD_RELEASED = "ratings.hold_released"
     RATINGS_RECOMPUTE_REQUESTED = "ratings.recompute_requested"
 
     ROUND_PAIRED = "round.paired"
+    ROUND_TABLES_MOVED = "round.tables_moved"
+
+    TEAM_CREATED = "team.created"
+    TEAM_LINEUP_SET = "team.lineup_set"
 
     TOURNAMENT_CLOSED = "tournament.closed"
     TOURNAMENT_CREATED = "tournament.created"
+    TOURNAMENT_CUP_SET = "tournament.cup_set"
+    TOURNAMENT_CUP_THROUGH = "tournament.cup_through"
     TOURNAMENT_IMPORTED = "tournament.imported"
     TOURNAMENT_OFFICIALS_CHANGED = "tournament.officials_changed"
     TOURNAMENT_OFFICIALS_SET = "tournament.officials_set"
@@ -146,6 +173,7 @@ class AuditAction(StrEnum):
     TOURNAMENT_REFEREES_SET = "tournament.referees_set"
     TOURNAMENT_SETTINGS_CHANGED = "tournament.settings_changed"
     TOURNAMENT_STARTED = "tournament.started"
+    TOURNAMENT_TEAMS_SET = "tournament.teams_set"
     TOURNAMENT_UPDATED = "tournament.updated"
 
     USER_PASSWORD_CHANGED = "user.password_changed"

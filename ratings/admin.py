@@ -18,9 +18,10 @@ from django.urls import URLPattern, path, reverse
 from games import permissions
 from games.models import Tournament
 from ops.admin_mixins import ReadOnlyAdminMixin
+from ops.services import StateConflict
 from ops.text import small_number
-from ratings import services
-from ratings.models import HonoraryTitle, PlayerRating, RatingHistory, RatingRun
+from ratings import holds, services
+from ratings.models import HonoraryTitle, PlayerRating, RatingHistory, RatingHold, RatingRun
 from ratings.promotion import admin as promotion_admin  # noqa: F401  (registers its models)
 
 
@@ -136,3 +137,36 @@ class RatingHistoryAdmin(DirectorsView):
 class HonoraryTitleAdmin(DirectorsView):
     list_display = ("player", "awarded_by", "awarded_at", "reason")
     list_select_related = ("player", "awarded_by")
+
+
+@admin.register(RatingHold)
+class RatingHoldAdmin(DirectorsView):
+    """The held rated games the user may release (all of them for an official); the
+    action releases through ``ratings.holds.rating_hold_release``, one audit row each."""
+
+    list_display = (
+        "tournament",
+        "player",
+        "reason",
+        "created_by",
+        "created_at",
+        "released_by",
+        "released_at",
+    )
+    list_filter = ("reason",)
+    actions = ["release"]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return holds.holds_visible(request.user)
+
+    @admin.action(description="Release the selected games to the ratings")
+    def release(self, request: HttpRequest, queryset: Any) -> None:
+        done = 0
+        for hold in queryset:
+            try:
+                holds.rating_hold_release(actor=request.user, hold=hold)
+                done += 1
+            except (PermissionDenied, StateConflict) as exc:
+                messages.error(request, f"{hold}: {' '.join(getattr(exc, 'messages', [str(exc)]))}")
+        if done:
+            messages.success(request, f"Released {done}: the ratings are being computed again.")

@@ -87,6 +87,7 @@ def _list_import(*, actor: Actor, data: bytes, published: date | None = None) ->
                 list_rating=p.list_rating[:12],
                 club=p.club[:10],
                 country=p.country[:2],
+                raw_line=p.raw,
             )
         )
     before = {"published": str(current.published), "entries": current.entries_count}

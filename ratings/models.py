@@ -374,6 +374,8 @@ class RatingListEntry(models.Model):
     list_rating = models.CharField(max_length=12, blank=True, help_text="As the list prints it.")
     club = models.CharField(max_length=10, blank=True)
     country = models.CharField(max_length=2, blank=True)
+    # The list's line as read: what goref made of it (names, club) can be checked against it.
+    raw_line = models.TextField(blank=True)
 
     class Meta:
         ordering = ["name_key", "id"]
@@ -415,3 +417,49 @@ class RatingListToken(models.Model):
 
     def __str__(self) -> str:
         return self.token
+
+
+class HoldReason(models.TextChoices):
+    NOT_OWN = "not_own", "entered only by a director who is not the player's"
+    PAST = "past", "a past rated event imported by a director"
+
+
+class RatingHold(models.Model):
+    """A rated tournament's games kept from the ratings until someone with the right
+    releases them (docs/ratings.md, "Held from the ratings"): one player's games
+    (``player``) or the whole event's (``player`` null)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    reason = models.CharField(max_length=8, choices=HoldReason.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    released_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    released_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        verbose_name = "held rated game"
+        verbose_name_plural = "held rated games"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(player__isnull=False),
+                name="rating_hold_one_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=models.Q(player__isnull=True),
+                name="rating_hold_one_per_event",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = "every player" if self.player_id is None else str(self.player)
+        return f"{self.tournament}: {who} held"

@@ -39,6 +39,7 @@ class ListedPlayer:
     list_rating: str  # the rating as the list prints it
     club: str
     country: str
+    raw: str = ""  # the list's line as read, kept beside what goref made of it
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,26 @@ def _split_name(name: str) -> tuple[str, str]:
     return (parts[0], parts[1] if len(parts) > 1 else "")
 
 
+def _egd_name(name: str) -> tuple[str, str]:
+    """Family and given name as people write them: the EGD's fixed layout joins the words
+    of one name with underscores ("Chung Siu_Hong" is Chung, Siu Hong)."""
+    family, given = _split_name(name)
+    return family.replace("_", " ").strip(), " ".join(given.replace("_", " ").split())
+
+
+# An FFG échelle line may carry a club code after the given name: "DUPONT Alain(78Ra)".
+_FFG_CLUB_IN_NAME = re.compile(r"^(?P<given>.*?)\s*\((?P<club>[0-9A-Za-z]{2,4})\)$")
+
+
+def _ffg_name(name: str) -> tuple[str, str, str]:
+    """Family name, given name and the club code written into the given name (or "")."""
+    family, given = _split_name(name)
+    m = _FFG_CLUB_IN_NAME.match(given)
+    if m:
+        return family, m.group("given"), m.group("club")
+    return family, given, ""
+
+
 def _rank_of(text: str) -> int | None:
     try:
         rank = Rank.parse(text)
@@ -141,7 +162,7 @@ def _egd(lines: list[str]) -> tuple[date, Iterator[ListedPlayer | None]]:
             if not m:
                 yield None
                 continue
-            family, given = _split_name(m.group("name").strip())
+            family, given = _egd_name(m.group("name").strip())
             yield ListedPlayer(
                 federation_id=m.group("pin"),
                 family_name=family,
@@ -151,6 +172,7 @@ def _egd(lines: list[str]) -> tuple[date, Iterator[ListedPlayer | None]]:
                 list_rating=m.group("rating"),
                 club=m.group("club"),
                 country=m.group("country"),
+                raw=line.rstrip(),
             )
 
     return published, rows()
@@ -173,7 +195,8 @@ def _ffg(lines: list[str]) -> tuple[date, Iterator[ListedPlayer | None]]:
                 continue
             value = int(row.group("rating"))
             gor = None if value == FFG_NO_RATING else value + FFG_TO_GOR
-            family, given = _split_name(row.group("name").strip())
+            family, given, club_in_name = _ffg_name(row.group("name").strip())
+            club = "" if row.group("club").lower() == "xxxx" else row.group("club")
             licence = row.group("licence")
             yield ListedPlayer(
                 federation_id="" if licence.startswith("-") else licence,
@@ -182,8 +205,9 @@ def _ffg(lines: list[str]) -> tuple[date, Iterator[ListedPlayer | None]]:
                 rank=None if gor is None else Rank.from_gor(gor).index,
                 rating=gor,
                 list_rating=row.group("rating"),
-                club="" if row.group("club").lower() == "xxxx" else row.group("club"),
+                club=club or club_in_name,
                 country=row.group("country"),
+                raw=line.rstrip(),
             )
 
     return published, rows()
@@ -222,4 +246,5 @@ def _aga(lines: list[str]) -> Iterator[ListedPlayer | None]:
             list_rating=text,
             club=cols[5].strip()[:4],
             country="US" if cols[6].strip() else "",
+            raw=line.rstrip(),
         )

@@ -26,7 +26,7 @@ from games.selectors import unrated_by_handicap
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.pages import cache
-from ratings.models import PlayerRating, RatingHistory, RatingRun
+from ratings.models import PlayerRating, RatingHistory, RatingHold, RatingRun
 from ratings.ranks import MAX_INDEX, Rank
 from ratings.scales import Scale, scale_for
 from ratings.systems import DEFAULT_SYSTEM, GameOutcome, PlayerState, rate_event_indexed
@@ -59,9 +59,21 @@ def _from_event(start: tuple[dt.date, int], date: str, tournament: str) -> Q:
     return Q(**{f"{date}__gt": day}) | Q(**{date: day, f"{tournament}__gte": tid})
 
 
+def not_held() -> Any:
+    """A filter on games: those no open hold keeps from the ratings (ratings.holds)."""
+    holds = RatingHold.objects.filter(
+        tournament_id=OuterRef("tournament_id"), released_at__isnull=True
+    ).filter(
+        Q(player__isnull=True)
+        | Q(player_id=OuterRef("black_id"))
+        | Q(player_id=OuterRef("white_id"))
+    )
+    return ~Exists(holds)
+
+
 def rated_games(start: tuple[dt.date, int] | None = None) -> Any:
     """The rated games (values: tournament, end date, black, white, winner, handicap, id) in event order."""
-    qs = selected_rated_games()
+    qs = selected_rated_games().filter(not_held())
     if start is not None:
         qs = qs.filter(_from_event(start, "tournament__end_date", "tournament_id"))
     return qs.order_by("tournament__end_date", "tournament_id", "id").values_list(

@@ -100,13 +100,18 @@ def rating_list() -> QuerySet[PlayerRating]:
     ).order_by("-rating", "player_id")
 
 
-def rated_through(today: dt.date) -> dt.date | None:
-    """The end date of the last event the ratings hold, up to ``today`` (``None``: nothing
-    rated yet).  An event dated in the future does not count: closed early, it would
-    otherwise push the limit for every later tournament (``rated_dates_limit``) past them."""
-    held = RatingHistory.objects.filter(event_date__lte=today)
-    day: dt.date | None = held.aggregate(day=Max("event_date"))["day"]
-    return day
+def last_rated_dates(player_ids: list[int], *, excluding: int) -> dict[int, dt.date]:
+    """Each player's last rated event date (tournament ``excluding`` left out): a
+    director's rated event may not end before it (one query)."""
+    rows = (
+        RatingHistory.objects.filter(player_id__in=player_ids)
+        .exclude(tournament_id=excluding)
+        .values("player_id")
+        .order_by()
+        .annotate(day=Max("event_date"))
+        .values_list("player_id", "day")
+    )
+    return {int(pid): day for pid, day in rows}
 
 
 def ratings_of(player_ids: list[int]) -> dict[int, float]:
@@ -157,6 +162,25 @@ def _list_row(e: RatingListEntry) -> RatingListRow:
 def rating_list_rows(q: str) -> list[RatingListRow]:
     """The list entries a search finds (``ratings.lists.search_lists``), as plain rows."""
     return [_list_row(e) for e in search_lists(q)]
+
+
+def rating_list_rows_of(players: list[Player]) -> dict[int, RatingListRow]:
+    """The list entry of each player the lists know by his federation id, by player id:
+    the EGD's first, then the FFG's (both on the GoR scale); the AGA's carries no GoR (one
+    query per list)."""
+    found: dict[int, RatingListRow] = {}
+    for source in (rating_lists.EGD, rating_lists.FFG):
+        field = rating_lists.ID_OF[source].field
+        wanted = {getattr(p, field): p.pk for p in players if getattr(p, field)}
+        wanted = {k: v for k, v in wanted.items() if v not in found}
+        if not wanted:
+            continue
+        rows = RatingListEntry.objects.select_related("rating_list").filter(
+            rating_list__source=source, federation_id__in=list(wanted)
+        )
+        for e in rows:
+            found.setdefault(wanted[e.federation_id], _list_row(e))
+    return found
 
 
 def rating_list_row(pk: int) -> RatingListRow | None:

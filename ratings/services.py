@@ -51,7 +51,7 @@ def _publish(job_id: int) -> None:
     publish_or_log(lambda: ratings_recompute.delay(job_id), what=f"ratings job {job_id}")
 
 
-def _queue(*, actor: Actor, from_tournament: Tournament | None, reason: str) -> Job:
+def recompute_queue(*, actor: Actor, from_tournament: Tournament | None, reason: str) -> Job:
     """The ratings job that will run: the one already waiting (pending) if there is one,
     widened to cover this request, else a new one.  Call it inside a transaction.
 
@@ -131,7 +131,7 @@ def ratings_recompute_start(*, actor: Actor, from_tournament: Tournament | None 
                 "recompute from that far back."
             )
     with transaction.atomic():
-        job = _queue(actor=actor, from_tournament=from_tournament, reason="requested")
+        job = recompute_queue(actor=actor, from_tournament=from_tournament, reason="requested")
         audit_record(
             actor=actor,
             action=AuditAction.RATINGS_RECOMPUTE_REQUESTED,
@@ -151,14 +151,14 @@ def ratings_on_result_locked(game: Game) -> Job | None:
     tournament = Tournament.objects.get(pk=game.tournament_id)
     if not tournament.rated or tournament.closed_at is None:
         return None
-    return _queue(actor=None, from_tournament=tournament, reason="result after the close")
+    return recompute_queue(actor=None, from_tournament=tournament, reason="result after the close")
 
 
 def ratings_on_tournament_closed(tournament: Tournament) -> Job | None:
     """A director closed a rated tournament: its games reach the ratings (on commit)."""
     if not tournament.rated:
         return None
-    return _queue(actor=None, from_tournament=tournament, reason="tournament closed")
+    return recompute_queue(actor=None, from_tournament=tournament, reason="tournament closed")
 
 
 def ratings_sweep(*, now: Any = None) -> int:
@@ -258,12 +258,20 @@ def ratings_on_players_merged(
     *, kept: Player, gone: Player, earliest: Tournament | None
 ) -> Job | None:
     """``gone`` is ``kept`` (games.people.services.duplicates.duplicate_merge): his rank history,
-    promotion candidates and honorary title (when ``kept`` has none) move to ``kept``; his
+    held games, promotion candidates and honorary title (when ``kept`` has none) move to ``kept``; his
     computed rating rows go, and the ratings are computed again from ``earliest``, the
     first rated and closed event either played (on commit)."""
-    from ratings.models import PlayerRating, PromotionCandidate, RankChange, RatingHistory
+    from ratings.models import (
+        PlayerRating,
+        PromotionCandidate,
+        RankChange,
+        RatingHistory,
+        RatingHold,
+    )
 
     RankChange.objects.filter(player=gone).update(player=kept)
+    # The two never played in one event (the merge refuses that): no hold collides.
+    RatingHold.objects.filter(player=gone).update(player=kept)
     PromotionCandidate.objects.filter(player=gone).update(player=kept)
     if not HonoraryTitle.objects.filter(player=kept).exists():
         HonoraryTitle.objects.filter(player=gone).update(player=kept)
@@ -271,4 +279,4 @@ def ratings_on_players_merged(
     RatingHistory.objects.filter(player=gone).delete()
     if earliest is None:
         return None
-    return _queue(actor=None, from_tournament=earliest, reason="players merged")
+    return recompute_queue(actor=None, from_tournament=earliest, reason="players merged")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from games.engine.coords import parse_point, point_to_gtp
 from games.engine.record import parse_record
@@ -15,15 +18,17 @@ from games.engine.rules import get_rules
 from games.engine.scoring import score
 from games.models import Game, Tournament
 from games.services.deadstones import same_marking
-from ops.models import AuditEntry
+from ops.models import AuditAction, AuditEntry
 from ops.users import is_authenticated
 from referee.models import (
     CommitteeVote,
     Dispute,
     DisputeState,
+    Level,
     Ruling,
     TournamentOfficials,
 )
+from referee.roles import officials_of
 
 _JOINED = (
     "game__tournament",
@@ -221,3 +226,109 @@ def ruling_choices(dispute: Dispute, agreed: AgreedMarking | None) -> dict[str, 
         "dismissed": f"Dismiss {claim}, as {who} did: keep {before_text}, the result "
         "before the dispute.",
     }
+
+
+# --------------------------------------------------------------------------- slip pages
+
+
+def appeal_deadline(ruling: Ruling) -> datetime | None:
+    """Until when a party may appeal ``ruling``: ``GOREF_APPEAL_MINUTES`` after it
+    (``None``: no window, the setting is 0)."""
+    minutes = settings.GOREF_APPEAL_MINUTES
+    return ruling.created_at + timedelta(minutes=minutes) if minutes else None
+
+
+@dataclass(frozen=True)
+class SlipStep:
+    """One ruling or appeal, as a slip's page lists it (oldest first)."""
+
+    kind: str  # "ruling" or "appeal"
+    level: str  # the level that ruled, or the one appealed to
+    at: datetime
+    decision: str = ""  # a ruling's "upheld" or "dismissed"
+    result: str = ""  # the RE string the ruling left the game with
+    reasons: str = ""  # a ruling's reasons, an appeal's reason
+    mine: bool = False  # an appeal: made by the page's player
+
+
+@dataclass(frozen=True)
+class SlipRuling:
+    """A game's latest dispute as a slip's code holder sees it: the claim, each ruling
+    and appeal, and what he may do now.  Values only: the page words them."""
+
+    state: str
+    kind: str
+    claim: str
+    hearing: str  # the level that rules next (open or appealed), else ""
+    steps: list[SlipStep]
+    accepted: bool  # the page's player accepted the standing ruling
+    opponent_accepted: bool
+    can_accept: bool
+    can_appeal: bool
+    appeal_to: str  # the next level's name, "" when there is none
+    appeal_until: datetime | None
+    window_closed: bool  # there is a level to appeal to but the window has passed
+
+
+def slip_ruling(game: Game, player_id: int, *, now: datetime | None = None) -> SlipRuling | None:
+    """The game's latest dispute for a slip's page, or ``None`` (four queries)."""
+    dispute = Dispute.objects.filter(game=game).order_by("-created_at", "-id").first()
+    if dispute is None:
+        return None
+    now = now or timezone.now()
+    rulings = list(dispute.rulings.order_by("level", "id").prefetch_related("acceptances"))
+    appeals = AuditEntry.objects.filter(
+        object_type="referee.dispute",
+        object_id=str(dispute.pk),
+        action=AuditAction.DISPUTE_APPEALED,
+    ).order_by("created_at", "id")
+    steps = [
+        SlipStep(
+            "ruling",
+            Level(r.level).label,
+            r.created_at,
+            decision=r.decision,
+            result=str((r.effect.get("after") or {}).get("result") or r.result or ""),
+            reasons=r.reasons,
+        )
+        for r in rulings
+    ]
+    for a in appeals:
+        new = a.new_value or {}
+        steps.append(
+            SlipStep(
+                "appeal",
+                Level(int(new.get("level", 2))).label,
+                a.created_at,
+                reasons=str(new.get("reason", "")),
+                mine=new.get("player") == player_id,
+            )
+        )
+    steps.sort(key=lambda s: s.at)
+    standing = rulings[-1] if rulings and dispute.state == DisputeState.RULED else None
+    accepted_by = {a.player_id for a in standing.acceptances.all()} if standing else set()
+    opponent = game.white_id if player_id == game.black_id else game.black_id
+    officials = officials_of(game.tournament)
+    next_named = standing is not None and (
+        (standing.level == Level.REFEREE and officials is not None and officials.chief_referee_id)
+        or (standing.level == Level.CHIEF and officials is not None and officials.has_committee)
+    )
+    until = appeal_deadline(standing) if standing is not None else None
+    in_time = until is None or now <= until
+    mine = player_id in accepted_by
+    return SlipRuling(
+        state=dispute.state,
+        kind=dispute.get_kind_display(),
+        claim=dispute.claim,
+        hearing=Level(dispute.level).label
+        if dispute.state in (DisputeState.OPEN, DisputeState.ASSIGNED, DisputeState.APPEALED)
+        else "",
+        steps=steps,
+        accepted=mine,
+        opponent_accepted=opponent in accepted_by,
+        can_accept=standing is not None and not mine,
+        can_appeal=bool(next_named) and in_time and not mine,
+        appeal_to=Level(standing.level + 1).label if next_named and standing else "",
+        appeal_until=until if next_named else None,
+        window_closed=bool(next_named) and not in_time and not mine,
+    )

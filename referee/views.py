@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -73,10 +74,8 @@ def _board(dispute: Dispute, at: int | None = None) -> dict[str, Any]:
     dispute marked, the move list, the engine's report and its count where a count
     decides the game."""
     text = dispute.evidence.get("record") or dispute.game.sgf
-    size = dispute.game.tournament.board_size
     out: dict[str, Any] = {"svg": None, "moves": [], "at": dispute.move_number, "error": ""}
-    if not text:
-        out["svg"] = mark_safe(board_svg(size, {}))  # board_svg: numbers and fixed labels only
+    if not text:  # no record, no board: an empty grid reads as "nothing was played"
         return out
     try:
         record = parse_record(text)
@@ -150,6 +149,8 @@ def _page(
     game = dispute.game
     can_rule = dispute.state != DisputeState.CLOSED and roles.can_rule(user, dispute)
     standing = next((r for r in dispute.rulings.all() if r.level == dispute.level), None)
+    ruled = dispute.state == DisputeState.RULED
+    until = selectors.appeal_deadline(standing) if standing is not None and ruled else None
     player = permissions.player_for(user)
     accepted = {a.player_id for a in standing.acceptances.all()} if standing else set()
     official = roles.is_official(user, game.tournament)
@@ -165,11 +166,16 @@ def _page(
         else None,
         "rulings": list(dispute.rulings.all()),
         "votes": list(dispute.votes.all()),
-        "form": form or (_ruling_form(dispute) if can_rule else None),
+        # Only while this level has not ruled: a ruled dispute's page says what stands
+        # now (the form's sentences compare with the result before the dispute).
+        "form": form or (_ruling_form(dispute) if can_rule and not ruled else None),
+        "ruled_now": ruled,
         "can_rule": can_rule,
         "can_appeal": roles.is_party(user, game)
         and dispute.state == DisputeState.RULED
-        and dispute.level < Level.COMMITTEE,
+        and dispute.level < Level.COMMITTEE
+        and (until is None or timezone.now() <= until),
+        "appeal_until": until,
         "can_accept": dispute.state == DisputeState.RULED
         and roles.is_party(user, game)
         and player is not None

@@ -98,6 +98,8 @@ class EntryFactory(factory.django.DjangoModelFactory):
     player = factory.SubFactory(PlayerFactory)
     rank = factory.LazyAttribute(lambda e: e.player.declared_rank)
     country = factory.LazyAttribute(lambda e: e.player.country)
+    family_name = factory.LazyAttribute(lambda e: e.player.family_name)
+    given_name = factory.LazyAttribute(lambda e: e.player.given_name)
 
 
 def enter(tournament: Tournament, *players: Player) -> list[TournamentEntry]:

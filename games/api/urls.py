@@ -5,7 +5,7 @@ from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
 
 from games.api import views
-from games.tournament.api import entries, rounds, tournaments
+from games.tournament.api import entries, rounds, tables, teams, tournaments
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
@@ -22,6 +22,37 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:pk>/rounds/<int:round_number>/pairing/",
         rounds.RoundPairingView.as_view(),
         name="tournament-round-pairing",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/",
+        tables.RoundTablesView.as_view(),
+        name="tournament-round-tables",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_pk>/table-pin/",
+        tables.EntryTablePinView.as_view(),
+        name="api-entry-table-pin",
+    ),
+    path("tournaments/<int:pk>/teams/", teams.TeamsView.as_view(), name="api-teams"),
+    path(
+        "tournaments/<int:pk>/entries/pair/",
+        teams.PairEntryView.as_view(),
+        name="api-entry-pair",
+    ),
+    path(
+        "tournaments/<int:pk>/teams/<int:team_pk>/lineup/",
+        teams.TeamLineupView.as_view(),
+        name="api-team-lineup",
+    ),
+    path(
+        "tournaments/<int:pk>/team-params/",
+        teams.TeamParamsView.as_view(),
+        name="api-team-params",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/team-pairing/",
+        teams.TeamPairingView.as_view(),
+        name="tournament-round-team-pairing",
     ),
     path("games/<int:pk>/even-game/", rounds.EvenGameView.as_view(), name="api-game-even"),
     path(

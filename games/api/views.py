@@ -35,7 +35,7 @@ from games.tournament import services as tournament_services
 from ops.accounts import token_create, token_revoke
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
 from ops.auth import TokenAuthentication
-from ops.logins import locked_message
+from ops.logins import locked_message, login_remembered
 from ops.pages import cache
 from ops.pages.api import CachedRead
 from ops.pages.cache import visitor_max_age
@@ -68,11 +68,12 @@ class TokenView(APIView):
         data = valid(s.TokenRequestSerializer, request.data)
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if getattr(request._request, "axes_locked_out", False):
-            return Response({"message": locked_message(), "extra": {}}, status=429)
+            return Response({"message": locked_message(request._request), "extra": {}}, status=429)
         if user is None or not user.is_active:
             raise exceptions.ValidationError(
                 {"non_field_errors": ["Unable to log in with those credentials."]}
             )
+        login_remembered(request._request, user)
         key, expiry = token_create(user=user)
         return Response({"token": key, "expiry": expiry})
 

@@ -13,10 +13,9 @@ from typing import Any
 
 from .board import Board
 from .coords import point_to_gtp
+from .eyes import count_eyes
 from .types import Color, Point
 
-# A one-colour region with this many empty points can hold two eyes by itself.
-TWO_EYE_REGION = 7
 # Neutral regions up to this size are filled point by point to find the seki
 # points; larger ones are open areas of an unfinished game, judged one move deep.
 SEKI_REGION = 4
@@ -120,7 +119,9 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     """Seki points, the stones in seki and their eyes, and the teire of ``board``.
 
     ``board`` is the position with the dead stones already removed; ``dead``
-    names them, so that an eye space that held them is judged as it stood.
+    names them, so that an eye space that held them is judged as the owner is
+    left with it after taking them, and a teire on a point that held one costs
+    the capture too.
     """
     cells = board._cells
     t = board._t
@@ -175,8 +176,6 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
                 continue
             if all(_self_atari(board, i, c) for c in (1, 2)):
                 seki.append(i)
-    # Chains (as they stand after the filling) that possess a seki point.
-    possessing = {fhead[q] for i in seki for q in neigh[i] if fcells[q]}
 
     # Groups: chains joined through their own one-colour regions (which are
     # then the group's eye space); each region belongs to one group.
@@ -196,39 +195,29 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
             for other in rest:
                 parent[find(other)] = find(first)
 
-    eyes: dict[int, int] = {}
     regions_of: dict[int, list[int]] = {}
-    ko_stones: dict[int, list[int]] = {}  # group -> its stones the opponent can take in a ko
     for rid, chains in enumerate(borders):
-        if not owners[rid] or not chains:
-            continue
-        g = find(next(iter(chains)))
-        regions_of.setdefault(g, []).append(rid)
-        stone = _ko_stone(board, points[rid])
-        if stone >= 0:
-            # The opponent can take here and the owner must retake: not an eye.
-            ko_stones.setdefault(g, []).append(stone)
-            continue
-        eyes[g] = eyes.get(g, 0) + _eye_value(
-            points[rid], chains, owners[rid], cells, size, board.height, dead_at
-        )
+        if owners[rid] and chains:
+            regions_of.setdefault(find(next(iter(chains))), []).append(rid)
+    eyes = count_eyes(board, points, owners, borders, regions_of, dead_at)
 
-    # A group is in seki when one of its chains possesses a seki point and it
-    # has not two eyes of its own: its eye space counts for nobody.
-    in_seki = {find(head[i]) for i in range(n) if cells[i] and fhead[i] in possessing}
-    seki_groups = {g for g in in_seki if eyes.get(g, 0) < 2}
-    # Double-ko seki: two groups short of two eyes, each with a ko the other
-    # would have to win; whoever takes one ko loses the other, so both live
-    # without eyes that count.
-    for g, kos in ko_stones.items():
-        if eyes.get(g, 0) >= 2:
-            continue
-        for s in kos:
-            for q in neigh[s]:
-                if cells[q] == 3 - cells[s]:
-                    h = find(head[q])
-                    if h in ko_stones and eyes.get(h, 0) < 2:
-                        seki_groups.update((g, h))
+    # A group is in seki when it lives (its stones are on the board: the players
+    # did not mark them dead) without two real eyes, wherever it stands
+    # (Articles 7 and 8: its eye points belong to nobody). A ko is no eye, so
+    # two groups each short of an eye that the other can only take by ko (a
+    # double ko) are both in seki. A group beside an open area (a neutral
+    # region too big to be the dame of a finished game) can still make its
+    # eyes there: it is not judged, unless it shares a seki point (as joined
+    # by the filled dame).
+    unsettled = {
+        find(h)
+        for rid, chains in enumerate(borders)
+        if not owners[rid] and len(points[rid]) > SEKI_REGION
+        for h in chains
+    }
+    possessing = {fhead[q] for i in seki for q in neigh[i] if fcells[q]}
+    sharing = {find(head[i]) for i in range(n) if cells[i] and fhead[i] in possessing}
+    seki_groups = {g for g in sharing | (regions_of.keys() - unsettled) if eyes.get(g, 0) < 2}
     eye_points: tuple[list[int], list[int], list[int]] = ([], [], [])
     for g in seki_groups:
         for rid in regions_of.get(g, ()):
@@ -245,6 +234,8 @@ def japanese_territory(board: Board, dead: Iterable[Point] = ()) -> Territory:
     seki_set = set(seki)
     skip = set(stones[1]) | set(stones[2])
     found = _teire(board, neutral, seki_set, owner_of, skip)
+    if dead_at:
+        found += _captures_first(board, found, owner_of, dead_at)
 
     def pts(indices: Iterable[int]) -> frozenset[Point]:
         return frozenset((i % size, i // size) for i in indices)
@@ -447,54 +438,29 @@ def _teire(
     return found
 
 
-def _ko_stone(board: Board, members: list[int]) -> int:
-    """The stone a one-point eye would lose in a ko (-1 if none): the opponent
-    playing in the eye takes exactly one stone, a lone stone with no other
-    liberty, and is left with that point as its only liberty."""
-    if len(members) != 1:
-        return -1
-    p = members[0]
-    head, libs, stones = board._head, board._libs, board._stones
-    me = board._t.bit[p]
-    taken = -1
-    for q in board._t.neigh[p]:
-        if libs[head[q]] == me:
-            chain = stones[head[q]]
-            if taken >= 0 or chain is None or len(chain) != 1:
-                return -1
-            taken = q
-    return taken
-
-
-def _eye_value(
-    members: list[int],
-    chains: set[int],
-    color: int,
-    cells: list[int],
-    size: int,
-    rows: int,
-    dead: set[int],
-) -> int:
-    """Eyes a one-colour region gives its group: 2 when it has room for two, 0 for
-    a one-point false eye (between two or more chains, with enough of its
-    diagonal points held by the opponent), else 1.
-
-    The room is counted with the dead stones still in it: a space the
-    opponent's dead stones fill is one eye however large it is once they are
-    taken off.
-    """
-    empty = len(members) - sum(1 for i in members if i in dead) if dead else len(members)
-    if empty >= TWO_EYE_REGION:
-        return 2
-    if len(members) > 1 or len(chains) < 2:
-        return 1
-    i = members[0]
-    x, y = i % size, i // size
-    diagonals = [
-        (x + dx) + (y + dy) * size
-        for dx in (-1, 1)
-        for dy in (-1, 1)
-        if 0 <= x + dx < size and 0 <= y + dy < rows
-    ]
-    held = sum(1 for d in diagonals if cells[d] == 3 - color)
-    return 0 if held >= (2 if len(diagonals) == 4 else 1) else 1
+def _captures_first(
+    board: Board, found: list[tuple[int, int, list[int]]], owner_of: list[int], dead: set[int]
+) -> list[tuple[int, int, list[int]]]:
+    """The captures a teire needs first: where it fills a point that held a dead
+    stone, the owner had to take that stone before filling, by playing on each
+    liberty it had inside the owner's territory (each a point lost too)."""
+    neigh = board._t.neigh
+    cells = board._cells
+    taken = {p for p, _, _ in found}
+    more: list[tuple[int, int, list[int]]] = []
+    for p, color, chain in found:
+        if p not in dead:
+            continue
+        stones = [p]
+        seen = {p}
+        for s in stones:
+            for q in neigh[s]:
+                if q in dead and q not in seen:
+                    seen.add(q)
+                    stones.append(q)
+        for s in stones:
+            for q in neigh[s]:
+                if not cells[q] and q not in dead and q not in taken and owner_of[q] == color:
+                    taken.add(q)
+                    more.append((q, color, chain))
+    return more

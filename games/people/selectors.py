@@ -7,13 +7,15 @@ whatever its length.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q, QuerySet
 
 from games import permissions
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament, TournamentEntry
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.engine.names import name_key
-from ops.services import Actor
+from ops.services import Actor, as_user
 from ops.users import is_authenticated
 
 
@@ -87,3 +89,54 @@ def _of(tournaments: QuerySet[Tournament] | list[Tournament]) -> Q:
     the one rule of who sees a pair, for the review page, the admin and the services."""
     entered = TournamentEntry.objects.filter(tournament__in=tournaments).values("player")
     return Q(tournament__in=tournaments) | Q(player__in=entered) | Q(other__in=entered)
+
+
+@dataclass(frozen=True)
+class MergeBlock:
+    """Why a pair of the review list cannot be merged by this user, as
+    ``duplicate_merge`` would refuse it: ``kind`` is ``"not_yours"`` (``detail``: the
+    player), ``"same_event"`` (the tournament), ``"ids"`` (the fields) or ``"accounts"``."""
+
+    kind: str
+    detail: str = ""
+
+
+def merge_blocks(
+    user: Actor, pairs: list[PossibleDuplicate], events: dict[int, list[TournamentEntry]]
+) -> dict[int, MergeBlock]:
+    """The pairs of the page ``user`` cannot merge (the page offers no Merge button for
+    them), keyed by pair id; ``events``: each player's entries, as the page read them.
+    A few queries whatever the number of pairs."""
+    players = [p for d in pairs for p in (d.player, d.other)]
+    official = permissions.is_federation_official(user)
+    own = permissions.own_tournament_ids(players) if not official else {}
+    directed = (
+        set(Tournament.objects.filter(directors=as_user(user)).values_list("pk", flat=True))
+        if not official and is_authenticated(user)
+        else set()
+    )
+
+    def editable(player: Player) -> bool:
+        mine = own.get(player.pk)
+        return official or mine is None or mine in directed
+
+    blocks: dict[int, MergeBlock] = {}
+    for d in pairs:
+        a, b = d.player, d.other
+        stranger = next((p for p in (a, b) if not editable(p)), None)
+        together = {e.tournament_id: e for e in events.get(a.pk, [])}
+        shared = next((e for e in events.get(b.pk, []) if e.tournament_id in together), None)
+        differ = [
+            f
+            for f in ID_FIELDS
+            if getattr(a, f) and getattr(b, f) and getattr(a, f) != getattr(b, f)
+        ]
+        if stranger is not None:
+            blocks[d.pk] = MergeBlock("not_yours", str(stranger))
+        elif shared is not None:
+            blocks[d.pk] = MergeBlock("same_event", shared.tournament.name)
+        elif differ:
+            blocks[d.pk] = MergeBlock("ids", ", ".join(differ))
+        elif a.user_id and b.user_id:
+            blocks[d.pk] = MergeBlock("accounts")
+    return blocks

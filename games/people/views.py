@@ -123,12 +123,47 @@ def duplicates(request: HttpRequest) -> HttpResponse:
         .order_by("tournament__start_date", "tournament_id")
     ):
         events.setdefault(entry.player_id, []).append(entry)
-    rows = [(d, events.get(d.player_id, []), events.get(d.other_id, [])) for d in shown]
+    # No Merge button where the merge would be refused: the page says why instead.
+    blocks = selectors.merge_blocks(user, shown, events)
+    rows = [
+        (d, events.get(d.player_id, []), events.get(d.other_id, []), blocks.get(d.pk))
+        for d in shown
+    ]
     return render(
         request,
         "games/duplicates.html",
-        {"rows": rows, "tournament": tournament, "total": pairs.count(), "limit": REVIEW_LIMIT},
+        {
+            "groups": _by_person(rows),
+            "tournament": tournament,
+            "total": pairs.count(),
+            "limit": REVIEW_LIMIT,
+        },
     )
+
+
+def _by_person(rows: list[Any]) -> list[dict[str, Any]]:
+    """The pairs grouped by person: pairs sharing a record (directly or through another
+    pair) are one person's records, shown together under the oldest; newest group first."""
+    parent: dict[int, int] = {}
+
+    def root(pk: int) -> int:
+        while parent.setdefault(pk, pk) != pk:
+            pk = parent[pk]
+        return pk
+
+    for d, *_ in rows:
+        a, b = root(d.player_id), root(d.other_id)
+        parent[max(a, b)] = min(a, b)
+    groups: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        d = row[0]
+        first = root(d.player_id)
+        group = groups.setdefault(first, {"player": None, "rows": []})
+        group["rows"].append(row)
+        for p in (d.player, d.other):
+            if p.pk == first:
+                group["player"] = p
+    return list(groups.values())
 
 
 def _duplicate_post(request: HttpRequest, pairs: QuerySet[PossibleDuplicate]) -> None:

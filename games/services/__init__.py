@@ -9,20 +9,23 @@ tournament day's writes (entries, settings, pairing, rounds) are in
 """
 
 from games.services.common import LOCKED_MESSAGE, GameLockedError
+from games.services.finalising import Finalised, games_finalise
 from games.services.results import (
+    game_both_win_enter,
     game_finalise,
     game_result_confirm,
     game_result_contest,
     game_result_enter,
     game_result_submit,
-    games_finalise,
     read_evidence,
     round_results_enter,
 )
 
 __all__ = [
     "LOCKED_MESSAGE",
+    "Finalised",
     "GameLockedError",
+    "game_both_win_enter",
     "game_finalise",
     "game_result_confirm",
     "game_result_contest",

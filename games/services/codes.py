@@ -15,14 +15,18 @@ import base64
 import hmac
 
 from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 from django.utils.crypto import salted_hmac
 
 from games.models import Game, Player
+from ops.audit import audit_record
+from ops.models import AuditAction
 
 CODE_LENGTH = 8
 _SALT = "goref.games.report-code"
 # RFC 4648 base 32 to Crockford's: no I, L, O, U to misread.
 _CROCKFORD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+_ALPHABET = frozenset("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 _READ_BACK = str.maketrans({"O": "0", "I": "1", "L": "1", "-": None, " ": None})
 
 
@@ -53,6 +57,12 @@ def code_read(text: str) -> str:
     return text.strip().upper().translate(_READ_BACK)
 
 
+def code_shaped(text: str) -> bool:
+    """Whether ``text`` (as ``code_read`` gives it) could be some game's code: eight
+    characters of the alphabet.  Anything else is no guess at any code."""
+    return len(text) == CODE_LENGTH and all(c in _ALPHABET for c in text)
+
+
 def code_holder(game: Game, code: str, *, address: str | None) -> CodeHolder | None:
     """The player whose code ``code`` is on ``game``, or ``None``.  Both players' codes
     are compared, in constant time, whatever matches first."""
@@ -64,3 +74,16 @@ def code_holder(game: Game, code: str, *, address: str | None) -> CodeHolder | N
     if found is None:
         return None
     return CodeHolder(player=found, game_id=game.pk, address=address)
+
+
+def game_codes_guessed(*, game: Game, wrong_guesses: int, minutes: int) -> None:
+    """Record that ``game``'s codes drew ``wrong_guesses`` wrong guesses within ``minutes``
+    (someone is guessing at them): the audit row is what the director's round page
+    flags (``games.selectors.games_guessed_at``).  No actor: guessers are anonymous."""
+    with transaction.atomic():
+        audit_record(
+            actor=None,
+            action=AuditAction.GAME_CODES_GUESSED,
+            obj=game,
+            new={"wrong_guesses": wrong_guesses, "minutes": minutes},
+        )

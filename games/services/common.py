@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ops.services import StateConflict
 
@@ -34,3 +34,22 @@ class GameLockedError(StateConflict):
 
     def __init__(self, message: str = LOCKED_MESSAGE) -> None:
         super().__init__(message, code="locked")
+
+
+# A disputed game waits for its ruling: no director's finalise and no bulk action locks
+# it, since a locked result can no longer be ruled on (docs/games.md, "A dispute holds
+# its game").
+DISPUTED_MESSAGE: Final = (
+    "This game is disputed: the referee rules first, and its result is finalised after the "
+    "dispute is closed."
+)
+
+
+class GameHeldError(StateConflict):
+    """The game is under an open dispute (``why="disputed"``) or its players are still
+    marking its dead stones (``why="marking"``): a bulk action leaves it alone."""
+
+    def __init__(self, game: Any, why: str, message: str = DISPUTED_MESSAGE) -> None:
+        super().__init__(message, code="disputed" if why == "disputed" else "marking")
+        self.game = game
+        self.why = why

@@ -9,11 +9,13 @@ public rows of a game's closed disputes, which the game API embeds.
 
 What games tells the satellites:
     result_locked, result_contested, record_mismatch (the dispute's id), rank_corrected,
-    tournament_closed, players_merged.
+    tournament_closed, tournament_imported_past, players_merged, slip_ruling_answer (a code
+    holder accepts or appeals a ruling).
 What games asks them:
     player_strength, player_ratings, player_rating_record, handicap_advice,
-    ratings_rated_through, rating_list_rows, rating_list_row (ratings);
-    disputes_for_page, closed_disputes, closed_disputes_schema (referee).
+    ratings_last_rated, ratings_held_for_official, rating_list_rows, rating_list_row
+    (ratings);
+    disputes_for_page, closed_disputes, closed_disputes_schema, slip_ruling (referee).
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ if TYPE_CHECKING:
     from games.engine.rules import Rules
     from games.models import Game, Player, Tournament
     from games.people.engine.federation_ids import RatingListRow
+    from games.services.codes import CodeHolder
     from ops.services import Actor
     from ratings.handicap import HandicapAdvice
     from ratings.selectors import RatingRecord
     from ratings.strength import Strength
+    from referee.selectors import SlipRuling
 
 
 # --------------------------------------------------------------------------- tells
@@ -69,12 +73,23 @@ def rank_corrected(*, actor: Actor, player: Player, old_rank: int) -> None:
     rank_change_log(actor=actor, player=player, old_rank=old_rank, kind="correction")
 
 
-def tournament_closed(tournament: Tournament) -> None:
-    """A director closed the tournament; ratings (``ratings.services.ratings_on_tournament_closed``)
-    queues the update from it when it is rated."""
+def tournament_closed(*, actor: Actor, tournament: Tournament) -> None:
+    """A director closed the tournament; ratings holds the games of the players its
+    directors do not answer for (``ratings.holds.holds_on_close``) and queues the update
+    from it when it is rated (``ratings.services.ratings_on_tournament_closed``)."""
+    from ratings.holds import holds_on_close
     from ratings.services import ratings_on_tournament_closed
 
+    holds_on_close(actor=actor, tournament=tournament)
     ratings_on_tournament_closed(tournament)
+
+
+def tournament_imported_past(*, actor: Actor, tournament: Tournament) -> None:
+    """A director imported a rated event dated before what he may rate; ratings holds it
+    for a federation official's release (``ratings.holds.hold_past_import``)."""
+    from ratings.holds import hold_past_import
+
+    hold_past_import(actor=actor, tournament=tournament)
 
 
 def players_merged(*, kept: Player, gone: Player, earliest: Tournament | None) -> None:
@@ -131,13 +146,21 @@ def handicap_advice(
     return pairing_advice(tournament=tournament, a=a, b=b, rules=rules, entered=entered)
 
 
-def ratings_rated_through(today: dt.date) -> dt.date | None:
-    """The end date of the last event, up to ``today``, the ratings hold
-    (``ratings.selectors.rated_through``): a director's rated tournament may not end
-    before it."""
-    from ratings.selectors import rated_through
+def ratings_last_rated(player_ids: list[int], *, excluding: int) -> dict[int, dt.date]:
+    """Each player's last rated event date, tournament ``excluding`` left out
+    (``ratings.selectors.last_rated_dates``): a director's rated event may not end
+    before it, so nobody rewrites a player's history but an official."""
+    from ratings.selectors import last_rated_dates
 
-    return rated_through(today)
+    return last_rated_dates(player_ids, excluding=excluding)
+
+
+def ratings_held_for_official(tournament: Tournament) -> bool:
+    """The whole event waits for an official's release
+    (``ratings.holds.held_for_official``): its close need not refuse its date."""
+    from ratings.holds import held_for_official
+
+    return held_for_official(tournament)
 
 
 def rating_list_rows(q: str) -> list[RatingListRow]:
@@ -154,6 +177,15 @@ def rating_list_row(pk: int) -> RatingListRow | None:
     from ratings.selectors import rating_list_row
 
     return rating_list_row(pk)
+
+
+def rating_list_rows_of(players: list[Player]) -> dict[int, RatingListRow]:
+    """The federations' list entry of each player the lists know by id, by player id
+    (``ratings.selectors.rating_list_rows_of``), for the tournament wing's "update ratings
+    from the current list"."""
+    from ratings.selectors import rating_list_rows_of
+
+    return rating_list_rows_of(players)
 
 
 def disputes_for_page(*, game: Game, user: Any) -> list[Any]:
@@ -181,3 +213,19 @@ def closed_disputes_schema() -> Any:
     from referee.api.serializers import PublicDisputeSerializer
 
     return PublicDisputeSerializer(many=True)
+
+
+def slip_ruling(game: Game, player_id: int) -> SlipRuling | None:
+    """The game's latest dispute as a slip's page shows it to its player: the rulings,
+    the appeals, and whether he may accept or appeal (``referee.selectors.slip_ruling``)."""
+    from referee.selectors import slip_ruling
+
+    return slip_ruling(game, player_id)
+
+
+def slip_ruling_answer(*, actor: CodeHolder, game: Game, answer: str, reason: str = "") -> None:
+    """A slip's code holder accepts (``answer="accept"``) or appeals the standing ruling of
+    the game's open dispute (``referee.services.dispute_accept``, ``dispute_appeal``)."""
+    from referee.services import dispute_answer_from_slip
+
+    dispute_answer_from_slip(actor=actor, game=game, answer=answer, reason=reason)

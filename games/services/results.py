@@ -21,10 +21,26 @@ from django.utils import timezone
 from games import permissions
 from games.engine.result import Result
 from games.engine.rules import get_rules
-from games.models import Game, GameState, Player, ResultSubmission, Round, SubmissionKind
-from games.services import deadstones, outbound, records
+from games.models import (
+    DeadStoneReview,
+    Game,
+    GameState,
+    Player,
+    ResultReason,
+    ResultSubmission,
+    ReviewState,
+    Round,
+    SubmissionKind,
+)
+from games.services import claims, deadstones, outbound, records
+from games.services.claims import is_counter_claim
 from games.services.codes import CodeHolder
-from games.services.common import LOCKED_MESSAGE, RULING_FINAL_MESSAGES, GameLockedError
+from games.services.common import (
+    LOCKED_MESSAGE,
+    RULING_FINAL_MESSAGES,
+    GameHeldError,
+    GameLockedError,
+)
 from games.services.scoring import latest_run, scoring_run_request
 from ops.audit import audit_record
 from ops.models import AuditAction
@@ -234,7 +250,9 @@ def _store(game: Game, evidence: Evidence, *, by: Player | None) -> None:
         warnings=evidence.warnings,
         dead_stones=evidence.dead_stones,
         by=by,
-        state=GameState.SUBMITTED,
+        # A director's correction of a disputed game leaves the dispute open: only its
+        # closing takes the game out of ``disputed``.
+        state=GameState.DISPUTED if game.state == GameState.DISPUTED else GameState.SUBMITTED,
     )
 
 
@@ -304,7 +322,12 @@ def _record(
             and game.state == GameState.SUBMITTED
             and game.result_submitted_by_id == player.pk
         )
+        countered = game.result_submitted_by_id if player and is_counter_claim(game, player) else 0
         _store(game, evidence, by=player)
+        if countered and player is not None:
+            claims.counter_claim_record(
+                actor=actor, game=game, player=player, old_result=old["result"], old_by=countered
+            )
         kind = SubmissionKind.SUBMIT if player is not None else SubmissionKind.DIRECTOR
         _submission(game, kind, actor=actor, player=player, evidence=evidence, comment=comment)
         _audit_code(actor, game, "submit")
@@ -514,6 +537,41 @@ def game_result_enter(
     return _record(game, evidence, actor=actor, player=None, comment=comment, check=check)
 
 
+BOTH_WIN = "both win"
+"""How a both-win reads on the results page and in ``seen`` (``Game.result_display``)."""
+
+
+def game_both_win_enter(*, actor: Actor, game: Game, seen: str | Unset = UNSET) -> Game:
+    """A director scores the game as won by both players (OpenGotha's "both win": the
+    organisers decide neither should lose it, say after an incident in the hall).  It
+    keeps no record or dead stones, and is never rated; ``seen`` as for
+    ``game_result_enter``."""
+    _require_director(actor, game)
+    refuse_if_locked(game)
+    with transaction.atomic():
+        game = game_lock(game)
+        if seen is not UNSET:
+            _unchanged_since(seen)(game)
+        old = _snapshot(game)
+        game.result_winner, game.result_margin = "", None
+        game.result_reason = ResultReason.BOTH_WIN
+        game.result_submitted_by = None
+        game.dead_stones = []
+        game.state = GameState.SUBMITTED
+        validate_and_save(game, update_fields=[*RESULT_FIELDS, "state"])
+        _submission(game, SubmissionKind.DIRECTOR, actor=actor, player=None)
+        audit_record(
+            actor=actor,
+            action=AuditAction.GAME_RESULT_CORRECTED
+            if old["result"]
+            else AuditAction.GAME_RESULT_ENTERED,
+            obj=game,
+            old=old,
+            new=_snapshot(game),
+        )
+    return game
+
+
 def _unchanged_since(seen: str) -> Callable[[Game], None]:
     def check(game: Game) -> None:
         now = game.result_display
@@ -528,13 +586,19 @@ def _unchanged_since(seen: str) -> Callable[[Game], None]:
     return check
 
 
-def game_finalise(*, actor: Actor, game: Game) -> Game:
-    """A director makes the result final: locked for good."""
+def game_finalise(*, actor: Actor, game: Game, marking_holds: bool = False) -> Game:
+    """A director makes the result final: locked for good.  A disputed game is refused
+    (``GameHeldError``, 409) until its dispute is closed; ``marking_holds``: so is a game
+    whose players are still marking dead stones (the bulk paths pass it)."""
     _require_director(actor, game)
     with transaction.atomic():
         game = game_lock(game)
         if not game.result_reason:
             raise StateConflict("This game has no result yet: enter one before finalising.")
+        if game.state == GameState.DISPUTED:
+            raise GameHeldError(game, "disputed")
+        if marking_holds and _marking(game):
+            raise GameHeldError(game, "marking", "Its players are still marking dead stones.")
         old = _snapshot(game)
         _lock_result(game, GameState.FINAL, SubmissionKind.FINALISE, actor=actor, player=None)
         audit_record(
@@ -543,11 +607,8 @@ def game_finalise(*, actor: Actor, game: Game) -> Game:
     return game
 
 
-def games_finalise(*, actor: Actor, games: list[Game]) -> list[Game]:
-    """``game_finalise`` for several games in one transaction: all of them or none (a
-    round's known results, a result sheet)."""
-    with transaction.atomic():
-        return [game_finalise(actor=actor, game=game) for game in games]
+def _marking(game: Game) -> bool:
+    return DeadStoneReview.objects.filter(game=game, state=ReviewState.OPEN).exists()
 
 
 def _sheet_place(game: Game, line: int) -> str:

@@ -16,6 +16,8 @@ from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from games.messages import result_words
+
 register = template.Library()
 
 _SENTINEL = 987654321
@@ -56,7 +58,11 @@ def _said(g: Any, said: dict[Any, str]) -> str:
     key = (g.result_winner, g.result_reason, g.result_margin)
     text = said.get(key)
     if text is None:
-        text = said[key] = escape(g.result_display or "–")
+        shown = g.result_display
+        # Short in the table; in words on hover or a long press, as the result buttons say it.
+        text = said[key] = (
+            f'<abbr title="{escape(result_words(shown))}">{escape(shown)}</abbr>' if shown else "–"
+        )
     return text
 
 

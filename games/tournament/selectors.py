@@ -14,7 +14,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import caches
-from django.db.models import Count, Q, QuerySet
 
 from games.models import (
     LOCKED_STATES,
@@ -23,11 +22,14 @@ from games.models import (
     Player,
     ResultReason,
     Round,
+    Team,
+    TeamBoard,
     Tournament,
     TournamentEntry,
 )
 from games.models import Presence as EntryPresence
 from games.people.engine.names import folded
+from games.tournament.engine.cup import seeded
 from games.tournament.engine.formats import aga, egf, ffg, opengotha, spreadsheet
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.model import (
@@ -38,11 +40,15 @@ from games.tournament.engine.model import (
     Presence,
     Settings,
     System,
+    TeamSettings,
 )
+from games.tournament.engine.model import Team as EngineTeam
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.explain import check_games
 from games.tournament.engine.pairing.state import round_state
 from games.tournament.engine.standings import Row, Scoreboard
+from games.tournament.engine.teams import COEF as TEAM_COEF
+from games.tournament.engine.teams import team_standings
 from games.tournament.services.settings import SETTINGS, effective_criteria
 from ratings.ranks import Rank
 
@@ -83,8 +89,10 @@ def _entrant(entry: TournamentEntry) -> Entrant:
     p = entry.player
     return Entrant(
         id=p.pk,
-        family_name=p.family_name,
-        given_name=p.given_name,
+        # The event's spelling, not the player's name today (docs/tournaments.md); a row
+        # written around the services (a fixture) has none: the player's.
+        family_name=entry.family_name or p.family_name,
+        given_name=entry.given_name if entry.family_name else p.given_name,
         rank=min(entry.rank, 8),
         rating=entry.rating if entry.rating is not None else NOMINAL_1D + 100 * entry.rank,
         club=entry.club,
@@ -96,6 +104,9 @@ def _entrant(entry: TournamentEntry) -> Entrant:
         ffg_licence=p.ffg_licence or "",
         aga_id=p.aga_id or "",
         rating_origin=entry.rating_origin,
+        table_pin=entry.table_pin,
+        pair=p.is_pair,
+        file_values=tuple(sorted((str(k), str(v)) for k, v in entry.file_values.items())),
     )
 
 
@@ -144,14 +155,17 @@ def event_of(tournament: Tournament) -> EventData:
                 TournamentEntry(
                     tournament=tournament,
                     player=p,
+                    family_name=p.family_name,
+                    given_name=p.given_name,
                     rank=p.declared_rank,
                     club=p.club.name if p.club is not None else "",
                     country=p.country,
                 )
             )
+    entrants = tuple(_entrant(e) for e in entries)
     event = Event(
         settings=settings_value(tournament, last_round=max((g.round for g in games), default=0)),
-        entrants=tuple(_entrant(e) for e in entries),
+        entrants=entrants,
         games=tuple(games),
         name=tournament.name,
         short_name=tournament.short_name,
@@ -164,12 +178,40 @@ def event_of(tournament: Tournament) -> EventData:
         pairing={str(k): str(v) for k, v in (tournament.pairing_params or {}).items()},
         extra={str(k): str(v) for k, v in (tournament.time_system or {}).items()},
         egf_class=tournament.egf_class,
+        cup=seeded(tournament.cup or {}, entrants) if tournament.system == System.CUP else None,
+        **_teams_of(tournament),
+        options={
+            str(k): {str(a): str(b) for a, b in v.items()}
+            for k, v in (tournament.file_options or {}).items()
+            if isinstance(v, dict)
+        },
     )
     return EventData(
         event=event,
         players={e.player_id: e.player for e in entries},
         entries={e.player_id: e for e in entries},
     )
+
+
+def _teams_of(tournament: Tournament) -> dict[str, Any]:
+    """A team event's teams and team settings for ``Event`` (2 queries; none for an event
+    without team parameters)."""
+    params = tournament.team_params
+    if not params:
+        return {}
+    lineups: dict[int, dict[tuple[int, int], int]] = {}
+    for team_id, r, board, player in TeamBoard.objects.filter(tournament=tournament).values_list(
+        "team_id", "round", "board", "player_id"
+    ):
+        lineups.setdefault(team_id, {})[(r, board)] = player
+    teams = tuple(
+        EngineTeam(number=t.number, name=t.name, boards=lineups.get(t.pk, {}))
+        for t in Team.objects.filter(tournament=tournament).order_by("number")
+    )
+    settings = TeamSettings(
+        size=int(params.get("size", 4)), criteria=tuple(params.get("criteria", ()))
+    )
+    return {"teams": teams, "team_settings": settings}
 
 
 def with_entry_ranks(
@@ -229,6 +271,45 @@ def standings_of(
     rows = board.standings(r, names)
     out = [_row(data, row) for row in rows]
     return Standings(round=r, criteria=names, rows=out, rounds=_cells(event, rows, r, data.entries))
+
+
+@dataclass(frozen=True)
+class TeamStandingRow:
+    place: int
+    team: Team
+    values: dict[str, float]  # as OpenGotha shows them: board wins with halves
+
+
+@dataclass(frozen=True)
+class TeamStandings:
+    round: int
+    criteria: list[str]
+    rows: list[TeamStandingRow]
+
+
+def team_standings_of(tournament: Tournament, *, after_round: int | None = None) -> TeamStandings:
+    """A team event's team standings after ``after_round`` (default: the last round with a
+    game), by its team criteria; ``ValueError`` when it is not a team event."""
+    data = event_of(tournament)
+    event = data.event
+    if event.team_settings is None:
+        raise ValueError("this tournament is not a team event")
+    r = last_round_played(event) if after_round is None else after_round
+    db = {t.number: t for t in Team.objects.filter(tournament=tournament)}
+    rows = team_standings(event, event.teams, event.team_settings, r)
+    names = [c for c in event.team_settings.criteria if c != "NULL"]
+    return TeamStandings(
+        round=r,
+        criteria=names,
+        rows=[
+            TeamStandingRow(
+                place=row.place,
+                team=db[row.team.number],
+                values={c: row.values[c] / TEAM_COEF[c] for c in names},
+            )
+            for row in rows
+        ],
+    )
 
 
 def _row(data: EventData, row: Row) -> StandingRow:
@@ -366,69 +447,6 @@ def tournament_games(tournament: Tournament, round_id: int | None = None) -> lis
     return games
 
 
-# --------------------------------------------------------------------------- round results
-
-# The one-click choices of the results page: (key, label, result).  The keys are the
-# keyboard's letters; a jigo is offered only where the komi allows one.
-RESULT_CHOICES = (
-    ("b", "Black wins", "B+"),
-    ("w", "White wins", "W+"),
-    ("j", "jigo", "0"),
-    ("1", "Black by default", "B+F"),
-    ("2", "White by default", "W+F"),
-    ("x", "both lose", "Void"),
-)
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    game: Game
-    result: str  # as the page shows it and sends back as "seen"; "" for none
-    choices: tuple[tuple[str, str, str], ...]
-
-
-def result_choices(game: Game) -> tuple[tuple[str, str, str], ...]:
-    return tuple(c for c in RESULT_CHOICES if game.jigo_possible or c[2] != "0")
-
-
-def _round_games(tournament: Tournament, number: int) -> QuerySet[Game]:
-    return Game.objects.filter(tournament=tournament, round__number=number)
-
-
-def round_results(tournament: Tournament, number: int) -> list[ResultRow]:
-    """One row per table of round ``number``, in one query."""
-    games = _round_games(tournament, number).select_related("round", "black", "white")
-    return [
-        ResultRow(g, g.result_display, result_choices(g)) for g in games.order_by("table", "id")
-    ]
-
-
-def round_result_row(tournament: Tournament, number: int, game_id: int) -> ResultRow | None:
-    """The row of one game of round ``number`` (a click's answer), in one query."""
-    game = (
-        _round_games(tournament, number)
-        .select_related("round", "black", "white")
-        .filter(pk=game_id)
-        .first()
-    )
-    return None if game is None else ResultRow(game, game.result_display, result_choices(game))
-
-
-def round_result_counts(tournament: Tournament, number: int) -> dict[str, int]:
-    """The results page's counters for round ``number``, in one query: results known
-    (any recorded reason, "both win" included), games, known ones not yet locked (the
-    "Finalise" button's count) and games not locked."""
-    known = ~Q(result_reason="")
-    locked = Q(state__in=LOCKED_STATES)
-    counts = _round_games(tournament, number).aggregate(
-        known=Count("pk", filter=known),
-        total=Count("pk"),
-        to_finalise=Count("pk", filter=known & ~locked),
-        open=Count("pk", filter=~locked),
-    )
-    return {k: int(v) for k, v in counts.items()}
-
-
 # --------------------------------------------------------------------------- round pairing
 
 
@@ -549,9 +567,29 @@ class RestRow:
     names: str
 
 
-def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class WhereRound:
+    """Every row of a round's "where do I play", before any search: what the view keeps
+    in the cache (per round and versions), so that a search reads no database."""
+
+    rows: tuple[WhereRow, ...]
+    resting: tuple[RestRow, ...]
+
+
+def where_tables(rnd: Round, query: str = "", everyone: WhereRound | None = None) -> dict[str, Any]:
     """The round's tables and, once it is paired, who does not play in it, each kept
-    when ``query`` matches (two queries, the entries and the games, none per row)."""
+    when ``query`` matches: from ``everyone`` when given (the cached rows), else read."""
+    everyone = everyone or where_round(rnd)
+    words = folded(query).split()
+    return {
+        "rows": [r for r in everyone.rows if matches(r, words)],
+        "resting": [r for r in everyone.resting if matches(r, words)],
+        "total": len(everyone.rows),
+    }
+
+
+def where_round(rnd: Round) -> WhereRound:
+    """Every row of the round (two queries, the entries and the games, none per row)."""
     # Only the columns shown: a 760-player round spent half its time loading the rest.
     names = ("family_name", "given_name", "declared_rank")
     entries = {
@@ -603,12 +641,7 @@ def where_tables(rnd: Round, query: str = "") -> dict[str, Any]:
         if games and pid not in paired
     ]
     resting.sort(key=lambda r: r.names)
-    words = folded(query).split()
-    return {
-        "rows": [r for r in rows if matches(r, words)],
-        "resting": [r for r in resting if matches(r, words)],
-        "total": len(rows),
-    }
+    return WhereRound(rows=tuple(rows), resting=tuple(resting))
 
 
 _NOT_PLAYING: dict[str, str] = {EntryPresence.BYE: "bye", EntryPresence.ABSENT: "absent"}

@@ -1,6 +1,6 @@
-"""The tournament wing's Celery task: an event's busiest pages rebuilt after a write
-(``games.tournament.pages``), and the warmer that queues it (registered by
-``GamesConfig.ready``, which imports this module)."""
+"""The tournament wing's Celery tasks: a congress-size pairing (``round_pair_job``), an
+event's busiest pages rebuilt after a write (``games.tournament.pages``), and the warmer
+that queues the latter (registered by ``GamesConfig.ready``, which imports this module)."""
 
 from __future__ import annotations
 
@@ -32,3 +32,11 @@ def register() -> None:
     """Called by ``GamesConfig.ready``: after a bump of ``tournament:<pk>``, the worker
     rebuilds the event's pages (``ops.pages.warming``)."""
     warming.register_warmer(pages.PREFIX, pages.warmed_entries, pages_warm_queue)
+
+
+@shared_task(name="games.tournament.round_pair_job", **job_task_options())
+def round_pair_job(self: Any, job_id: int) -> str:
+    """Run a congress-size pairing (``ops.Job`` kind ``pairing``)."""
+    from games.tournament.services.pairing_jobs import round_pair_job_run
+
+    return round_pair_job_run(job_id=job_id)

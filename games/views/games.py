@@ -26,6 +26,7 @@ from games.forms import ContestForm, ResultForm, result_suggestions
 from games.models import LOCKED_STATES, Game, GameState
 from games.permissions import can_see_submissions, is_director, is_participant, player_for
 from games.services import LOCKED_MESSAGE, deadstones, outbound, scoring
+from games.services.claims import countered_claim
 from games.services.results import (
     CLAIM_CHANGED,
     CONFLICT_OF_INTEREST,
@@ -81,6 +82,8 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "contest_form": ContestForm(),
         "claim": current_claim(game),
         "replaced_claims": replaced_claims(game) if participant and pending else [],
+        # His own claim his opponent's replaced: "your opponent reports ... instead".
+        "countered": countered_claim(game, me) if participant and pending and me else None,
     }
     if can_see_submissions(user, game):
         ctx["submissions"] = list(selectors.submissions_of(game))

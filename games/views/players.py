@@ -62,6 +62,7 @@ def _player_page(request: HttpRequest, pk: int, names: list[str], page: int) -> 
             "strength": rating.strength,
             "history": rating.history,
             "ranks": rating.ranks,
+            "spellings": selectors.player_spellings(player),
         }
 
     ctx = {
@@ -69,7 +70,9 @@ def _player_page(request: HttpRequest, pk: int, names: list[str], page: int) -> 
         "page": page,
         # Everything below the name is a cached fragment (the template's versioned_cache).
         "versions": cache.versions(names),
-        **lazy_context(body, ["games", "newer", "older", "strength", "history", "ranks"]),
+        **lazy_context(
+            body, ["games", "newer", "older", "strength", "history", "ranks", "spellings"]
+        ),
     }
     return render_spliced(request, "games/player_detail.html", ctx)
 

@@ -86,12 +86,6 @@ class RecomputeRequestSerializer(serializers.Serializer[Any]):
     )
 
 
-class JobRefSerializer(serializers.Serializer[Any]):
-    job = serializers.IntegerField()
-    status = serializers.CharField(help_text="pending, running, done or failed.")
-    url = serializers.CharField(help_text="Follow the job's progress here.")
-
-
 class HonoraryRequestSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=2000)
 
@@ -139,3 +133,29 @@ class FoundListEntrySerializer(serializers.Serializer[Any]):
 class RatingListSearchSerializer(serializers.Serializer[Any]):
     players = FoundPlayerSerializer(many=True, help_text="goref's players (at most 20).")
     lists = FoundListEntrySerializer(many=True, help_text="Entries of the lists (at most 20).")
+
+
+class RatingHoldSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    tournament_name = serializers.CharField(source="tournament.name")
+    player = serializers.IntegerField(
+        source="player_id", allow_null=True, help_text="null: every player of the event."
+    )
+    player_name = serializers.SerializerMethodField()
+    reason = serializers.CharField(
+        help_text="not_own (entered by a director who is not the player's) or past (a past event a director imported)."
+    )
+    held_by = serializers.SerializerMethodField()
+    held_at = serializers.DateTimeField(source="created_at")
+    released_by = serializers.SerializerMethodField()
+    released_at = serializers.DateTimeField(allow_null=True)
+
+    def get_player_name(self, hold: Any) -> str:
+        return "" if hold.player is None else str(hold.player.full_name)
+
+    def get_held_by(self, hold: Any) -> str:
+        return "" if hold.created_by is None else str(hold.created_by.username)
+
+    def get_released_by(self, hold: Any) -> str:
+        return "" if hold.released_by is None else str(hold.released_by.username)

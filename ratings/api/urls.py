@@ -15,6 +15,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("handicap/", views.HandicapView.as_view(), name="api-handicap"),
     path("ratings/what-if/", views.WhatIfView.as_view(), name="api-what-if"),
     path("ratings/recompute/", views.RecomputeView.as_view(), name="api-ratings-recompute"),
+    path("ratings/holds/", views.RatingHoldsView.as_view(), name="api-rating-holds"),
+    path(
+        "ratings/holds/<int:pk>/release/",
+        views.RatingHoldReleaseView.as_view(),
+        name="api-rating-hold-release",
+    ),
     path("players/<int:pk>/history/", views.PlayerHistoryView.as_view(), name="api-player-history"),
     path("players/<int:pk>/honorary/", views.HonoraryView.as_view(), name="api-player-honorary"),
     path(

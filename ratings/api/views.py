@@ -24,13 +24,14 @@ from games.engine.rules import get_rules
 from games.models import Player, Tournament
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.selectors import search_players
-from ops.api import ERRORS, NOT_FOUND, service_errors, valid
+from ops.api import CONFLICT, ERRORS, NOT_FOUND, JobRefSerializer, service_errors, valid
 from ops.pages import cache
 from ops.pages.api import CachedRead
 from ops.pages.cache import visitor_max_age
 from ops.text import small_number
-from ratings import lists, selectors, services
+from ratings import holds, lists, selectors, services
 from ratings.api import serializers as s
+from ratings.models import RatingHold
 from ratings.ranks import Rank
 from ratings.strength import current_strength, pairing_advice, policy_for, what_if
 
@@ -181,7 +182,7 @@ class RecomputeView(APIView):
 
     @extend_schema(
         request=s.RecomputeRequestSerializer,
-        responses={202: s.JobRefSerializer, **ERRORS},
+        responses={202: JobRefSerializer, **ERRORS},
         description="Full by default; with from_tournament, from that event onward. "
         "Follow the job at GET /api/v1/jobs/{id}/.",
     )
@@ -252,3 +253,29 @@ class RatingListSearchView(APIView):
         ]
         body = s.RatingListSearchSerializer({"players": players, "lists": entries}).data
         return Response(body)
+
+
+class RatingHoldsView(APIView):
+    """The held rated games the user may release (every hold for an official)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.RatingHoldSerializer(many=True), **ERRORS})
+    def get(self, request: Request) -> Response:
+        rows = holds.holds_visible(request.user)[:500]
+        return Response(s.RatingHoldSerializer(rows, many=True).data)
+
+
+class RatingHoldReleaseView(APIView):
+    """Release held games: they reach the ratings (a recompute from their event)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={200: s.RatingHoldSerializer, **ERRORS, **NOT_FOUND, **CONFLICT}
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        hold = get_object_or_404(RatingHold, pk=pk)
+        with service_errors():
+            hold = holds.rating_hold_release(actor=request.user, hold=hold)
+        return Response(s.RatingHoldSerializer(hold).data)

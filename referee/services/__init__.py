@@ -8,6 +8,7 @@ docs/referee.md.  Every step writes an audit entry.
 from referee.services.deciding import (
     appeal_possible,
     dispute_accept,
+    dispute_answer_from_slip,
     dispute_appeal,
     dispute_close,
     dispute_rule,
@@ -31,6 +32,7 @@ __all__ = [
     "RESULT_KINDS",
     "appeal_possible",
     "dispute_accept",
+    "dispute_answer_from_slip",
     "dispute_appeal",
     "dispute_assign",
     "dispute_close",

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -18,6 +19,7 @@ from games.engine.scoring import score
 from games.engine.types import Color
 from games.models import Game, Player
 from games.services import records
+from games.services.codes import CodeHolder
 from games.services.common import ACCEPTED_FINAL_MESSAGE, COMMITTEE_FINAL_MESSAGE
 from games.services.disputes import game_dispute_settle, game_ruling_apply, game_snapshot
 from ops.audit import audit_record
@@ -35,7 +37,7 @@ from referee.models import (
     Ruling,
     RulingAcceptance,
 )
-from referee.selectors import agreed_marking
+from referee.selectors import agreed_marking, appeal_deadline
 from referee.services.opening import RESULT_KINDS
 
 MAJORITY = 2  # of the committee's three (goref's choice: the WMSG 2008 rules name no number)
@@ -393,9 +395,30 @@ def dispute_rule(
     return dispute
 
 
+def _party(actor: Actor, dispute: Dispute, verb: str) -> Player:
+    """The player who acts: a slip code's (on its own game only) or an account's."""
+    if isinstance(actor, CodeHolder):
+        if actor.game_id != dispute.game_id:
+            raise PermissionDenied("This code is for another game.")
+        return actor.player
+    require(roles.is_party(actor, dispute.game), f"Only the players of this game {verb} a ruling.")
+    player = permissions.player_for(actor)
+    assert player is not None  # a party has a player profile
+    return player
+
+
+def _by_code(actor: Actor) -> dict[str, Any]:
+    """A step taken with a slip's code has no account: the audit row keeps the address."""
+    return {"by_code": True, "address": actor.address} if isinstance(actor, CodeHolder) else {}
+
+
 def dispute_appeal(*, actor: Actor, dispute: Dispute, reason: str = "") -> Dispute:
-    """A party appeals the standing ruling to the next level (once per level)."""
-    require(roles.is_party(actor, dispute.game), "Only the players of this game appeal a ruling.")
+    """A party appeals the standing ruling to the next level (once per level), within
+    ``GOREF_APPEAL_MINUTES`` of it; from a slip's code, with his reason."""
+    player = _party(actor, dispute, "appeal")
+    reason = reason.strip()
+    if isinstance(actor, CodeHolder) and not reason:
+        raise ValidationError({"reason": "Say why you appeal: the next level reads it."})
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
         if dispute.state != DisputeState.RULED:
@@ -407,11 +430,15 @@ def dispute_appeal(*, actor: Actor, dispute: Dispute, reason: str = "") -> Dispu
         if dispute.level >= Level.COMMITTEE:
             raise StateConflict("The arbitration committee's ruling is final.")
         if RulingAcceptance.objects.filter(
-            ruling__dispute=dispute,
-            ruling__level=dispute.level,
-            player=permissions.player_for(actor),
+            ruling__dispute=dispute, ruling__level=dispute.level, player=player
         ).exists():
             raise StateConflict("You have accepted this ruling: you may not appeal it.")
+        until = appeal_deadline(Ruling.objects.get(dispute=dispute, level=dispute.level))
+        if until is not None and timezone.now() > until:
+            raise StateConflict(
+                f"The time to appeal this ruling ended at {timezone.localtime(until):%H:%M} "
+                f"({settings.GOREF_APPEAL_MINUTES} minutes after it)."
+            )
         officials = roles.officials_of(dispute.game.tournament)
         if dispute.level == Level.REFEREE and (
             officials is None or officials.chief_referee_id is None
@@ -428,7 +455,13 @@ def dispute_appeal(*, actor: Actor, dispute: Dispute, reason: str = "") -> Dispu
             action=AuditAction.DISPUTE_APPEALED,
             obj=dispute,
             old=old,
-            new={"level": dispute.level, "state": dispute.state, "reason": reason},
+            new={
+                "level": dispute.level,
+                "state": dispute.state,
+                "reason": reason,
+                "player": player.pk,
+                **_by_code(actor),
+            },
         )
         dispute_notify(dispute, "appealed", note=reason)
     return dispute
@@ -450,9 +483,7 @@ def appeal_possible(dispute: Dispute) -> bool:
 def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
     """A party accepts the standing ruling, giving up his appeal of it; the dispute
     closes when both have, or one has and no appeal is left (docs/referee.md)."""
-    require(roles.is_party(actor, dispute.game), "Only the players of this game accept a ruling.")
-    player = permissions.player_for(actor)
-    assert player is not None  # a party has a player profile
+    player = _party(actor, dispute, "accept")
     with transaction.atomic():
         dispute = _locked(dispute)
         if dispute.state == DisputeState.CLOSED:
@@ -476,6 +507,7 @@ def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
                 "level": ruling.level,
                 "player": player.pk,
                 "accepted_by": sorted(accepted),
+                **_by_code(actor),
             },
         )
         if both:
@@ -487,6 +519,21 @@ def dispute_accept(*, actor: Actor, dispute: Dispute) -> Dispute:
         else:
             dispute_notify(dispute, "accepted", note=f"{player} accepts the ruling.")
     return dispute
+
+
+def dispute_answer_from_slip(
+    *, actor: CodeHolder, game: Game, answer: str, reason: str = ""
+) -> Dispute:
+    """A slip's code holder accepts (``"accept"``) or appeals (``"appeal"``) the standing
+    ruling of ``game``'s open dispute, as a signed-in party would."""
+    dispute = Dispute.objects.filter(game=game).exclude(state=DisputeState.CLOSED).first()
+    if dispute is None:
+        raise StateConflict("This game has no open dispute.")
+    if answer == "accept":
+        return dispute_accept(actor=actor, dispute=dispute)
+    if answer == "appeal":
+        return dispute_appeal(actor=actor, dispute=dispute, reason=reason)
+    raise ValidationError("Accept the ruling or appeal it.")
 
 
 def dispute_close(*, actor: Actor, dispute: Dispute) -> Dispute:
@@ -540,6 +587,7 @@ def _close(actor: Actor, dispute: Dispute, why: str, *, final: str = "") -> None
 __all__ = [
     "appeal_possible",
     "dispute_accept",
+    "dispute_answer_from_slip",
     "dispute_appeal",
     "dispute_close",
     "dispute_rule",

@@ -14,8 +14,14 @@
   // the results entered here since the page loaded count too.
   const finalise = document.getElementById("finalise");
   const toFinalise = document.getElementById("to-finalise");
+  const disputed = document.getElementById("disputed");
+  const disputedNote = document.getElementById("disputed-note");
   function count(body) {
     known.textContent = body.known;
+    if (disputed && disputedNote && body.disputed !== undefined) {
+      disputed.textContent = body.disputed;
+      disputedNote.hidden = body.disputed === 0;
+    }
     if (finalise && toFinalise) {
       toFinalise.textContent = body.to_finalise;
       finalise.hidden = body.to_finalise === 0;

@@ -236,9 +236,9 @@ def phone_report(
     once(reporter, "phone-report")
     label = "Black wins by resignation" if winner == "B" else "White wins by resignation"
     reporter.click(f"#report button:has-text('{label}')")
-    expect_text(reporter, "#reported", f"You reported {winner}\\+R")
+    expect_text(reporter, "#reported", f"You reported {label} \\({winner}\\+R\\)")
     confirmer.goto(codes["White"])
-    expect_text(confirmer, "#claim", f"reported {winner}\\+R")
+    expect_text(confirmer, "#claim", f"reported {label} \\({winner}\\+R\\)")
     once(confirmer, "phone-confirm")
     confirmer.click("#report button:has-text('Yes: confirm')")
     expect_text(confirmer, ".messages", "confirmed: it is now final")

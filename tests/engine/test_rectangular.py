@@ -68,12 +68,15 @@ def test_a_drawn_rectangle_has_edges_on_all_four_sides() -> None:
 def test_the_seki_on_a_9x5_board_counts_as_on_a_square_one() -> None:
     record = parse_record(SEKI_9X5.read_bytes())
     japanese = score(replay(record, get_rules("japanese"), strict=True), komi=record.komi)
-    # Black: 12 points below row 3 and J4 J5; White: A1 A2. The seki eyes A5
-    # and F5 and the seki point D5 count for nobody.
-    assert (japanese.black_territory, japanese.white_territory) == (14, 2)
-    assert japanese.seki_point_names == ("D5",) and japanese.seki_eyes == ("A5", "F5")
+    # Black: 12 points below row 3 and J4 J5. The seki eyes A5 and F5 and the
+    # seki point D5 count for nobody; nor do A2 and A1, the one eye of White's
+    # A3-B1, alive as the players left it without two eyes (1989 rules,
+    # Articles 7 and 8).
+    assert (japanese.black_territory, japanese.white_territory) == (14, 0)
+    assert japanese.seki_point_names == ("D5",)
+    assert japanese.seki_eyes == ("A5", "F5", "A2", "A1")
     assert japanese.seki_stones_black == ("B5", "A4", "B4")
-    assert japanese.result.to_sgf() == record.info["RE"] == "B+11.5"
+    assert japanese.result.to_sgf() == record.info["RE"] == "B+13.5"
     chinese = score(replay(record, get_rules("chinese"), strict=True), komi=record.komi)
     assert (chinese.black_area, chinese.white_area, chinese.dame) == (29, 14, 2)
     assert chinese.result.to_sgf() == "B+14.5"
@@ -123,7 +126,7 @@ def test_the_command_line_scores_a_rectangular_record() -> None:
     done = run_engine("score", str(SEKI_9X5), "--rules", "japanese", "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert data["result"] == "B+11.5" and data["seki"]["points"] == ["D5"]
+    assert data["result"] == "B+13.5" and data["seki"]["points"] == ["D5"]
     checked = run_engine("check", str(SEKI_9X5), "--rules", "japanese", "--json")
     report = json.loads(checked.stdout)[0]
     assert (report["size"], report["height"], report["legal"]) == (9, 5, True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from games.engine.board import Board
 from games.engine.coords import point_to_gtp
 from games.engine.rules import get_rules
@@ -46,8 +48,55 @@ def test_a_dame_that_puts_a_chain_in_atari_costs_the_point_where_it_must_connect
 
 
 def test_a_false_eye_on_the_edge_is_not_territory():
-    # D7 lies between two Black chains and White holds its diagonal E6: the lone
-    # Black E7 has D7 as its only liberty, so Black must fill D7.
+    # F9 lies between two Black chains and White holds its diagonal G8: the lone
+    # Black G9 has F9 as its only liberty, so Black must fill F9. Black's
+    # twelve points A9-D7 are two eyes and count.
+    drawing = """
+    ....x.xo.
+    ....xxoo.
+    ....xoo..
+    xxxxxo...
+    ooooooo..
+    .........
+    .........
+    .........
+    .........
+    """
+    board = Board.from_ascii(drawing)
+    assert names(japanese_territory(board).teire[1], 9) == ["F9"]
+    s = score_position(board, JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory) == (13 - 1, 45)
+
+
+def test_a_two_point_space_between_chains_white_can_cut_apart_is_a_false_eye():
+    # E9-F9 lies between Black's C9-C8 chain and E8-G9, which has no other
+    # liberty. White E9 puts E8-G9 in atari; Black takes at F9 and White
+    # plays E9 again, taking the five stones: the space is a false eye (White
+    # holds its diagonal D8), Black's group has one real eye (A9-B9) and,
+    # alive as the players left it, counts nothing (1989 rules, Articles 7
+    # and 8). Counted as an eye, it gave Black four points.
+    drawing = """
+    ..xx..xo.
+    xxxoxxxo.
+    oooooooo.
+    .........
+    .........
+    .........
+    .........
+    .........
+    .........
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory) == (0, 57)
+    assert s.seki_eyes == ("A9", "B9", "E9", "F9") and s.seki_point_names == ()
+
+
+def test_a_group_with_one_real_eye_and_a_false_eye_counts_nothing_without_a_dame():
+    # Black's corner square A7-B6 is one eye (White takes its vital point) and
+    # D7 is false (White holds E6; the lone E7 lives only by it). No dame is
+    # left, so no seki point: the group is alive only as the players left it,
+    # without two eyes, and its eye points count nothing (1989 rules, Articles
+    # 7 and 8). The count had charged a teire at D7 and given Black the four.
     drawing = """
     ..x.xo.
     ..xxoo.
@@ -57,10 +106,9 @@ def test_a_false_eye_on_the_edge_is_not_territory():
     .......
     .......
     """
-    board = Board.from_ascii(drawing)
-    assert names(japanese_territory(board).teire[1], 7) == ["D7"]
-    s = score_position(board, JAPANESE, komi=Decimal(0))
-    assert (s.black_territory, s.white_territory) == (5 - 1, 28)
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory, s.teire_points) == (0, 28, 0)
+    assert s.seki_point_names == () and s.seki_eyes == ("A7", "B7", "D7", "A6", "B6")
 
 
 def test_open_dame_that_threaten_nothing_cost_nothing():
@@ -192,19 +240,108 @@ def test_a_one_eyed_group_facing_a_bigger_eye_gives_neither_eye_territory():
     assert (s.black_territory, s.white_territory) == (36, 6)
 
 
-def test_an_eye_space_holding_dead_stones_is_sized_with_them_in_it():
-    # White's eye F13-M13 is seven points once Black's dead G13 H13 J13 are
-    # taken off, but only four of them were empty: one eye, so White's inner
-    # group lives in seki with Black's one-eyed corner and the seven points
-    # count nothing. The dead stones are still White's prisoners.
+def test_an_eye_space_holding_dead_stones_is_judged_once_they_are_taken():
+    # White's space F13-L13 holds Black's dead G13 H13 J13. White takes them by
+    # filling F13 and K13, and is left with G13-J13 (a straight three: one eye
+    # once Black plays its middle) and L13: two eyes, so White's inner group is
+    # not in seki and its seven points count. Black's one-eyed corner shares
+    # C13 and D13 with it and keeps no territory (seki point D13). Sized with
+    # the dead stones still in it (four empty points), the space was one eye
+    # and the seven points counted nothing.
     drawing = "\n".join(
         [".x..o.xxx...o", "xxooooooooooo", "ooxxxxxxxxxxx"] + [".ox.........."] * 10
     )
     board = Board.from_ascii(drawing)
     dead = [(6, 0), (7, 0), (8, 0)]
     s = score_position(board, JAPANESE, komi=Decimal(0), dead=dead)
-    assert (s.black_territory, s.white_territory, s.white_prisoners) == (100, 10, 3)
-    assert s.seki_eyes == ("A13", "F13", "G13", "H13", "J13", "K13", "L13", "M13")
+    assert (s.black_territory, s.white_territory, s.white_prisoners) == (100, 17, 3)
+    assert s.seki_eyes == ("A13",) and s.seki_point_names == ("D13",)
+
+
+def test_a_space_whose_dead_stones_leave_a_bulky_five_is_one_eye():
+    # Black's only space B9-E9, B8-D8 holds five dead White stones. Black takes
+    # them by filling E9 and D8 and is left with B9 C9 D9 B8 C8, a bulky five:
+    # White's play at C9 leaves one eye (1989 commentary on Article 7). Alive
+    # as the players left it, without two eyes, the group is in seki and its
+    # seven points count nothing; the five stones are still Black's prisoners.
+    drawing = """
+    xooo.xo..
+    xoo.xxo..
+    xxxxxoo..
+    ooooo....
+    .........
+    .........
+    .........
+    .........
+    .........
+    """
+    dead = [(1, 0), (2, 0), (3, 0), (1, 1), (2, 1)]
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0), dead=dead)
+    assert (s.black_territory, s.black_prisoners) == (0, 5)
+    assert s.seki_eyes == ("B9", "C9", "D9", "E9", "B8", "C8", "D8")
+
+
+def test_a_false_eye_whose_connection_held_a_dead_stone_costs_the_capture_and_the_fill():
+    # At the end Black E9 is in atari at F9 and White's dead D9 in atari at C9.
+    # Before White fills F9, Black must take D9 (at C9) and then connect at D9:
+    # two moves inside Black's territory, two teire (1989 commentary on Article
+    # 8), not the one fill the board shows once D9 is taken off.
+    drawing = """
+    ...ox.o..
+    ...xoo...
+    xxxxo....
+    ooooo....
+    .........
+    .........
+    .........
+    .........
+    .........
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0), dead=[(3, 0)])
+    assert [(t.point, t.chain) for t in s.teire] == [("C9", ("E9",)), ("D9", ("E9",))]
+    assert (s.black_territory, s.black_prisoners, s.teire_points) == (7 - 2, 1, 2)
+
+
+def on_9x9(top: str) -> Board:
+    """The drawn top rows of a 9x9 board, the rows below empty."""
+    rows = top.split()
+    return Board.from_ascii("\n".join(rows + ["........."] * (9 - len(rows))))
+
+
+# Black's only space on the top edge, walled in by White: the spaces White,
+# playing first at the vital point, reduces to one eye (1989 commentary on
+# Article 7). Alive as the players left them, such groups have fewer than two
+# eyes: in seki, their eye points count nothing.
+ONE_EYE = {
+    "straight three in the corner": ("...xo.... xxxxo.... ooooo....", "A9 B9 C9"),
+    "square four": ("x..xo.... x..xo.... xxxxo.... oooo.....", "B9 C9 B8 C8"),
+    "pyramid four": ("x...xo... xx.xxo... xxxxoo... oooo.....", "B9 C9 D9 C8"),
+    "bulky five": ("x...xo... x..xxo... xxxxoo... oooo.....", "B9 C9 D9 B8 C8"),
+    "crossed five": ("xx.xxo... x...xo... xx.xxo... xxxxoo... oooo.....", "C9 B8 C8 D8 C7"),
+    "flower six": ("xx.xxo... x...xo... xx..xo... xxxxxo... ooooo....", "C9 B8 C8 D8 C7 D7"),
+    "bent four in the corner": ("...xo.... .xxxo.... xxooo.... oo.......", "A9 B9 C9 A8"),
+}
+# The spaces that stay two eyes whoever starts: they count.
+TWO_EYES = {
+    "straight four in the corner": ("....xo... xxxxxo... ooooo....", 4),
+    "bent four away from the corner": ("x...xo... x.xxxo... xxooo.... oo.......", 4),
+    "rectangular six on the side": ("x...xo... x...xo... xxxxxo... ooooo....", 6),
+}
+
+
+@pytest.mark.parametrize("shape", ONE_EYE)
+def test_a_space_the_opponent_reduces_to_one_eye_counts_nothing(shape: str):
+    top, eyes = ONE_EYE[shape]
+    s = score_position(on_9x9(top), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.seki_eyes, s.teire_points) == (0, tuple(eyes.split()), 0)
+    assert s.seki_point_names == ()  # no dame: the old count found no seki here
+
+
+@pytest.mark.parametrize("shape", TWO_EYES)
+def test_a_space_with_two_eyes_whoever_starts_counts(shape: str):
+    top, points = TWO_EYES[shape]
+    s = score_position(on_9x9(top), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.seki_eyes) == (points, ())
 
 
 def test_the_count_names_the_seki_stones_and_each_teire_with_its_chain():
@@ -280,6 +417,29 @@ def test_a_double_ko_seki_gives_neither_group_territory():
     s = score_position(board, JAPANESE, komi=Decimal(0))
     # Black keeps the 40 points of the living outer group, White nothing.
     assert (s.black_territory, s.white_territory, s.teire_points) == (40, 0, 0)
+
+
+def test_a_one_point_eye_where_the_opponent_takes_two_stones_is_no_eye():
+    # Black's D9-E9 has C9 as its only liberty: White there takes both stones
+    # (then Black's B9-C8 chain is in atari). C9 is no eye, whatever the number
+    # of stones taken (the count had looked only for a ko taking one lone
+    # stone), so Black has one real eye, A9, and counts nothing (1989 rules,
+    # Articles 7 and 8). A double ko is found the same way: two groups each
+    # short of two eyes, each eye one the other can take.
+    drawing = """
+    .x.xxo...
+    xxxooo...
+    oooo.....
+    .........
+    .........
+    .........
+    .........
+    .........
+    .........
+    """
+    s = score_position(Board.from_ascii(drawing), JAPANESE, komi=Decimal(0))
+    assert (s.black_territory, s.white_territory, s.teire_points) == (0, 65, 0)
+    assert s.seki_eyes == ("A9", "C9") and s.seki_point_names == ()
 
 
 def test_two_one_eyed_groups_each_inside_the_others_wall_are_in_seki_on_a_rectangle():

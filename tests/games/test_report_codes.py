@@ -1,6 +1,7 @@
 """Players report from the board: each slip carries a code per
 player; the code's page on a phone reports, confirms or contests through the result
-services, a locked game's codes are refused, wrong codes are 404 and throttled."""
+services, a locked game's codes are refused, wrong codes are 404 and limited per game
+and per code, never per address."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, GameState, ResultSubmission
 from games.people.services.grants import director_grant_admin
-from games.services.codes import CodeHolder, code_holder, code_read, report_code
+from games.services.codes import CodeHolder, code_holder, code_read, code_shaped, report_code
 from games.services.results import current_claim
 from games.tournament.services import game_create
 from ops.models import AuditAction, AuditEntry
@@ -54,7 +55,10 @@ def test_a_player_reports_from_his_code_on_a_phone_sized_page(game, alice):
     audit = AuditEntry.objects.get(action=AuditAction.GAME_RESULT_BY_CODE)
     assert audit.new_value["step"] == "submit" and audit.new_value["player"] == alice.pk
     assert audit.new_value["address"] == "198.51.100.7"
-    assert "You reported <strong>B+R</strong>" in client.get(url_of(game, alice)).content.decode()
+    assert (
+        "You reported <strong>Black wins by resignation</strong> (B+R)"
+        in client.get(url_of(game, alice)).content.decode()
+    )
 
 
 def test_a_counted_score_is_reported_and_a_bad_one_is_a_clear_error(game, alice):
@@ -72,7 +76,7 @@ def test_the_opponent_confirms_with_his_own_code(game, alice, bob):
     claim = current_claim(Game.objects.get(pk=game.pk))
     client = phone("203.0.113.9")
     page = client.get(url_of(game, bob)).content.decode()
-    assert "Liddell Alice reported <strong>W+R</strong>" in page
+    assert "Liddell Alice reported <strong>White wins by resignation</strong> (W+R)" in page
     answer = client.post(url_of(game, bob), {"action": "confirm", "claim": claim})
     assert answer.status_code == 302 and answer["Location"] == reverse("games:game", args=[game.pk])
     game.refresh_from_db()
@@ -146,18 +150,51 @@ def test_a_final_games_codes_are_refused(game, alice, bob, director):
     assert game.state == GameState.FINAL and game.result_display == "B+R"
 
 
-def test_a_wrong_code_is_404_and_the_address_is_throttled(game, alice, settings):
+def test_wrong_codes_are_limited_per_game_never_per_address(game, alice, bob, settings):
     settings.GOREF_CODE_GUESS_LIMIT = 3
-    guesser = phone("192.0.2.66")
+    hall = phone("192.0.2.66")  # the venue's one shared address
     for guess in ("AAAAAAAA", "BBBB-BBBB", "CCCCCCCC"):
-        assert guesser.get(url_of(game, alice, guess)).status_code == 404
-    assert guesser.get(url_of(game, 999_999, "DDDDDDDD")).status_code == 429
-    # Locked out: the right code too, until the window ends.
-    refused = guesser.post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    assert refused.status_code == 429 and "try again in 15 minutes" in refused.content.decode()
-    assert Game.objects.get(pk=game.pk).state == GameState.SCHEDULED
-    # Another address (the player at the next board) is not affected.
-    assert phone("192.0.2.67").get(url_of(game, alice)).status_code == 200
+        assert hall.get(url_of(game, alice, guess)).status_code == 404
+    # The game has had its fill: further wrong codes on it are refused...
+    refused = hall.get(url_of(game, alice, "DDDDDDDD"))
+    assert refused.status_code == 429 and "The right code still works" in refused.content.decode()
+    assert phone("192.0.2.99").get(url_of(game, alice, "EEEEEEEE")).status_code == 429
+    # ...but the right codes, from the same hall, are never refused for it.
+    posted = hall.post(url_of(game, alice), {"action": "report", "result": "B+R"})
+    assert posted.status_code == 302
+    assert hall.get(url_of(game, bob)).status_code == 200
+    assert Game.objects.get(pk=game.pk).state == GameState.SUBMITTED
+    # Another game of the same hall is not affected.
+    other = GameFactory()
+    assert hall.get(url_of(other, other.black, "AAAAAAAA")).status_code == 404
+    assert hall.get(url_of(other, other.black)).status_code == 200
+
+
+def test_one_code_tried_on_many_games_is_limited(game, alice, settings):
+    settings.GOREF_CODE_GUESS_LIMIT = 3
+    games = [GameFactory() for _ in range(4)]
+    answers = [phone().get(url_of(g, g.black, "ZZZZ-ZZZZ")).status_code for g in games]
+    assert answers == [404, 404, 404, 429]
+    # Text no code can be (too long, a U) fills no counter of its own: no key per junk.
+    assert code_shaped("ZZZZZZZZ") and not code_shaped("ZZZZZZZZZ") and not code_shaped("UUUUUUUU")
+    junk = [phone().get(url_of(g, g.black, "not-a-code-at-all")).status_code for g in games]
+    assert junk == [404, 404, 404, 404]
+
+
+def test_a_game_guessed_at_is_flagged_on_its_directors_round_page(game, alice, director, settings):
+    settings.GOREF_CODE_GUESS_LIMIT = 3
+    client = Client()
+    client.force_login(director)
+    page = reverse("games:round-results", args=[game.tournament_id, game.round.number])
+    assert "codes guessed at" not in client.get(page).content.decode()
+    for guess in ("AAAAAAAA", "BBBBBBBB", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE"):
+        phone().get(url_of(game, alice, guess))
+    # Reported once per window, not once per guess beyond the limit.
+    report = AuditEntry.objects.get(action=AuditAction.GAME_CODES_GUESSED)
+    assert report.object_id == str(game.pk) and report.actor is None
+    assert report.new_value == {"wrong_guesses": 3, "minutes": 15}
+    body = client.get(page).content.decode()
+    assert "codes guessed at" in body and "slip codes of 1 game of this round" in body
 
 
 def test_a_game_that_does_not_exist_is_the_same_404(game, alice):
@@ -217,10 +254,11 @@ def test_the_printed_slips_carry_each_players_code_as_url_and_qr(game, alice, bo
 
 def test_the_code_page_reads_a_fixed_number_of_queries(game, alice, bob, django_assert_num_queries):
     client = phone()
-    with django_assert_num_queries(1):  # the game with its event, round and players
+    # The game with its event, round and players, and its latest dispute (none here).
+    with django_assert_num_queries(2):
         assert client.get(url_of(game, alice)).status_code == 200
     client.post(url_of(game, alice), {"action": "report", "result": "B+R"})
-    with django_assert_num_queries(2):  # and the claim to answer
+    with django_assert_num_queries(4):  # and the claim to answer, and whether it replaced his
         assert client.get(url_of(game, bob)).status_code == 200
 
 
@@ -234,3 +272,26 @@ def test_a_phone_posts_with_the_pages_csrf_token(game, alice):
     data = {"action": "report", "result": "B+R", "csrfmiddlewaretoken": token.group(1)}
     assert client.post(url_of(game, alice), data).status_code == 302
     assert Game.objects.get(pk=game.pk).state == GameState.SUBMITTED
+
+
+def test_a_counter_claim_is_a_visible_audited_step(game, alice, bob):
+    """White, who should confirm or contest Black's claim, reports his own result: the
+    claim is his now, audited, and Black's page says what happened."""
+    phone().post(url_of(game, alice), {"action": "report", "result": "B+R"})
+    services.game_result_submit(actor=bob.user, game=game, result="W+R")
+    game.refresh_from_db()
+    assert game.result_submitted_by_id == bob.pk and game.result_display == "W+R"
+    entry = AuditEntry.objects.get(action=AuditAction.GAME_COUNTER_CLAIMED)
+    assert entry.old_value == {"result": "B+R", "claimed_by": alice.pk}
+    assert entry.new_value == {"result": "W+R", "claimed_by": bob.pk}
+    page = phone().get(url_of(game, alice)).content.decode()
+    assert (
+        "You reported <strong>Black wins by resignation</strong> (B+R); your opponent reports "
+        "<strong>White wins by resignation</strong> (W+R) instead: confirm it or contest it."
+    ) in page
+    assert "Yes: confirm White wins by resignation" in page
+    # The same on Alice's game page when she is signed in.
+    client = Client()
+    client.force_login(alice.user)
+    body = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'id="countered"' in body and "instead: confirm it or contest it" in body

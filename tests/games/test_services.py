@@ -404,11 +404,14 @@ def test_a_disputed_game_takes_no_more_player_submissions(game, alice, bob):
 # --------------------------------------------------------------------------- directors
 
 
-def test_a_director_settles_a_dispute_with_an_audited_correction(game, alice, bob, director):
+def test_a_directors_audited_correction_leaves_the_dispute_to_the_referee(
+    game, alice, bob, director
+):
     services.game_result_submit(actor=alice.user, game=game, result="B+R")
     services.game_result_contest(actor=bob.user, game=game)
     game = services.game_result_enter(actor=director, game=game, result="W+T", comment="clock")
-    assert game.state == GameState.SUBMITTED and game.result_display == "W+T"
+    # Only the dispute's closing takes the game out of "disputed": nothing locks it before.
+    assert game.state == GameState.DISPUTED and game.result_display == "W+T"
     entry = AuditEntry.objects.get(action="game.result_corrected")
     assert entry.actor == director
     assert entry.old_value["result"] == "B+R" and entry.old_value["state"] == "disputed"

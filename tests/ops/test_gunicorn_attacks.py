@@ -249,7 +249,7 @@ def test_two_simultaneous_imports_of_one_file_never_answer_500(server: Server) -
         return response.status_code
 
     statuses = _at_once(2, upload)
-    # The identity steps take turns (ops.conflicts.take_turns): both files import and
+    # The identity steps take turns (ops.conflicts.take_turns_on): both files import and
     # the second links to the players the first created, never a second copy of them.
     assert statuses == Counter({201: 2}), (statuses, refusals)
     imported = Tournament.objects.filter(games__isnull=False).distinct()

@@ -108,6 +108,7 @@ def test_a_named_official_cannot_be_locked_out_from_other_addresses(
     api, behind_proxy, director, password
 ):
     """Officials' usernames are public; failures elsewhere never lock his own address."""
+    assert _token_login(api, "director", password, CLIENT_B).status_code == 200
     for n in range(5):
         for _ in range(12):
             _token_login(api, "director", "wrong", f"192.0.2.{n + 1}")

@@ -179,3 +179,26 @@ def test_a_director_enters_a_player_from_the_list(db: Any, director: Any, tmp_pa
     outsider = APIClient()
     assert outsider.post(url, {"list_entry": abad["id"]}, format="json").status_code in (401, 403)
     assert client.post(url, {"list_entry": 999999}, format="json").status_code == 400
+
+
+def test_names_come_in_as_people_write_them_and_the_line_is_kept(db: Any, tmp_path: Path) -> None:
+    egd_line = "  12345678  Chung Siu_Hong                        HK  HKG    5d   --   2450    12  T261101A"
+    egd = rating_lists.read(EGD_SAMPLE + (egd_line + "\n").encode())
+    chung = egd.players[-1]
+    assert (chung.family_name, chung.given_name, chung.raw) == ("Chung", "Siu Hong", egd_line)
+    ffg_text = (
+        "#Echelle au 11/01/2021 07:09:39\n"
+        "DUPONT Alain(78Ra)                      -520 - 9912345 xxxx FR\n"
+        "MARTIN Jean-Luc                          100 C 9954321 75Pa FR\n"
+    )
+    ffg = rating_lists.read(ffg_text.encode("latin-1"))
+    dupont, martin = ffg.players
+    assert (dupont.family_name, dupont.given_name, dupont.club) == ("DUPONT", "Alain", "78Ra")
+    assert (martin.given_name, martin.club) == ("Jean-Luc", "75Pa")
+    # Imported, the list's line stays beside what goref read from it.
+    path = tmp_path / "ffg.txt"
+    path.write_bytes(ffg_text.encode("latin-1"))
+    _run(path)
+    entry = RatingListEntry.objects.get(federation_id="9912345")
+    assert (entry.given_name, entry.club) == ("Alain", "78Ra")
+    assert entry.raw_line == "DUPONT Alain(78Ra)                      -520 - 9912345 xxxx FR"

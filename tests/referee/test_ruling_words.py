@@ -58,3 +58,25 @@ def test_after_a_dismissal_the_appeal_level_reads_keep_or_reverse(dispute, refer
     words = choices(chief, dispute)
     assert "as the referee did: keep W+R" in words["dismissed"]
     assert words["upheld"].startswith("Uphold the claim (alice's, time), reversing the referee")
+
+
+def test_after_the_ruling_the_page_words_the_present_not_the_form(dispute, referee):
+    services.dispute_rule(
+        actor=referee, dispute=dispute, decision="upheld", reasons="Flag fell", result="B+T"
+    )
+    client = Client()
+    client.force_login(referee)
+    page = client.get(reverse("referee:dispute", args=[dispute.pk]))
+    body = page.content.decode()
+    # No form comparing with the result before the dispute ("the result stays W+R").
+    assert page.context["form"] is None and "the result stays" not in body
+    assert (
+        "The referee has ruled: the result is now <strong>Black wins on time (B+T)</strong>" in body
+    )
+
+
+def test_a_dispute_without_a_record_draws_no_board(dispute, referee):
+    client = Client()
+    client.force_login(referee)
+    body = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
+    assert "<svg" not in body and "No game record." in body

@@ -1,5 +1,5 @@
-"""``manage.py import_tournament FILE``: a tournament file (OpenGotha XML or EGF .h9, told
-apart by its content) becomes a new tournament; the last line printed is
+"""``manage.py import_tournament FILE``: a tournament file (OpenGotha XML, EGF .h9, FFG .tou
+or AGA results, told apart by its content) becomes a new tournament; the last line printed is
 ``{"tournament": ID, "players": N, "games": M, "linked": L, "created": C, "review": R}``:
 players linked to goref's, created, and pairs queued for review as possible duplicates."""
 
@@ -19,7 +19,7 @@ MAX_BYTES = 20_000_000
 
 
 class Command(BaseCommand):
-    help = "Import an OpenGotha or EGF (.h9) tournament file as a new tournament."
+    help = "Import an OpenGotha, EGF (.h9), FFG (.tou) or AGA results file as a new tournament."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)

@@ -32,7 +32,7 @@ from ops.services import Actor, StateConflict, require
 
 
 def duplicates_flag_many(
-    *, pairs: list[tuple[Player, Player, str]], tournament: Tournament | None
+    *, actor: Actor, pairs: list[tuple[Player, Player, str]], tournament: Tournament | None
 ) -> int:
     """Put pairs on the review list, in three queries: the pairs already listed
     (in any state: one kept apart is never asked again) are skipped, the rest written and
@@ -60,7 +60,7 @@ def duplicates_flag_many(
         )
     PossibleDuplicate.objects.bulk_create(new)
     audit_record_many(
-        actor=None,
+        actor=actor,  # the importing user
         action=AuditAction.PLAYER_DUPLICATE_FLAGGED,
         rows=[
             (d, None, {"player": d.player_id, "other": d.other_id, "reason": d.reason}) for d in new

@@ -21,11 +21,13 @@ from typing import Any
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from ops.audit import audit_record
 from ops.models import AuditAction
-from ops.services import require
+from ops.services import StateConflict, require
 
 DIRECTORS_GROUP = "Directors"
 FEDERATION_GROUP = "Federation officials"
@@ -91,6 +93,26 @@ def director_grant(*, actor: Any, user: Any) -> None:
             old={"director": was},
             new={"director": True},
         )
+
+
+def director_create(*, actor: Any, username: str, password: str, email: str = "") -> Any:
+    """A new account for a director (an operator's command: ``director_grant --create``):
+    not a superuser, the password checked by the site's validators, then
+    ``director_grant``; audited.  Refused when the username is taken."""
+    users = get_user_model()
+    username = users.normalize_username(username.strip())
+    if not username:
+        raise ValidationError({"username": "Give the director's login name."})
+    if users.objects.filter(username__iexact=username).exists():
+        raise StateConflict(f"A user is already called {username!r}: grant him instead.")
+    user = users(username=username, email=users.objects.normalize_email(email.strip()))
+    validate_password(password, user)
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    with transaction.atomic():
+        user.save()
+        director_grant(actor=actor, user=user)
+    return user
 
 
 def director_grant_admin(*, user: Any) -> None:

@@ -14,12 +14,13 @@ from typing import Protocol
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from games import permissions
 from games.models import DuplicateState, Player, PossibleDuplicate, Tournament
 from games.people.engine.federation_ids import FEDERATION_IDS, ID_FIELDS, LABELS
 from games.people.engine.names import folded, name_key
 from games.people.services.duplicates import duplicates_flag_many
 from games.people.services.players import RowErrors, player_update, players_create_bulk
-from ops.conflicts import take_turns
+from ops.conflicts import take_turns_on
 from ops.services import Actor
 from ratings.ranks import Rank
 
@@ -72,6 +73,7 @@ class Decision:
     candidates: list[Player] = field(default_factory=list)
     reason: str = ""
     new_ids: dict[str, str] = field(default_factory=dict)
+    claimed_ids: dict[str, str] = field(default_factory=dict)  # held by another player
 
 
 def _same_person_name(e: Entrant, p: Player) -> bool:
@@ -141,6 +143,7 @@ class Matcher:
         else:
             ids = self.ids[e.id]
             d.new_ids = {f: v for f, v in ids.items() if (f, v) not in self.taken_ids}
+            d.claimed_ids = {f: v for f, v in ids.items() if (f, v) in self.by_id}
         for f, v in (d.fill | d.new_ids).items():
             self.taken_ids.add((f, v))
         return d
@@ -149,9 +152,12 @@ class Matcher:
         d = self._by_ids_and_name(e)
         if d.player is not None or not d.candidates:
             return d
+        ids = self.ids[e.id]
+        claimant = self._claimant(e)
+        if claimant is not None:
+            return Decision(player=claimant, fill=self._fill(ids, claimant))
         # The one player of this name (no id against him) was kept apart from every other
         # candidate: the director has said who the others are not, so he is this one.
-        ids = self.ids[e.id]
         named = [p for p in self.by_key.get(self.keys[e.id], []) if not _conflicts(ids, p)]
         if len(named) == 1 and self.keys[e.id]:
             (n,) = named
@@ -195,6 +201,17 @@ class Matcher:
             )
         return Decision(candidates=same, reason=f"{who}: {why}")
 
+    def _claimant(self, e: Entrant) -> Player | None:
+        """The one player of the entrant's name made for an earlier file's entrant with one
+        of his ids, which another player held: the same person again, one record a season."""
+        ids, key = self.ids[e.id], self.keys[e.id]
+        hits = [
+            p
+            for p in (self.by_key.get(key, []) if key else [])
+            if not _conflicts(ids, p) and any(p.claimed_ids.get(f) == v for f, v in ids.items())
+        ]
+        return hits[0] if len(hits) == 1 else None
+
     def _fill(self, ids: dict[str, str], p: Player) -> dict[str, str]:
         """The file's ids the linked player lacks (and nobody else holds)."""
         return {f: v for f, v in ids.items() if not getattr(p, f) and (f, v) not in self.taken_ids}
@@ -234,18 +251,22 @@ def players_identify(
     names the first entrant who cannot be created."""
     entrants = list(entrants)
     # Two files (or a file and a CSV) entering the same new person at once would each
-    # find nobody and each create him, as two players no review pair links: the
-    # identity steps take turns, the second then links to the first's players.
-    take_turns("players_identify")
+    # find nobody and each create him, as two players no review pair links: identity
+    # steps with a name key or federation id in common take turns (the second then links
+    # to the first's players), others never wait, and a long wait is a 409.
+    take_turns_on(_turn_keys(entrants))
     matcher = Matcher(entrants)
-    decisions = [matcher.decide(e) for e in entrants]
+    decisions = _fill_only_editable(actor, [matcher.decide(e) for e in entrants], entrants)
     for d in decisions:
         if d.player is not None and d.fill:
-            # The import is the authority on the ids it fills (audited with no actor).
-            player_update(actor=None, player=d.player, **d.fill)
+            player_update(actor=actor, player=d.player, **d.fill)
     new = [(e, d) for e, d in zip(entrants, decisions, strict=True) if d.player is None]
     try:
-        made = iter(players_create_bulk(actor=actor, rows=[_row(e, d.new_ids) for e, d in new]))
+        made = iter(
+            players_create_bulk(
+                actor=actor, rows=[_row(e, d.new_ids, d.claimed_ids) for e, d in new]
+            )
+        )
     except RowErrors as exc:
         position, fields = min(exc.rows.items())
         text = "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items() if k != "__all__")
@@ -258,11 +279,49 @@ def players_identify(
         if d.player is None
         for other in d.candidates
     ]
-    review = duplicates_flag_many(pairs=pairs, tournament=tournament)
+    review = duplicates_flag_many(actor=actor, pairs=pairs, tournament=tournament)
     return Identified(players, [d.player is not None for d in decisions], review)
 
 
-def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
+def _turn_keys(entrants: list[Entrant]) -> set[str]:
+    """What identifying ``entrants`` reads and may create: their name keys and ids."""
+    keys = set()
+    for e in entrants:
+        key = name_key(e.family_name, e.given_name)
+        if key:
+            keys.add(f"name:{key}")
+        keys.update(f"{f}:{v}" for f, v in federation_ids(e).items())
+    return keys
+
+
+def _fill_only_editable(
+    actor: Actor, decisions: list[Decision], entrants: list[Entrant]
+) -> list[Decision]:
+    """An import fills a federation id only on a player its user may edit
+    (``permissions.editable_players``).  Otherwise the file's player becomes a new record
+    holding the ids, on the review list beside the player the ids were meant for, with
+    the importing user named: whoever may decide the pair merges it (the ids then reach
+    the player) or keeps it apart."""
+    filling = [d.player for d in decisions if d.player is not None and d.fill]
+    if not filling:
+        return decisions
+    allowed = permissions.editable_players(actor, filling)
+    who = getattr(actor, "username", "")
+    out = []
+    for e, d in zip(entrants, decisions, strict=True):
+        if d.player is None or not d.fill or d.player.pk in allowed:
+            out.append(d)
+            continue
+        ids = ", ".join(f"{LABELS[f]} {v}" for f, v in d.fill.items())
+        reason = (
+            f"{e.family_name} {e.given_name}: the file gives {ids} to player {d.player.pk}, "
+            f"whom {who} may not edit"
+        )
+        out.append(Decision(candidates=[d.player], reason=reason, new_ids=d.fill))
+    return out
+
+
+def _row(e: Entrant, ids: dict[str, str], claimed: dict[str, str]) -> dict[str, object]:
     """A new player's fields (``players_create_bulk``) from the entrant."""
     country = e.country.strip().upper()
     return {
@@ -272,4 +331,5 @@ def _row(e: Entrant, ids: dict[str, str]) -> dict[str, str]:
         "club": e.club.strip(),
         "country": country if re.fullmatch(r"[A-Z]{2}", country) else "",
         **ids,
+        "claimed_ids": claimed,
     }

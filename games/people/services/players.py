@@ -8,12 +8,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Model
 from django.db.models.functions import Lower
 
 from games import cache as page_cache
 from games import permissions
 from games.cache import PLAYERS
-from games.models import Club, Player
+from games.models import Club, Player, Tournament
 from games.people.engine.federation_ids import LABELS, PLAYER_ID_FIELDS
 from games.people.engine.names import name_key
 from games.people.services.clubs import club_create
@@ -21,7 +22,15 @@ from games.services import outbound
 from ops.audit import audit_record, audit_record_many
 from ops.models import AuditAction
 from ops.pages import cache
-from ops.services import UNSET, Actor, StateConflict, Unset, require, validate_and_save
+from ops.services import (
+    UNSET,
+    Actor,
+    StateConflict,
+    Unset,
+    as_user,
+    require,
+    validate_and_save,
+)
 from ops.text import check_visible_text
 from ratings.ranks import Rank, RankError
 
@@ -281,6 +290,7 @@ def _new_player(row: Mapping[str, Any]) -> tuple[Player, str]:
         declared_rank=_rank(row.get("rank") or "").index,
         country=str(text["country"]).strip().upper(),
         **{f: _optional_id(row.get(f)) for f in PLAYER_ID_FIELDS},
+        claimed_ids=dict(row.get("claimed_ids") or {}),
     )
     player.full_clean(exclude=["club", "user"], validate_unique=False)
     # What save() keeps in step, for a player written by bulk_create (which skips save()).
@@ -377,3 +387,41 @@ def players_create_bulk(*, actor: Actor, rows: Sequence[Mapping[str, Any]]) -> l
         # (changed() would run a query per player to find events they have none of).
         cache.touch(PLAYERS)
     return created
+
+
+@transaction.atomic
+def players_email_fill(*, actor: Actor, rows: Sequence[tuple[Player, str]]) -> list[Player]:
+    """Put an address on file (an entries CSV's e-mail column) for each player who has
+    none and whose address ``actor`` may write (a federation official, or the player's
+    own directors: ``_email``); others are left as they are.  A few queries whatever the
+    number of rows, audited as updates.  The players filled are returned."""
+    wanted = {p.pk: (p, email.strip()) for p, email in rows if email.strip() and not p.email}
+    if not wanted:
+        return []
+    for _, email in wanted.values():
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError({"email": f"{email!r} is not an e-mail address."}) from None
+    official = actor is None or permissions.is_federation_official(actor)
+    own = permissions.own_tournament_ids([p for p, _ in wanted.values()])
+    directed = (
+        set()
+        if official
+        else set(
+            Tournament.objects.filter(
+                pk__in=set(own.values()), directors=as_user(actor)
+            ).values_list("pk", flat=True)
+        )
+    )
+    filled: list[tuple[Model, Any, Any]] = []
+    for pk, (player, email) in wanted.items():
+        if not official and own.get(pk) not in directed:
+            continue
+        old = player_audit_value(player)
+        player.email = email
+        filled.append((player, old, player_audit_value(player)))
+    players = [p for p, _, _ in filled if isinstance(p, Player)]
+    Player.objects.bulk_update(players, ["email"], batch_size=1000)
+    audit_record_many(actor=actor, action=AuditAction.PLAYER_UPDATED, rows=filled)
+    return players

@@ -19,12 +19,17 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from games import messages as games_messages
+from games import messages as texts
 from games import services
 from games.models import Game, Round, Tournament
 from games.permissions import directed_by, is_director
 from games.services.scoring import tournament_rescore
 from games.tournament import services as tournament_services
+from games.tournament.admin import entries as entries  # registers the entries' admin
 from games.tournament.admin.pairing import RoundPairingViews
+from games.tournament.admin.timesystem import TimeSystemField
+from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services.settings import SETTINGS_FIELDS
 from games.tournament.services.tournaments import TOURNAMENT_FIELDS
 from ops.admin_mixins import (
@@ -91,15 +96,25 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
     fieldsets = (
         (None, {"fields": TOURNAMENT_FIELDS}),
         ("Officials", {"fields": ("directors", "referees")}),
-        ("Event settings", {"fields": SETTINGS_FIELDS}),
+        ("Event settings", {"fields": (*SETTINGS_FIELDS, "time_derived")}),
         ("Tournament day", {"fields": ("day_links", "started_at", "closed_at")}),
     )
-    readonly_fields = ("day_links", "started_at", "closed_at")
+    readonly_fields = ("day_links", "started_at", "closed_at", "time_derived")
     # The games are listed per round (RoundAdmin), not here: a congress's every game
     # inline made this page grow with the event (565 kB at 250 games, megabytes at
     # 5,000), and the pairing page returns here after each confirm.
     inlines = [RoundInline]
     actions = ["rescore", "close"]
+
+    @admin.display(description="time system, as read")
+    def time_derived(self, obj: Tournament) -> str:
+        # What the files write from the time system (docs/tournaments.md, "Time system").
+        if not obj.time_system:
+            return texts.time_system_none()
+        t = time_system_of(obj.time_system)
+        return texts.time_system_read(
+            text=t.describe(), adjusted=t.adjusted_seconds() // 60, egf_class=t.egf_class()
+        )
 
     @admin.display(description="pages")
     def day_links(self, obj: Tournament) -> str:
@@ -216,6 +231,8 @@ class TournamentAdmin(RoundPairingViews, ServiceRefusalAdminMixin, admin.ModelAd
             komi.required = False
             komi.initial = None
             komi.help_text = "Leave empty for the rules' komi (6.5 Japanese, 7 New Zealand, ...)."
+        if "time_system" in form.base_fields:
+            form.base_fields["time_system"] = TimeSystemField(label="Time system")
         return form
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
@@ -330,13 +347,14 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
         sheet_errors: list[str] = []
         if request.method == "POST" and form.is_valid():
             sheet = form.sheet()
+            held: list[tuple[Game, str]] = []
             try:
                 with transaction.atomic():
                     entered = services.round_results_enter(
                         actor=request.user, round=rnd, results=sheet
                     )
                     if form.cleaned_data.get("finalise"):
-                        services.games_finalise(actor=request.user, games=entered)
+                        held = services.games_finalise(actor=request.user, games=entered).held
             except ValidationError as exc:
                 sheet_errors = exc.messages
                 form.mark(exc)
@@ -344,6 +362,8 @@ class RoundAdmin(RoundColumns, admin.ModelAdmin[Round]):
                 self.message_user(
                     request, f"{len(sheet)} result(s) entered for round {rnd.number}."
                 )
+                if held:  # a disputed game keeps its dispute: the sheet never finalises it
+                    self.message_user(request, games_messages.held_games(held), messages.WARNING)
                 return HttpResponseRedirect(
                     reverse("admin:games_tournament_change", args=[rnd.tournament_id])
                 )

@@ -14,6 +14,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
@@ -23,9 +24,18 @@ from games.tournament import selectors as day_selectors
 from games.tournament.engine.formats.opengotha import rank_text
 from games.tournament.engine.pairing import PairingParams
 from games.tournament.engine.pairing.params import DUDD_MODES, SEED_SYSTEMS, XML_NAMES
+from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services import rounds
+from games.tournament.services.lifecycle import UnfinishedGames
+from games.tournament.services.pairing_jobs import (
+    JOB_KIND,
+    pairing_from_answer,
+    pairing_needs_job,
+    round_pair_job_start,
+)
 from games.tournament.services.settings import handicap_komi
 from games.tournament.slips import slip_codes
+from ops.models import Job, JobState
 from ops.services import UNSET, Unset
 
 # --------------------------------------------------------------------------- round pairing
@@ -179,6 +189,15 @@ class PairingEditForm(forms.Form):
         return self.cleaned_data.get("bye")
 
 
+def _tick_to_pair_over(count: int) -> str:
+    return (
+        f"{count} game{pluralize(count)} of earlier rounds {pluralize(count, 'has,have')} "
+        f"no final result (listed above). Tick \u201cPair over the {count} "
+        f"game{pluralize(count)} without a final result\u201d below and confirm again, "
+        "or finalise them first."
+    )
+
+
 class RoundPairingViews:
     """ "Pair round R" from the tournament page (docs/tournaments.md, "Pairing"): choose
     who plays, preview the games with each pair's cost in words, swap, unpair or pair by
@@ -194,6 +213,11 @@ class RoundPairingViews:
                 "<int:pk>/rounds/<int:number>/pair/",
                 view(self.pair_view),
                 name="games_tournament_pair",
+            ),
+            path(
+                "<int:pk>/rounds/<int:number>/pair/job/<int:job>/",
+                view(self.pair_job_view),
+                name="games_tournament_pair_job",
             ),
             path(
                 "<int:pk>/pairing-settings/",
@@ -215,11 +239,11 @@ class RoundPairingViews:
             raise Http404("No such round.")
         return tournament
 
-    def pair_view(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
-        tournament = self._tournament(request, pk, number)
+    def _pair_context(
+        self, request: HttpRequest, tournament: Tournament, number: int
+    ) -> tuple[dict[str, Any], day_selectors.RoundView]:
+        """What every state of the page shows: the round, its players, the warnings."""
         view = day_selectors.round_view(tournament, number)
-        choices = view.choices
-        step = request.POST.get("step", "") if request.method == "POST" else ""
         context: dict[str, Any] = {
             **self.admin_site.each_context(request),
             "title": f"Pair round {number}: {tournament}",
@@ -234,10 +258,34 @@ class RoundPairingViews:
             "absent": view.absent,
             "errors": [],
             "handicap_komi": handicap_komi(tournament),
+            "labels": [player_label(pk, label) for pk, label in view.choices],
+            "playing_count": len(view.playing),
         }
+        return context, view
+
+    def _proposal(
+        self, view: day_selectors.RoundView, result: rounds.RoundPairing
+    ) -> dict[str, Any]:
+        """The preview of a proposed pairing: its rows and the form to edit them."""
+        names = dict(view.choices)
+        planned: list[tuple[int, int, int, Decimal | None]] = [
+            (g.black, g.white, g.handicap, g.komi) for g in result.games
+        ]
+        edit = PairingEditForm(
+            initial={
+                "games_text": PairingEditForm.text_of(planned),
+                "bye": player_label(result.bye, names[result.bye]) if result.bye else "",
+            },
+            known=set(names),
+        )
+        return {"edit": edit, "proposal": result, "rows": self._rows(view, planned, result, names)}
+
+    def pair_view(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
+        tournament = self._tournament(request, pk, number)
+        context, view = self._pair_context(request, tournament, number)
+        choices = view.choices
+        step = request.POST.get("step", "") if request.method == "POST" else ""
         known = {pk for pk, _ in choices}
-        labels = [player_label(pk, label) for pk, label in choices]
-        context |= {"labels": labels, "playing_count": len(view.playing)}
         choose = PairingChoiceForm(
             request.POST if step == "preview" else None,
             known=known,
@@ -249,6 +297,19 @@ class RoundPairingViews:
         try:
             if step == "preview" and choose.is_valid():
                 players, bye = choose.chosen(view.playing)
+                if not choose.errors and pairing_needs_job(tournament, players):
+                    # A congress: the preview is a job, its page follows it.
+                    options: dict[str, Any] = {"players": players, "dry_run": True}
+                    options |= {"explain": True} | ({} if bye is UNSET else {"bye": bye})
+                    job = round_pair_job_start(
+                        actor=request.user,
+                        tournament=tournament,
+                        round_number=number,
+                        request=options,
+                    )
+                    return HttpResponseRedirect(
+                        reverse("admin:games_tournament_pair_job", args=[pk, number, job.pk])
+                    )
                 if not choose.errors:  # a name chosen() could not read
                     result = rounds.round_pair(
                         actor=request.user,
@@ -259,26 +320,12 @@ class RoundPairingViews:
                         dry_run=True,
                         explain=True,
                     )
-                    planned: list[tuple[int, int, int, Decimal | None]] = [
-                        (g.black, g.white, g.handicap, g.komi) for g in result.games
-                    ]
-                    edit = PairingEditForm(
-                        initial={
-                            "games_text": PairingEditForm.text_of(planned),
-                            "bye": player_label(result.bye, dict(choices)[result.bye])
-                            if result.bye
-                            else "",
-                        },
-                        known=known,
-                    )
-                    context |= {
-                        "edit": edit,
-                        "proposal": result,
-                        "rows": self._rows(view, planned, result, dict(choices)),
-                    }
+                    context |= self._proposal(view, result)
             elif step in ("check", "confirm"):
                 edit = PairingEditForm(request.POST, known=known)
                 games = edit.games() if edit.is_valid() else []
+                # The preview stays whatever the answer: a refusal never throws it away.
+                context |= {"edit": edit, "rows": self._rows(view, games, None, dict(choices))}
                 if edit.is_valid() and step == "confirm":
                     created = rounds.round_games_set(
                         actor=request.user,
@@ -294,7 +341,6 @@ class RoundPairingViews:
                     return HttpResponseRedirect(
                         reverse("admin:games_tournament_change", args=[tournament.pk])
                     )
-                context |= {"edit": edit, "rows": self._rows(view, games, None, dict(choices))}
             elif step == "undo":
                 removed = rounds.round_unpair(
                     actor=request.user, tournament=tournament, round_number=number
@@ -305,8 +351,35 @@ class RoundPairingViews:
                 return HttpResponseRedirect(
                     reverse("admin:games_tournament_pair", args=[tournament.pk, number])
                 )
+        except UnfinishedGames as exc:  # the page words the box to tick, not the API's field
+            context["errors"] = [_tick_to_pair_over(exc.count)]
         except ValidationError as exc:
             context["errors"] = exc.messages
+        return TemplateResponse(request, "admin/games/tournament_pair.html", context)
+
+    def pair_job_view(self, request: HttpRequest, pk: int, number: int, job: int) -> HttpResponse:
+        """A congress-size preview's page: its progress while the job runs (the page
+        reloads itself), then the preview as ``pair_view`` shows it, or the refusal."""
+        tournament = self._tournament(request, pk, number)
+        found = get_object_or_404(Job, pk=job, kind=JOB_KIND)
+        if found.params.get("tournament") != tournament.pk or found.params.get("round") != number:
+            raise Http404("No such pairing job.")
+        if found.state in (JobState.PENDING, JobState.RUNNING):
+            context = {
+                **self.admin_site.each_context(request),
+                "title": f"Pairing round {number}: {tournament}",
+                "tournament": tournament,
+                "number": number,
+                "job": found,
+                "opts": Tournament._meta,
+            }
+            return TemplateResponse(request, "admin/games/tournament_pair_job.html", context)
+        context, view = self._pair_context(request, tournament, number)
+        context["choose"] = PairingChoiceForm(known={pk for pk, _ in view.choices})
+        if found.state == JobState.DONE and found.result is not None:
+            context |= self._proposal(view, pairing_from_answer(found.result))
+        else:
+            context["errors"] = [found.error or "The pairing failed."]
         return TemplateResponse(request, "admin/games/tournament_pair.html", context)
 
     def _rows(
@@ -401,6 +474,12 @@ class RoundPairingViews:
             "by": by if by in ("table", "name", "slips") else "table",
             "lines": lines,
             "bye": day_selectors.round_view(tournament, number).bye_player,
+            # The players read the time system off the printed list.
+            "time_text": (
+                time_system_of(tournament.time_system).describe()
+                if tournament.time_system
+                else tournament.time_control
+            ),
         }
         return TemplateResponse(request, "admin/games/tournament_pairing_print.html", context)
 

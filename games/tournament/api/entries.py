@@ -5,29 +5,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
 from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.messages import correction_warning
 from games.models import Tournament, TournamentEntry
 from games.services import outbound
 from games.tournament import services as tournament_services
 from games.tournament.api.serializers import (
     ENTRY_FIELDS,
     PRESENCE_CODES,
+    EntriesBulkResultSerializer,
+    EntriesBulkSerializer,
     EntryCreateSerializer,
     EntryFromListResultSerializer,
     EntryFromListSerializer,
     EntrySerializer,
+    EntryUpdateResultSerializer,
     EntryUpdateSerializer,
 )
+from games.tournament.services import corrections
+from games.tournament.services.entries import CORRECTED, CorrectionEffect, correction_effect
 from ops.api import CONFLICT, ERRORS, NOT_FOUND, changes, service_errors, valid
 from ops.services import UNSET
 
@@ -43,9 +51,10 @@ from ops.services import UNSET
     ),
     partial_update=extend_schema(
         request=EntryUpdateSerializer,
-        responses={200: EntrySerializer, **ERRORS, **CONFLICT},
-        description="Correct an entry (rank and rating only before the start), change his "
-        "participation in some rounds, or withdraw him from a round on.",
+        responses={200: EntryUpdateResultSerializer, **ERRORS, **CONFLICT},
+        description="Correct an entry (after the start, a change of rank, rating or McMahon "
+        "correction answers `correction`: the rounds already paired and what it changes), "
+        "change his participation in some rounds, or withdraw him from a round on.",
     ),
     destroy=extend_schema(
         responses={204: None, **ERRORS, **CONFLICT},
@@ -98,6 +107,7 @@ class EntryViewSet(
     ) -> Response:
         entry: TournamentEntry = self.get_object()
         data = valid(EntryUpdateSerializer, request.data)
+        before = {f: getattr(entry, f) for f in CORRECTED}
         with service_errors():
             fields = changes(data, ENTRY_FIELDS)
             if any(v is not UNSET for v in fields.values()):
@@ -113,7 +123,43 @@ class EntryViewSet(
                 entry = tournament_services.entry_withdraw(
                     actor=request.user, entry=entry, from_round=data["withdraw_from"]
                 )
-        return Response(EntrySerializer(entry).data)
+        changed = [f for f in CORRECTED if getattr(entry, f) != before[f]]
+        effect = correction_effect(entry.tournament, changed)
+        return Response({**EntrySerializer(entry).data, "correction": correction_body(effect)})
+
+    @extend_schema(
+        request=EntriesBulkSerializer,
+        responses={200: EntriesBulkResultSerializer, **ERRORS, **NOT_FOUND, **CONFLICT},
+        description="A director changes a selection of entries at once (all of them when "
+        "`entries` is left out, for ratings_from_list and ranks_from_ratings), each change "
+        "audited; after the start the answer's `correction` names the rounds already paired.",
+    )
+    @action(detail=False, methods=["post"], url_path="bulk")
+    def bulk(self, request: Request, tournament_pk: str | None = None) -> Response:
+        tournament = self._tournament()
+        data = valid(EntriesBulkSerializer, request.data)
+        what, ids = data["action"], data.get("entries")
+        with service_errors():
+            if what in ("raise", "lower", "final", "preliminary") and not ids:
+                raise ValidationError({"entries": "Choose the entries to change."})
+            kwargs: dict[str, Any] = {"actor": request.user, "tournament": tournament}
+            if what == "ratings_from_list":
+                done = corrections.entries_ratings_update(entry_ids=ids, **kwargs)
+            elif what == "ranks_from_ratings":
+                done = corrections.entries_ranks_from_ratings(entry_ids=ids, **kwargs)
+            elif what in ("raise", "lower"):
+                by = data["by"] if what == "raise" else -data["by"]
+                done = corrections.entries_rank_shift(entry_ids=ids or [], by=by, **kwargs)
+            else:
+                final = what == "final"
+                done = corrections.entries_final_set(entry_ids=ids or [], final=final, **kwargs)
+        return Response(
+            {
+                "changed": done.changed,
+                "unchanged": done.unchanged,
+                "correction": correction_body(done.effect),
+            }
+        )
 
     def destroy(
         self, request: Request, tournament_pk: str | None = None, pk: str | None = None
@@ -150,3 +196,14 @@ class EntryFromListView(APIView):
             "review": result.review,
         }
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+def correction_body(effect: CorrectionEffect | None) -> dict[str, Any] | None:
+    """A correction's effect as the API answers it, with its words."""
+    if effect is None:
+        return None
+    return {
+        "paired_rounds": list(effect.paired_rounds),
+        "changes": list(effect.changes),
+        "warning": correction_warning(effect),
+    }

@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import EGF_CLASS_CHOICES, SYSTEM_CHOICES, Tournament
+from games.tournament.engine.timesystem import Overtime, TimeSystem, time_system_of
 from games.tournament.services.settings import SETTINGS, effective_criteria, handicap_komi
 from ratings.ranks import Rank
 
@@ -55,6 +56,75 @@ class HandicapPolicySerializer(serializers.Serializer[Any]):
     )
 
 
+# The API's names of OpenGotha's complementary time systems.
+OVERTIME_API = {
+    "sudden_death": Overtime.SUDDEN_DEATH,
+    "standard": Overtime.STANDARD,
+    "canadian": Overtime.CANADIAN,
+    "fischer": Overtime.FISCHER,
+}
+OVERTIME_OF = {v: k for k, v in OVERTIME_API.items()}
+
+
+class TimeSystemSerializer(serializers.Serializer[Any]):
+    """The time system (docs/tournaments.md, "Time system"); a key left out keeps
+    OpenGotha's default."""
+
+    basic_minutes = serializers.IntegerField(min_value=0, max_value=1440, required=False)
+    overtime = serializers.ChoiceField(choices=list(OVERTIME_API), required=False)
+    byo_yomi_seconds = serializers.IntegerField(
+        min_value=0, max_value=86400, required=False, help_text="standard: each period."
+    )
+    byo_yomi_periods = serializers.IntegerField(
+        min_value=0, max_value=100, required=False, help_text="standard: how many periods."
+    )
+    canadian_moves = serializers.IntegerField(
+        min_value=1, max_value=1000, required=False, help_text="canadian: moves per period."
+    )
+    canadian_seconds = serializers.IntegerField(
+        min_value=0, max_value=86400, required=False, help_text="canadian: the period."
+    )
+    fischer_seconds = serializers.IntegerField(
+        min_value=0, max_value=86400, required=False, help_text="fischer: added per move."
+    )
+    online = serializers.BooleanField(required=False)
+
+
+def time_system_from_api(value: dict[str, Any]) -> TimeSystem:
+    d = TimeSystem()
+    return TimeSystem(
+        basic_minutes=value.get("basic_minutes", d.basic_minutes),
+        overtime=OVERTIME_API[value["overtime"]] if "overtime" in value else d.overtime,
+        byo_yomi_seconds=value.get("byo_yomi_seconds", d.byo_yomi_seconds),
+        byo_yomi_periods=value.get("byo_yomi_periods", d.byo_yomi_periods),
+        canadian_moves=value.get("canadian_moves", d.canadian_moves),
+        canadian_seconds=value.get("canadian_seconds", d.canadian_seconds),
+        fischer_seconds=value.get("fischer_seconds", d.fischer_seconds),
+        online=value.get("online", d.online),
+    )
+
+
+def time_system_out(stored: dict[str, Any]) -> dict[str, Any] | None:
+    """The time system as the API shows it, with what derives from it; null when none."""
+    if not stored:
+        return None
+    t = time_system_of({str(k): str(v) for k, v in stored.items()})
+    return {
+        "basic_minutes": t.basic_minutes,
+        "overtime": OVERTIME_OF[t.overtime],
+        "byo_yomi_seconds": t.byo_yomi_seconds,
+        "byo_yomi_periods": t.byo_yomi_periods,
+        "canadian_moves": t.canadian_moves,
+        "canadian_seconds": t.canadian_seconds,
+        "fischer_seconds": t.fischer_seconds,
+        "online": t.online,
+        "stated_adjusted_minutes": t.stated_adjusted_minutes,
+        "adjusted_minutes": t.adjusted_seconds() // 60,
+        "egf_class": t.egf_class(),
+        "text": t.describe(),
+    }
+
+
 def _points_field(help_text: str) -> serializers.DecimalField:
     return serializers.DecimalField(
         max_digits=2,
@@ -92,7 +162,12 @@ class SettingsWriteSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(max_length=10), required=False, max_length=20
     )
     handicap_policy = HandicapPolicySerializer(required=False)
-    egf_class = serializers.ChoiceField(choices=EGF_CLASS_CHOICES, required=False)
+    time_system = TimeSystemSerializer(
+        required=False, help_text="Setting it sets the EGF class it gives, unless one is sent."
+    )
+    egf_class = serializers.ChoiceField(
+        choices=EGF_CLASS_CHOICES, required=False, help_text="The director's class, audited."
+    )
 
 
 def settings_from_api(data: dict[str, Any]) -> dict[str, Any]:
@@ -105,6 +180,8 @@ def settings_from_api(data: dict[str, Any]) -> dict[str, Any]:
                 if doubled != doubled.to_integral_value():
                     raise serializers.ValidationError({"points": {api_key: "Use 0, 0.5 or 1."}})
                 out[POINTS[api_key]] = int(doubled)
+        elif key == "time_system":
+            out["time_system"] = time_system_from_api(value)
         elif key == "handicap_policy":
             for api_key, name in HANDICAP_KEYS.items():
                 if api_key in value:
@@ -151,10 +228,17 @@ class SettingsOutMixin(serializers.Serializer[Any]):
     category_limits = serializers.SerializerMethodField()
     handicap_policy = serializers.SerializerMethodField()
     egf_class = serializers.CharField(read_only=True)
+    time_system = serializers.SerializerMethodField()
     pairing_params = serializers.JSONField(read_only=True)
     state = serializers.SerializerMethodField()
     started_at = serializers.DateTimeField(read_only=True)
     closed_at = serializers.DateTimeField(read_only=True)
+
+    @extend_schema_field(TimeSystemSerializer(allow_null=True))
+    def get_time_system(self, obj: Tournament) -> dict[str, Any] | None:
+        """Plus what derives from it: ``adjusted_minutes``, ``egf_class`` (the class it
+        gives; the tournament's ``egf_class`` may be the director's), ``text``."""
+        return time_system_out(obj.time_system)
 
     def get_mm_bar(self, obj: Tournament) -> str:
         return str(Rank(obj.mm_bar))

@@ -12,20 +12,25 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from games.models import Game, Tournament
 from games.tournament.api.serializers import EvenGameSerializer
 from games.tournament.engine.pairing import COST_NAMES
-from games.tournament.selectors import unfinished_before
+from games.tournament.services.pairing_jobs import (
+    REQUEST_FIELDS,
+    pairing_answer,
+    pairing_needs_job,
+    round_pair_job_start,
+)
 from games.tournament.services.pairings import game_choose_even
 from games.tournament.services.rounds import (
     MAX_PAIRS,
-    RoundPairing,
     round_pair,
     round_unpair,
 )
-from ops.api import CONFLICT, ERRORS, service_errors, valid
+from ops.api import CONFLICT, ERRORS, JobRefSerializer, service_errors, valid
 from ops.services import UNSET
 
 
@@ -142,44 +147,21 @@ class UnpairSerializer(serializers.Serializer[Any]):
     removed = serializers.IntegerField(help_text="Games removed.")
 
 
-def pairing_data(result: RoundPairing, explain: object, unfinished: list[Game]) -> dict[str, Any]:
-    games = []
-    for g in result.games:
-        row: dict[str, Any] = {
-            "table": g.table,
-            "black": g.black,
-            "white": g.white,
-            "handicap": g.handicap,
-            "komi": g.komi,
-            "costs": g.costs,
-        }
-        if explain:
-            row["explanation"] = list(g.reasons)
-        games.append(row)
-    data: dict[str, Any] = {
-        "round": result.round,
-        "unfinished": [
-            {
-                "id": g.pk,
-                "round": g.round.number,
-                "table": g.table,
-                "black": g.black_id,
-                "white": g.white_id,
-                "state": g.state,
-            }
-            for g in unfinished
-        ],
-        "bye": result.bye,
-        "games": games,
-        "total_cost": result.total_cost,
-    }
-    if result.pairs is not None:
-        data["pairs"] = [{"a": p.a, "b": p.b, "costs": p.costs} for p in result.pairs]
-        data["pairs_total"] = result.pairs_total
-    return dict(PairingSerializer(data).data)
-
-
 ROUND = OpenApiParameter("round_number", int, OpenApiParameter.PATH, description="Round, from 1.")
+
+
+def _as_job(
+    request: Request, tournament: Tournament, round_number: int, data: dict[str, Any]
+) -> Response:
+    """202 with the job that pairs a congress-size round (its answer: the job's result)."""
+    options = {k: data[k] for k in REQUEST_FIELDS if k in data}
+    with service_errors():
+        job = round_pair_job_start(
+            actor=request.user, tournament=tournament, round_number=round_number, request=options
+        )
+    url = reverse("api-job", args=[job.pk], request=request)
+    body = {"job": job.pk, "status": job.state, "url": url}
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
 
 
 class RoundPairingView(APIView):
@@ -189,16 +171,27 @@ class RoundPairingView(APIView):
         operation_id="tournaments_round_pairing_create",
         parameters=[ROUND],
         request=PairingRequestSerializer,
-        responses={200: PairingSerializer, 201: PairingSerializer, **ERRORS, **CONFLICT},
+        responses={
+            200: PairingSerializer,
+            201: PairingSerializer,
+            202: JobRefSerializer,
+            **ERRORS,
+            **CONFLICT,
+        },
         description="A director pairs round R. dry_run: the proposed games (200) and the "
         "earlier rounds' games without a final result; otherwise the games are created "
         "(201), replacing the round's games if none has a result (409 when one has), and "
         "refused with 409 naming the earlier games without a final result unless "
-        "accept_unfinished is true. Costs are OpenGotha's components per game.",
+        "accept_unfinished is true. Costs are OpenGotha's components per game. Above "
+        "GOREF_PAIRING_JOB_PLAYERS entered players (300 by default) every such request, dry "
+        "runs and explain included, runs as a job: 202 with its URL, whose result is this "
+        "answer once done; 409 while another pairing job of the tournament is under way.",
     )
     def post(self, request: Request, pk: int, round_number: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
         data = valid(PairingRequestSerializer, request.data)
+        if pairing_needs_job(tournament, data.get("players")):
+            return _as_job(request, tournament, round_number, data)
         with service_errors():
             result = round_pair(
                 actor=request.user,
@@ -214,8 +207,8 @@ class RoundPairingView(APIView):
                 pairs_limit=data["pairs_limit"],
             )
         code = status.HTTP_200_OK if data["dry_run"] else status.HTTP_201_CREATED
-        unfinished = unfinished_before(tournament, result.round)
-        return Response(pairing_data(result, data["explain"], unfinished), status=code)
+        answer = pairing_answer(result, data["explain"], tournament)
+        return Response(PairingSerializer(answer).data, status=code)
 
     @extend_schema(
         operation_id="tournaments_round_pairing_destroy",

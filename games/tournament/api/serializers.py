@@ -21,13 +21,12 @@ from ratings.ranks import Rank
 class TournamentSerializer(SettingsOutMixin, serializers.ModelSerializer[Tournament]):
     class Meta:
         model = Tournament
-        # short_name, director_name and time_system: as an imported file gave them.
+        # short_name and director_name: as an imported file gave them.
         fields = [
             "id",
             *TOURNAMENT_FIELDS,
             "short_name",
             "director_name",
-            "time_system",
             *SETTINGS_OUT_FIELDS,
         ]
         read_only_fields = fields
@@ -91,7 +90,7 @@ class EntrySerializer(serializers.ModelSerializer[TournamentEntry]):
         read_only_fields = fields
 
     def get_rank(self, obj: TournamentEntry) -> str:
-        """The rank at entry (frozen once the tournament has started)."""
+        """The rank at entry (a director's correction included)."""
         return str(Rank(obj.rank))
 
     def get_participation(self, obj: TournamentEntry) -> list[str]:
@@ -152,6 +151,23 @@ class StandingsSerializer(serializers.Serializer[Any]):
     rows = StandingRowSerializer(many=True)
 
 
+class TeamRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TeamStandingRowSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField(help_text="Shared by teams equal on every criterion.")
+    team = TeamRefSerializer()
+    values = serializers.DictField(child=serializers.FloatField())
+
+
+class TeamStandingsSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    criteria = serializers.ListField(child=serializers.CharField())
+    rows = TeamStandingRowSerializer(many=True)
+
+
 class StandingsQuerySerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(min_value=0, max_value=64, required=False)
     criteria = serializers.CharField(max_length=200, required=False)
@@ -179,6 +195,67 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     review_url = serializers.CharField(
         help_text="The review page of this tournament's possible duplicates."
     )
+    held = serializers.BooleanField(
+        help_text="A past rated event a director imported: its games wait for a federation "
+        "official's release (GET /api/v1/ratings/holds/)."
+    )
+
+
+class CorrectionSerializer(serializers.Serializer[Any]):
+    paired_rounds = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Rounds already paired (kept as paired)."
+    )
+    changes = serializers.ListField(
+        child=serializers.ChoiceField(["handicaps", "mcmahon_start", "pairing_order"]),
+        help_text="What the later rounds read differently.",
+    )
+    warning = serializers.CharField(help_text="The same, in words.")
+
+
+class EntryUpdateResultSerializer(EntrySerializer):
+    correction = CorrectionSerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="After the start, a change of rank, rating or McMahon correction: what it "
+        "changes (null otherwise).",
+    )
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.fields, "correction"]
+        read_only_fields = fields
+
+
+BULK_ACTIONS = (
+    "ratings_from_list",
+    "ranks_from_ratings",
+    "raise",
+    "lower",
+    "final",
+    "preliminary",
+)
+
+
+class EntriesBulkSerializer(serializers.Serializer[Any]):
+    action = serializers.ChoiceField(
+        BULK_ACTIONS,
+        help_text="ratings_from_list: each rating from the federations' current list; "
+        "ranks_from_ratings: each rank from its rating; raise/lower: the rank by `by`; "
+        "final/preliminary: the registration.",
+    )
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=5000,
+        help_text="The entries' ids (default: every entry; raise, lower, final and "
+        "preliminary need a selection).",
+    )
+    by = serializers.IntegerField(min_value=1, max_value=39, default=1)
+
+
+class EntriesBulkResultSerializer(serializers.Serializer[Any]):
+    changed = serializers.IntegerField()
+    unchanged = serializers.IntegerField(help_text="Already so, or nothing to take it from.")
+    correction = CorrectionSerializer(allow_null=True)
 
 
 class EntryFromListSerializer(serializers.Serializer[Any]):

@@ -12,8 +12,9 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_view,
+    inline_serializer,
 )
-from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -36,6 +37,7 @@ from games.tournament.api.serializers import (
     ImportSerializer,
     StandingsQuerySerializer,
     StandingsSerializer,
+    TeamStandingsSerializer,
     TournamentSerializer,
     TournamentWriteSerializer,
 )
@@ -176,6 +178,41 @@ class TournamentViewSet(
     @extend_schema(
         parameters=[
             OpenApiParameter(
+                "round", int, description="After this round (default: the last round with a game)."
+            ),
+        ],
+        responses={200: TeamStandingsSerializer, 400: ERRORS[400], **NOT_FOUND},
+        description="A team event's team standings after a round, by its team placement "
+        "criteria (OpenGotha's names: TEAMP, SOST, BDW, BDW1U..BDW9U, MNR); teams equal on "
+        "every criterion share a place; board wins with halves as .5. 400 for an event "
+        "without teams.",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, url_path="team-standings")
+    def team_standings(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        query = valid(StandingsQuerySerializer, request.query_params.dict())
+        try:
+            table = day_selectors.team_standings_of(tournament, after_round=query.get("round"))
+        except ValueError as e:
+            raise exceptions.ValidationError({"non_field_errors": [str(e)]}) from None
+        return Response(
+            {
+                "round": table.round,
+                "criteria": table.criteria,
+                "rows": [
+                    {
+                        "place": row.place,
+                        "team": {"id": row.team.pk, "name": row.team.name},
+                        "values": row.values,
+                    }
+                    for row in table.rows
+                ],
+            }
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
                 "format",
                 str,
                 enum=list(day_selectors.EXPORTS),
@@ -240,6 +277,7 @@ class TournamentViewSet(
             "created": result.new_players,
             "review": result.review,
             "review_url": result.review_url,
+            "held": result.held,
         }
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -247,25 +285,35 @@ class TournamentViewSet(
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
-        request=None,
+        request=inline_serializer(
+            "TournamentClose",
+            {"reason": serializers.CharField(required=False, max_length=500)},
+        ),
         responses={200: TournamentSerializer, **ERRORS, **CONFLICT},
         description="A director closes the tournament once every game has a final result: "
-        "its games then reach the ratings. 409 while a game waits for its result.",
+        "its games then reach the ratings. 409 while a game waits for its result or is under "
+        'an open dispute; a federation official may close over open disputes with {"reason": '
+        '"..."}, recorded in the audit trail (the disputed games stay open for their rulings).',
     )
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
+        body = request.data if isinstance(request.data, dict) else {}
+        reason = body.get("reason") or ""
+        if not isinstance(reason, str) or len(reason) > 500:
+            raise exceptions.ValidationError({"reason": ["Send the reason as text (500 at most)."]})
         with service_errors():
             tournament = tournament_services.tournament_close(
-                actor=request.user, tournament=tournament
+                actor=request.user, tournament=tournament, reason=reason
             )
         return self._event_out(tournament)
 
     @extend_schema(
         request=None,
         responses={200: TournamentSerializer, **ERRORS, **CONFLICT},
-        description="A director starts the tournament: entry ranks and ratings are frozen "
-        "(pairing round 1 starts it too).",
+        description="A director starts the tournament: a later change of an entry's rank, "
+        "rating or McMahon correction is a correction during the event (pairing round 1 "
+        "starts it too).",
     )
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str | None = None) -> Response:

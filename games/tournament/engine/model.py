@@ -7,6 +7,7 @@ absent and bye rounds are stored doubled, as OpenGotha 3.5x's ``GeneralParameter
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -22,6 +23,7 @@ class System(StrEnum):
     SWISS = "swiss"
     SWISS_CAT = "swiss_cat"
     ROUND_ROBIN = "round_robin"
+    CUP = "cup"  # single elimination: engine/cup.py
 
 
 class Presence(StrEnum):
@@ -63,6 +65,11 @@ class Entrant:
     ffg_licence: str = ""
     aga_id: str = ""
     rating_origin: str = ""  # OpenGotha's ratingOrigin ("EGF", "FFG", "AGA", "INI", ...)
+    table_pin: int | None = None  # the table he plays at in every round (a director's pin)
+    pair: bool = False  # a pair go pair or rengo team playing as one
+    # What the file gave that goref does not use, by OpenGotha's attribute name
+    # (ffgLicenceStatus, agaExpirationDate, grade, country as written): written back.
+    file_values: tuple[tuple[str, str], ...] = ()
 
     def presence_in(self, round: int) -> Presence:
         if 1 <= round <= len(self.presence):
@@ -202,6 +209,47 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class Cup:
+    """A cup's draw (``engine/cup.py``): ``seeds``, entrant ids, the best first, and
+    ``through``: for a game without a winner (jigo, both win, both lose), who the director
+    sent through, keyed by ``(round, lower id, higher id)``."""
+
+    seeds: tuple[int, ...]
+    third_place: bool = False
+    consolation: bool = False
+    through: Mapping[tuple[int, int, int], int] = field(default_factory=dict)
+
+
+# A new team event's placement criteria: OpenGotha's TeamPlacementParameterSet.init().
+DEFAULT_TEAM_CRITERIA = ("TEAMP", "BDW", "BDW3U", "BDW2U", "BDW1U", "MNR")
+
+
+@dataclass(frozen=True)
+class Team:
+    """``number`` as OpenGotha shows and writes it (from 1); ``boards``: (round, board) ->
+    entrant id, both from 1."""
+
+    number: int
+    name: str
+    boards: Mapping[tuple[int, int], int] = field(default_factory=dict)
+
+    def member(self, round_number: int, board: int) -> int | None:
+        return self.boards.get((round_number, board))
+
+    def members(self, round_number: int) -> set[int]:
+        return {p for (r, _b), p in self.boards.items() if r == round_number}
+
+
+@dataclass(frozen=True)
+class TeamSettings:
+    """OpenGotha's ``TeamGeneralParameterSet.teamSize`` and the six placement slots; a
+    file without team parameters gets six NULL criteria (OpenGotha's reading)."""
+
+    size: int = 4
+    criteria: tuple[str, ...] = DEFAULT_TEAM_CRITERIA
+
+
+@dataclass(frozen=True)
 class Event:
     """A whole tournament: settings, entrants and games, plus what its file carries.
 
@@ -223,6 +271,12 @@ class Event:
     pairing: dict[str, str] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
     egf_class: str = ""  # the class the file states (an .h9's CL[...]); "" when it states none
+    cup: Cup | None = None  # a cup's seeds and options (System.CUP)
+    teams: tuple[Team, ...] = ()  # a team event's teams and line-ups (engine/teams.py)
+    team_settings: TeamSettings | None = None  # None: the event has no team parameters
+    # Elements kept for the round trip, by name: OpenGotha's DPParameterSet and
+    # PublishParameterSet (display and publishing options), attribute by attribute.
+    options: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def entrant(self, entrant_id: int) -> Entrant:
         for e in self.entrants:

@@ -585,8 +585,12 @@ def _confrontation_ranks(sc: list[int], beats: list[list[bool]]) -> list[int]:
 
 
 def _strong_components(beats: list[list[bool]]) -> list[int]:
-    """Component number of each node of the win graph (Tarjan's algorithm)."""
+    """Component number of each node of the win graph (Tarjan's algorithm).
+
+    Iterative, with an explicit stack of (node, next neighbour): a congress's tied group
+    can be a chain of a thousand wins, deeper than Python's recursion limit."""
     m = len(beats)
+    succ = [[w for w in range(m) if row[w]] for row in beats]
     index = [-1] * m
     low = [0] * m
     on_stack = [False] * m
@@ -594,33 +598,40 @@ def _strong_components(beats: list[list[bool]]) -> list[int]:
     comp = [-1] * m
     counter = 0
     ncomp = 0
-
-    def visit(v: int) -> None:
-        nonlocal counter, ncomp
-        index[v] = low[v] = counter
+    for root in range(m):
+        if index[root] >= 0:
+            continue
+        index[root] = low[root] = counter
         counter += 1
-        stack.append(v)
-        on_stack[v] = True
-        for w in range(m):
-            if not beats[v][w]:
+        stack.append(root)
+        on_stack[root] = True
+        work = [(root, 0)]
+        while work:
+            v, i = work[-1]
+            if i < len(succ[v]):
+                work[-1] = (v, i + 1)
+                w = succ[v][i]
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, 0))
+                elif on_stack[w]:
+                    low[v] = min(low[v], index[w])
                 continue
-            if index[w] < 0:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif on_stack[w]:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            while True:
-                w = stack.pop()
-                on_stack[w] = False
-                comp[w] = ncomp
-                if w == v:
-                    break
-            ncomp += 1
-
-    for v in range(m):
-        if index[v] < 0:
-            visit(v)
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp[w] = ncomp
+                    if w == v:
+                        break
+                ncomp += 1
     return comp
 
 

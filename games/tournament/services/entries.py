@@ -1,14 +1,17 @@
 """Entries: a player's registration in a tournament and his part in each round.
 
 Rank, rating, club and country are copied from the player when he is entered; the
-directors may correct them until the tournament starts, then they are frozen
-(docs/tournaments.md, "Entries").  Withdrawal is absence from a round on.
+directors may correct them at any time until the close, after the start with the rounds
+already paired named (docs/tournaments.md, "Entries" and "Corrections during an event").
+Withdrawal is absence from a round on.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -28,10 +31,56 @@ from ops.text import check_visible_text
 from ratings.ranks import MIN_INDEX, Rank, RankError
 
 MAX_ROUNDS = 64  # the participation field's length: one letter per round
-FROZEN = ("rank", "rating")
+
+# The entry's values that the rounds to come read (handicaps, McMahon start scores,
+# the pairing order); club, country and status are the entry's own.
+CORRECTED = ("rank", "rating", "smms_correction")
+# What a correction changes in the rounds to come, as codes the pages put in words
+# (games.messages.correction_warning).
+HANDICAPS, MCMAHON_START, PAIRING_ORDER = "handicaps", "mcmahon_start", "pairing_order"
 
 
-def _check_director(actor: Actor, tournament: Tournament) -> None:
+@dataclass(frozen=True)
+class CorrectionEffect:
+    """What a correction after the start changes: the rounds already paired keep their
+    games and handicaps; ``changes`` says what the later rounds (and, for the McMahon
+    start score, the standings of every round) read differently."""
+
+    paired_rounds: tuple[int, ...]
+    changes: tuple[str, ...]
+
+    def audit(self) -> dict[str, Any]:
+        return {"paired_rounds": list(self.paired_rounds), "changes": list(self.changes)}
+
+
+def correction_effect(tournament: Tournament, fields: Iterable[str]) -> CorrectionEffect | None:
+    """The effect of changing ``fields`` of an entry of ``tournament`` now; ``None`` before
+    the start or when none of them is read by the rounds (one query)."""
+    changed = set(fields) & set(CORRECTED)
+    if not tournament.is_started or not changed:
+        return None
+    paired = tuple(
+        sorted(
+            set(Game.objects.filter(tournament=tournament).values_list("round__number", flat=True))
+        )
+    )
+    handicapped = tournament.handicap_policy != "none" and tournament.handicap_cap != 0
+    # Which entry values each policy's handicap reads (ratings.handicap): New Zealand's the
+    # rating difference, the others the ranks (OpenGotha's McMahon rule, through the MMS).
+    reads = {"rank", "rating"} if tournament.handicap_policy == "nz" else {"rank"}
+    if tournament.handicap_policy == "mcmahon":
+        reads |= {"smms_correction"}
+    changes = []
+    if handicapped and changed & reads:
+        changes.append(HANDICAPS)
+    if tournament.system == "mcmahon" and changed & {"rank", "smms_correction"}:
+        changes.append(MCMAHON_START)
+    if "rating" in changed:
+        changes.append(PAIRING_ORDER)
+    return CorrectionEffect(paired, tuple(changes))
+
+
+def check_director(actor: Actor, tournament: Tournament) -> None:
     if actor is not None:
         require(
             permissions.is_director(actor, tournament),
@@ -45,7 +94,7 @@ def check_open(tournament: Tournament, message: str) -> None:
         raise StateConflict(message)
 
 
-def _check_open(tournament: Tournament) -> None:
+def check_open_entries(tournament: Tournament) -> None:
     check_open(tournament, "This tournament is closed: its entries no longer change.")
 
 
@@ -92,15 +141,19 @@ def entry_add(
     country: str | None = None,
     final: bool = True,
     smms_correction: int = 0,
+    family_name: str = "",
+    given_name: str = "",
 ) -> TournamentEntry:
     """Enter ``player``; what is not given is copied from him (his declared rank, his
-    current rating, club and country)."""
-    _check_director(actor, tournament)
-    _check_open(tournament)
+    current rating, club and country, and his name unless a list spells it)."""
+    check_director(actor, tournament)
+    check_open_entries(tournament)
     check_visible_text(club=club, country=country)
     entry = TournamentEntry(
         tournament=tournament,
         player=player,
+        family_name=family_name.strip() or player.family_name,
+        given_name=given_name.strip() if family_name.strip() else player.given_name,
         rank=player.declared_rank if rank is None else entry_rank(rank),
         rating=_current_rating(player) if rating is UNSET else entry_rating(rating),
         club=(player.club.name if player.club is not None else "")
@@ -134,14 +187,17 @@ class NewEntry:
     rating: int | Unset | None  # UNSET: the player's current rating
     club: str
     country: str
+    # The line's spelling of the player (blank: the player's own name).
+    family_name: str = ""
+    given_name: str = ""
 
 
 def entries_add_many(*, actor: Actor, tournament: Tournament, rows: list[NewEntry]) -> int:
     """``entry_add`` for a file of players: the same checks and copies, written and audited
     in bulk (a few queries per file, not per line).  A wrong line is a ``ValidationError``
     naming it; the caller's transaction takes back everything."""
-    _check_director(actor, tournament)
-    _check_open(tournament)
+    check_director(actor, tournament)
+    check_open_entries(tournament)
     ids = [r.player.pk for r in rows]
     entered = set(
         TournamentEntry.objects.filter(tournament=tournament, player_id__in=ids).values_list(
@@ -162,6 +218,8 @@ def entries_add_many(*, actor: Actor, tournament: Tournament, rows: list[NewEntr
         entry = TournamentEntry(
             tournament=tournament,
             player=row.player,
+            family_name=row.family_name or row.player.family_name,
+            given_name=row.given_name if row.family_name else row.player.given_name,
             rank=row.rank,
             rating=rating,
             club=row.club.strip()
@@ -200,10 +258,13 @@ def entry_update(
     final: bool | Unset = UNSET,
     smms_correction: int | Unset = UNSET,
 ) -> TournamentEntry:
-    """Correct an entry.  Rank and rating are frozen once the tournament has started."""
+    """Correct an entry.  After the start, a change of rank, rating or McMahon correction
+    is audited with the rounds already paired and what it changes in the later ones
+    (``corrections.correction_effect``); those rounds keep their games."""
+
     tournament = entry.tournament
-    _check_director(actor, tournament)
-    _check_open(tournament)
+    check_director(actor, tournament)
+    check_open_entries(tournament)
     check_visible_text(club=club, country=country)
     entry = TournamentEntry.objects.select_for_update().get(pk=entry.pk)
     values = {
@@ -218,16 +279,13 @@ def entry_update(
     for name, value in values.items():
         if value is UNSET or getattr(entry, name) == value:
             continue
-        if name in FROZEN and tournament.is_started:
-            raise StateConflict(
-                "The tournament has started: the entry rank and rating are frozen "
-                "(a rank change after the start does not rewrite the rounds played)."
-            )
         old[name], new[name] = getattr(entry, name), value
         setattr(entry, name, value)
     if new:
         validate_and_save(entry, update_fields=list(new))
-        audit_record(actor=actor, action=AuditAction.ENTRY_CHANGED, obj=entry, old=old, new=new)
+        effect = correction_effect(tournament, new)
+        audited = new if effect is None else {**new, **effect.audit()}
+        audit_record(actor=actor, action=AuditAction.ENTRY_CHANGED, obj=entry, old=old, new=audited)
     return entry
 
 
@@ -265,8 +323,8 @@ def entry_participation_set(
 
     A player with a game in that round stays playing: remove the game first."""
     tournament = entry.tournament
-    _check_director(actor, tournament)
-    _check_open(tournament)
+    check_director(actor, tournament)
+    check_open_entries(tournament)
     number = _check_round(tournament, round_number)
     if presence not in Presence.values:
         raise ValidationError({"presence": "Choose p (playing), a (absent) or b (bye)."})
@@ -295,8 +353,8 @@ def entry_participation_set(
 def entry_withdraw(*, actor: Actor, entry: TournamentEntry, from_round: int) -> TournamentEntry:
     """The player withdraws: absent from ``from_round`` to the last round."""
     tournament = entry.tournament
-    _check_director(actor, tournament)
-    _check_open(tournament)
+    check_director(actor, tournament)
+    check_open_entries(tournament)
     first = _check_round(tournament, from_round)
     rounds = list(range(first, tournament.number_of_rounds + 1))
     played = _player_games(entry, rounds)
@@ -325,8 +383,8 @@ def entry_withdraw(*, actor: Actor, entry: TournamentEntry, from_round: int) -> 
 @transaction.atomic
 def entry_remove(*, actor: Actor, entry: TournamentEntry) -> None:
     """Take back a registration made by mistake: only while the player has no game here."""
-    _check_director(actor, entry.tournament)
-    _check_open(entry.tournament)
+    check_director(actor, entry.tournament)
+    check_open_entries(entry.tournament)
     if _player_games(entry, list(range(1, MAX_ROUNDS + 1))):
         raise StateConflict(f"{entry.player} has games here: withdraw him instead.")
     audit_record(
@@ -374,7 +432,7 @@ def _enter_listed(*, actor: Actor, tournament: Tournament, row: RatingListRow) -
     """Enter the player a list row names: the goref player his federation id or name says
     he is (docs/tournaments.md, "One person across events"), else a new one, with the
     list's rank, rating, club and country on the entry."""
-    _check_director(actor, tournament)
+    check_director(actor, tournament)
     ids = dict.fromkeys(ID_FIELDS, "") | {row.id_field: row.federation_id}
     entrant = Entrant(
         id=1,
@@ -401,5 +459,7 @@ def _enter_listed(*, actor: Actor, tournament: Tournament, row: RatingListRow) -
         rating=row.rating,
         club=row.club,
         country=row.country if len(row.country) == 2 else "",
+        family_name=row.family_name,
+        given_name=row.given_name,
     )
     return ListedEntry(entry, who.linked[0], who.review)

@@ -19,19 +19,25 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from games import permissions
 from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
 from games.people.engine.federation_ids import ID_FIELDS
 from games.people.services.matching import EntrantError, players_identify
-from games.tournament.engine.formats import egf, opengotha
+from games.people.services.players import players_email_fill
+from games.services import outbound
+from games.tournament.engine.formats import aga, egf, ffg, opengotha
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import Entrant, Event, Outcome, Presence
 from games.tournament.engine.pairing import PairingParams
+from games.tournament.engine.timesystem import time_system_of
 from games.tournament.services.entries import NewEntry, entries_add_many, entry_rating
-from games.tournament.services.tournaments import tournament_create
+from games.tournament.services.teams import teams_import
+from games.tournament.services.tournaments import before_window, tournament_create
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.pages import cache
@@ -52,6 +58,7 @@ class ImportResult:
     new_players: int  # created
     linked: int = 0  # matched to a player goref already had
     review: int = 0  # pairs put on the review list ("possible duplicate")
+    held: bool = False  # a past rated event a director imported: waits for an official
 
     @property
     def review_url(self) -> str:
@@ -59,20 +66,52 @@ class ImportResult:
         return reverse("games:duplicates") + f"?tournament={self.tournament.pk}"
 
 
+# The formats a director imports, recognised from the file's content, and their names in
+# a refusal.
+FORMAT_NAMES = {
+    "opengotha": "OpenGotha file",
+    "egf": "EGF results (.h9) file",
+    "ffg": "FFG results (.tou) file",
+    "aga": "AGA results file",
+}
+
+
+def _format_of(data: bytes) -> str | None:
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200]
+    if head.startswith((b"<", b"\xff\xfe<", b"\xfe\xff\x00<", b"\x00<")):
+        return "opengotha"
+    # The text formats are read as ISO-8859-15, which decodes any bytes.
+    text = data[:20000].decode("iso8859_15")
+    if aga.looks_like_aga(text):
+        return "aga"
+    if ffg.looks_like_tou(text):
+        return "ffg"
+    if head.startswith(b";"):
+        return "egf"
+    return None
+
+
 def read_event(data: bytes) -> tuple[str, Event]:
     """The file's format (recognised from its content) and its event; ``ValidationError``
-    naming the element or line at fault."""
-    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200]
+    naming the format and the element or line at fault: nothing is imported."""
+    fmt = _format_of(data)
+    readers = {
+        "opengotha": opengotha.read,
+        "egf": lambda d: egf.h9_event(egf.read_h9(d)),
+        "ffg": ffg.read_tou,
+        "aga": aga.read_aga,
+    }
+    if fmt is None:
+        raise ValidationError(
+            {
+                "file": "Not a tournament file: expected OpenGotha XML, EGF results (.h9), "
+                "FFG results (.tou) or an AGA results file."
+            }
+        )
     try:
-        if head.startswith((b"<", b"\xff\xfe<", b"\xfe\xff\x00<", b"\x00<")):
-            return "opengotha", opengotha.read(data)
-        if head.startswith(b";"):
-            return "egf", egf.h9_event(egf.read_h9(data))
+        return fmt, readers[fmt](data)
     except opengotha.FileFormatError as e:
-        raise ValidationError({"file": str(e)}) from None
-    raise ValidationError(
-        {"file": "Not a tournament file: expected OpenGotha XML or an EGF results (.h9) file."}
-    )
+        raise ValidationError({"file": f"This {FORMAT_NAMES[fmt]} cannot be read: {e}"}) from None
 
 
 def _result_fields(outcome: Outcome, by_default: bool) -> dict[str, Any]:
@@ -122,7 +161,7 @@ def _egf_class(event: Event) -> str:
         return event.egf_class
     if not event.extra:
         return "A"
-    return egf.egf_class(event)
+    return time_system_of(event.extra).egf_class()
 
 
 def rules_for(event: Event) -> str:
@@ -132,10 +171,7 @@ def rules_for(event: Event) -> str:
 
 
 def _time_control(extra: dict[str, str]) -> str:
-    if not extra:
-        return ""
-    system = extra.get("complementaryTimeSystem", "")
-    return f"{extra.get('basicTime', '?')} min, {system.lower() or 'no overtime'}"[:100]
+    return time_system_of(extra).describe()[:100] if extra else ""
 
 
 RACE = (
@@ -172,7 +208,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         name=clean(name or event.name or "Imported tournament")[:200],
         start_date=start,
         end_date=max(event.end_date or start, start),
-        rules=rules_for(event),
+        rules="aga" if fmt == "aga" else rules_for(event),
         board_size=event.board_size,
         komi=event.komi,
         venue=clean(event.location)[:200],
@@ -180,11 +216,13 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         rated=_egf_class(event) != "X",
         settings=_settings_of(event),
         short_name=clean(event.short_name)[:100],
-        director_name=clean(event.director)[:100],
+        director_name=clean(event.director).strip()[:200],
         time_system=dict(event.extra),
+        past_held=True,  # a past event is held below, never refused
     )
     tournament.pairing_params = dict(event.pairing)
-    tournament.save(update_fields=["pairing_params"])
+    tournament.file_options = {k: dict(v) for k, v in event.options.items()}
+    tournament.save(update_fields=["pairing_params", "file_options"])
 
     try:
         who = players_identify(actor=actor, entrants=event.entrants, tournament=tournament)
@@ -194,6 +232,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
             {"file": f"Player {e.family_name} {e.given_name}: {exc.text}"}
         ) from None
     players = {e.id: p for e, p in zip(event.entrants, who.players, strict=True)}
+    held = _hold_if_past(actor, tournament, who.players)
     entries = [_entry(tournament, e, players[e.id], fmt) for e in event.entrants]
     TournamentEntry.objects.bulk_create(entries, batch_size=1000)
     cache.changed_many(entries)
@@ -225,6 +264,7 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
         )
     _check_tables(games)
     Game.objects.bulk_create(games)
+    teams = teams_import(tournament, event, players)
     if games:
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["started_at"])
@@ -239,17 +279,31 @@ def _import(*, actor: Actor, data: bytes, name: str = "") -> ImportResult:
             "linked": linked,
             "created": len(players) - linked,
             "review": flagged,
+            "teams": teams,
+            **({"held_for_official": True} if held else {}),
         },
     )
     return ImportResult(
-        tournament, len(players), len(games), len(players) - linked, linked, flagged
+        tournament, len(players), len(games), len(players) - linked, linked, flagged, held
     )
+
+
+def _hold_if_past(actor: Actor, tournament: Tournament, players: list[Player]) -> bool:
+    """A director's import of a rated event that ends before the window, or before one of
+    its players' last rated event, is kept (a file is history) but held from the ratings
+    for a federation official's release; an official's import is not held."""
+    if actor is None or permissions.is_federation_official(actor) or not tournament.rated:
+        return False
+    last = outbound.ratings_last_rated([p.pk for p in players], excluding=tournament.pk)
+    if not before_window(tournament) and all(d <= tournament.end_date for d in last.values()):
+        return False
+    outbound.tournament_imported_past(actor=actor, tournament=tournament)
+    return True
 
 
 def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> TournamentEntry:
     """The file's entry, checked as ``validate_and_save`` checks one but without its
     per-row queries (the tournament is new, each player appears once)."""
-    spelt = f"{e.family_name} {e.given_name}".strip()
     entry = TournamentEntry(
         tournament=tournament,
         player=player,
@@ -261,8 +315,11 @@ def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> Tour
         final=e.final,
         smms_correction=e.smms_correction,
         participation="".join(PRESENCE_LETTER[p] for p in e.presence).rstrip("p"),
-        file_name="" if spelt == player.full_name else spelt[:170],
-        rating_origin=e.rating_origin.strip()[:8],
+        # The file's own spelling, whatever the linked player is called: its exports write it.
+        family_name=e.family_name[:80],
+        given_name=e.given_name[:80],
+        rating_origin=e.rating_origin.strip()[:100],
+        file_values=dict(e.file_values),
     )
     try:
         entry.full_clean(
@@ -270,6 +327,7 @@ def _entry(tournament: Tournament, e: Entrant, player: Player, fmt: str) -> Tour
         )
     except ValidationError as exc:
         text = " ".join(exc.messages)
+        spelt = f"{e.family_name} {e.given_name}".strip()
         raise ValidationError({"file": f"Player {spelt}: {text}"}) from None
     return entry
 
@@ -295,6 +353,7 @@ ENTRIES_COLUMNS = (
     "club",
     "country",
     "rating",
+    "email",
     *ID_FIELDS,
 )
 ENTRIES_MAX_BYTES = 1_000_000
@@ -307,6 +366,8 @@ class CsvEntries:
     linked: int
     created: int
     review: int
+    emails: int = 0  # addresses put on file from the e-mail column
+    emails_left: int = 0  # addresses left: the player has one, or is another event's
 
 
 def _entries_row(n: int, row: dict[str, str | None]) -> tuple[Entrant, int | None]:
@@ -374,12 +435,14 @@ def _entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) ->
             {"file": f"Unknown column {', '.join(unknown)}; known: {', '.join(ENTRIES_COLUMNS)}."}
         )
     rows = []
+    emails: list[str] = []
     try:
         for n, row in enumerate(reader, start=2):
             if n - 1 > ENTRIES_MAX_ROWS:
                 raise ValidationError({"file": f"At most {ENTRIES_MAX_ROWS} players in one file."})
             try:
                 rows.append(_entries_row(n, row))
+                emails.append(_email_cell(n, row))
             except ValidationError as exc:
                 raise ValidationError(f"{' '.join(exc.messages)} Nothing was entered.") from None
     except csv.Error as err:  # a cell over the csv module's limit, a NUL byte
@@ -399,6 +462,8 @@ def _entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) ->
             rating=rating,
             club=e.club,
             country=e.country if len(e.country) == 2 else "",
+            family_name=e.family_name,
+            given_name=e.given_name,
         )
         for (e, rating), player in zip(rows, who.players, strict=True)
     ]
@@ -407,4 +472,20 @@ def _entries_import_csv(*, actor: Actor, tournament: Tournament, data: bytes) ->
     except ValidationError as exc:
         raise ValidationError(f"{' '.join(exc.messages)} Nothing was entered.") from None
     linked = who.linked_count
-    return CsvEntries(len(rows), linked, len(rows) - linked, who.review)
+    # "Invite every entrant" writes to these addresses: a player who has one keeps it,
+    # and another event's player's address is his own directors' to write.
+    given = [(p, e) for p, e in zip(who.players, emails, strict=True) if e]
+    filled = players_email_fill(actor=actor, rows=given)
+    return CsvEntries(
+        len(rows), linked, len(rows) - linked, who.review, len(filled), len(given) - len(filled)
+    )
+
+
+def _email_cell(n: int, row: dict[str, str | None]) -> str:
+    email = (row.get("email") or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError(f"Line {n}: {email!r} is not an e-mail address.") from None
+    return email

@@ -1,5 +1,5 @@
-"""A tournament's life: open, started (entry ranks frozen), closed (its games go to the
-ratings).  docs/tournaments.md, "Lifecycle"."""
+"""A tournament's life: open, started (round 1 paired or started by hand), closed (its
+games go to the ratings).  docs/tournaments.md, "Lifecycle"."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games import cache as page_cache
 from games import permissions
-from games.models import LOCKED_STATES, Game, Tournament
+from games.models import LOCKED_STATES, Game, GameState, Player, Tournament, TournamentEntry
 from games.services import outbound
-from games.tournament.services.tournaments import rated_dates_limit
+from games.tournament.services.tournaments import before_window, rated_window_start
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.pages import cache
@@ -44,8 +44,10 @@ class UnfinishedGames(StateConflict):
     """A 409 for games without a final result: the first ``MAX_NAMED`` of them, in round
     and table order, and how many there are (a page links each)."""
 
-    def __init__(self, message: str, games: list[Game], count: int) -> None:
-        super().__init__(message, code="unfinished")
+    def __init__(
+        self, message: str, games: list[Game], count: int, code: str = "unfinished"
+    ) -> None:
+        super().__init__(message, code=code)
         self.games = games
         self.count = count
 
@@ -74,10 +76,41 @@ def refuse_unfinished(games: QuerySet[Game], *, what: str, then: str) -> None:
     )
 
 
+class OpenDisputes(UnfinishedGames):
+    """A 409 for a close while games are disputed: a referee rules first, or a federation
+    official closes with a reason (``UnfinishedGames``'s ``games`` and ``count``)."""
+
+    def __init__(self, message: str, games: list[Game], count: int) -> None:
+        super().__init__(message, games, count, code="disputed")
+
+
+def _refuse_disputed(games: QuerySet[Game], *, may_override: bool) -> None:
+    disputed = games.filter(state=GameState.DISPUTED)
+    named = list(
+        disputed.select_related("round", "black", "white").order_by("round__number", "table", "id")
+    )
+    if not named:
+        return
+    listed = "; ".join(game_label(g) for g in named[:MAX_NAMED])
+    more = f"; and {len(named) - MAX_NAMED} more" if len(named) > MAX_NAMED else ""
+    then = (
+        "A referee rules on them first, or you close it with your reason: they are then "
+        "left out of the ratings until their rulings."
+        if may_override
+        else "A referee rules on them first (or a federation official closes it with a reason)."
+    )
+    raise OpenDisputes(
+        f"{len(named)} game{'s' if len(named) != 1 else ''} of this tournament "
+        f"{'are' if len(named) != 1 else 'is'} under an open dispute: {listed}{more}. {then}",
+        named[:MAX_NAMED],
+        len(named),
+    )
+
+
 @transaction.atomic
 def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
-    """The director starts the tournament before pairing round 1: entry ranks and ratings
-    are frozen from now on."""
+    """The director starts the tournament before pairing round 1: from now on a change of
+    an entry's rank, rating or McMahon correction is a correction during the event."""
     if actor is not None:
         require(
             permissions.is_director(actor, tournament), "Only its directors can start a tournament."
@@ -99,13 +132,19 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
 
 
 @transaction.atomic
-def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
+def tournament_close(*, actor: Actor, tournament: Tournament, reason: str = "") -> Tournament:
     """The director closes the tournament once every game has a final result: its games
-    then reach the ratings (queued on commit) and promotions are evaluated after them.
+    then reach the ratings (queued on commit, but for the players its directors do not
+    answer for: ``ratings.holds``) and promotions are evaluated after them.
 
-    A rated tournament that ends before ``rated_dates_limit()`` (the last rated event, or
-    ``GOREF_RATED_BACKDATE_DAYS`` ago) would re-rate events already rated: only a
-    federation official closes it (docs/games.md, "A director's reach")."""
+    An open dispute refuses the close (``OpenDisputes``, naming each game); a federation
+    official may close over it with ``reason``, recorded in the audit row: the disputed
+    games stay open for their rulings and reach the ratings when locked.
+
+    A rated tournament that ends before the window (``GOREF_RATED_BACKDATE_DAYS``) or
+    before one of its players' last rated event would rewrite rating histories: only a
+    federation official closes it, unless an official's release holds it already (a past
+    event a director imported).  docs/games.md, "A director's reach"."""
     official = actor is None or permissions.is_federation_official(actor)
     if not official:
         require(
@@ -115,18 +154,23 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.is_closed:
         raise StateConflict("This tournament is already closed.")
+    reason = reason.strip()
+    games = tournament.games.all()
+    if not (official and reason):
+        _refuse_disputed(games, may_override=official)
+    left_open = list(
+        games.filter(state=GameState.DISPUTED).order_by("id").values_list("pk", flat=True)
+    )
     refuse_unfinished(
-        tournament.games.all(),
+        games.exclude(state=GameState.DISPUTED),
         what="this tournament",
         then="Confirm or finalise them before closing it.",
     )
-    limit = rated_dates_limit() if tournament.rated else None
-    backdated = limit is not None and tournament.end_date < limit
-    if backdated and not official:
+    backdated = _backdated(tournament)
+    if backdated and not official and not outbound.ratings_held_for_official(tournament):
         raise PermissionDenied(
-            f"This rated tournament ends on {tournament.end_date}, before {limit} (the last "
-            f"rated event, or {django_settings.GOREF_RATED_BACKDATE_DAYS} days ago): closing "
-            "it would re-rate events already rated. Only a federation official can close it."
+            f"This rated tournament ends on {tournament.end_date}, {backdated}: closing it "
+            "would rewrite rating histories. Only a federation official can close it."
         )
     now = timezone.now()
     tournament.closed_at = now
@@ -142,7 +186,39 @@ def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
         action=AuditAction.TOURNAMENT_CLOSED,
         obj=tournament,
         old={"closed_at": None},
-        new={"closed_at": now.isoformat(), **({"backdated": True} if backdated else {})},
+        new={
+            "closed_at": now.isoformat(),
+            **({"backdated": True} if backdated else {}),
+            **({"reason": reason, "disputed_left_open": left_open} if left_open else {}),
+        },
     )
-    outbound.tournament_closed(tournament)
+    outbound.tournament_closed(actor=actor, tournament=tournament)
     return tournament
+
+
+MAX_NAMED = 5  # players a refusal names
+
+
+def _backdated(tournament: Tournament) -> str:
+    """Why closing ``tournament`` would rewrite ratings ("" when it would not): it ends
+    before the window, or before the last rated event of some of its players (each
+    player's own floor, never a date another director's close moves)."""
+    if not tournament.rated:
+        return ""
+    if before_window(tournament):
+        return (
+            f"before {rated_window_start()} ({django_settings.GOREF_RATED_BACKDATE_DAYS} days ago)"
+        )
+    ids = set(
+        TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+    )
+    for black, white in tournament.games.values_list("black_id", "white_id"):
+        ids.update((black, white))
+    last = outbound.ratings_last_rated(sorted(ids), excluding=tournament.pk)
+    later = sorted(pid for pid, day in last.items() if day > tournament.end_date)
+    if not later:
+        return ""
+    names = Player.objects.filter(pk__in=later[:MAX_NAMED]).order_by("family_name", "pk")
+    named = ", ".join(f"{p.full_name} (last rated on {last[p.pk]})" for p in names)
+    more = f" and {len(later) - MAX_NAMED} more" if len(later) > MAX_NAMED else ""
+    return f"before the last rated event of {named}{more}"

@@ -87,7 +87,7 @@ def _with_results(tournament: Tournament, number: int) -> list[Game]:
     )
 
 
-def _policy(
+def handicap_rule(
     tournament: Tournament, players: dict[int, Player], entered: dict[int, tuple[int, int | None]]
 ) -> Callable[[Entrant, Entrant], int] | None:
     """The tournament's handicap policy as the pairing reads it (> 0: the first player
@@ -165,7 +165,7 @@ def round_pair(
         raise ValidationError({"bye": "The bye cannot be among the players to pair."})
     # A re-pairing starts from the round without its games.
     event = replace(data.event, games=tuple(g for g in data.event.games if g.round != number))
-    policy = _policy(
+    policy = handicap_rule(
         tournament,
         data.players,
         {pid: (e.rank, e.rating) for pid, e in data.entries.items()},

@@ -1,5 +1,5 @@
 """A tournament's event settings: system, rounds, McMahon bar and floor, points for a round
-without a game, placement criteria, categories, handicap policy, EGF class.
+without a game, placement criteria, categories, handicap policy, time system, EGF class.
 
 Defaults per system are OpenGotha's (docs/tournaments.md, "Settings").  Every change is
 audited with its before and after values.
@@ -20,6 +20,7 @@ from games.engine.rules import get_rules
 from games.models import SYSTEM_CHOICES, Tournament
 from games.tournament.engine.model import Settings, System
 from games.tournament.engine.standings import CRITERIA
+from games.tournament.engine.timesystem import TimeSystem, TimeSystemError, time_system_of
 from ops.audit import audit_record
 from ops.models import AuditAction
 from ops.services import UNSET, Actor, StateConflict, require, validate_and_save
@@ -69,6 +70,7 @@ SETTINGS = (
     Setting("handicap_threshold", "hd_no_hd_rank_threshold", "handicap_policy.threshold"),
     Setting("handicap_based_on_mms", "hd_based_on_mms", "handicap_policy.based_on_mms"),
     Setting("handicap_komi", None, "handicap_policy.komi"),
+    Setting("time_system", None, "time_system"),
     Setting("egf_class", None, "egf_class"),
 )
 SETTINGS_FIELDS = tuple(s.model for s in SETTINGS)
@@ -173,9 +175,34 @@ def _clean(name: str, value: Any) -> Any:
         return None if value is None or value == "" else as_komi(value, field_name=name)
     if name == "category_limits":
         return _category_limits(value)
+    if name == "time_system":
+        return _time_system(value)
     if name == "system" and value not in SYSTEMS:
         raise ValidationError({"system": f"Choose one of {', '.join(SYSTEMS)}."})
     return value
+
+
+def _time_system(value: object) -> dict[str, str]:
+    """OpenGotha's time attributes (docs/tournaments.md, "Time system"), checked and
+    written out whole; a time system stated by a file alone (its adjusted time) stays so."""
+    if isinstance(value, TimeSystem):
+        return value.to_mapping()
+    if not isinstance(value, dict):
+        raise ValidationError({"time_system": "Give the time system as an object."})
+    if not value:
+        return {}  # none: the files write OpenGotha's defaults
+    try:
+        return TimeSystem.from_mapping(value).to_mapping()
+    except TimeSystemError as error:
+        raise ValidationError({"time_system": str(error)}) from None
+
+
+def derived_class(tournament: Tournament) -> str:
+    """The EGF class the tournament's time system gives (EGD rating system, as OpenGotha
+    derives it); no time system: its class as it stands."""
+    if not tournament.time_system:
+        return tournament.egf_class
+    return time_system_of(tournament.time_system).egf_class()
 
 
 def _json(value: Any) -> Any:
@@ -201,6 +228,13 @@ def apply_settings(tournament: Tournament, values: dict[str, Any]) -> list[str]:
         if getattr(tournament, name) != clean:
             setattr(tournament, name, clean)
             changed.append(name)
+    # The class follows a new time system unless given with it: the director's own class
+    # stands until the time system changes again.
+    if "time_system" in changed and values.get("egf_class", UNSET) is UNSET:
+        derived = derived_class(tournament)
+        if derived != tournament.egf_class:
+            tournament.egf_class = derived
+            changed.append("egf_class")
     if "system" in changed and values.get("criteria", UNSET) is UNSET and tournament.criteria:
         tournament.criteria = default_criteria(tournament.system)
         changed.append("criteria")

@@ -16,7 +16,6 @@ from games import cache as page_cache
 from games import permissions
 from games.engine.rules import Rules, UnknownRules, get_rules
 from games.models import Round, Tournament
-from games.services import outbound
 from games.tournament.services.settings import (
     apply_settings,
     as_komi,
@@ -89,25 +88,36 @@ def rules_named(name: object, *, field_name: str = "rules") -> Rules:
         raise ValidationError({field_name: f"{e}."}) from None
 
 
-def rated_dates_limit() -> dt.date:
-    """The earliest end date a director may give a rated tournament: not before the last
-    rated event (that would re-rate everyone after it) nor ``GOREF_RATED_BACKDATE_DAYS``
-    ago.  Federation officials date one earlier (docs/games.md, "A director's reach")."""
-    today = timezone.localdate()
-    limit = today - dt.timedelta(days=django_settings.GOREF_RATED_BACKDATE_DAYS)
-    rated_through = outbound.ratings_rated_through(today)
-    return limit if rated_through is None else max(limit, rated_through)
+def rated_window_start() -> dt.date:
+    """The earliest end date a director may give a rated tournament:
+    ``GOREF_RATED_BACKDATE_DAYS`` ago, a fixed window nobody's close moves.  Each
+    player's own floor (his last rated event) is checked when the event closes
+    (``lifecycle.tournament_close``).  Federation officials date one earlier
+    (docs/games.md, "A director's reach")."""
+    return timezone.localdate() - dt.timedelta(days=django_settings.GOREF_RATED_BACKDATE_DAYS)
+
+
+def before_window(tournament: Tournament) -> bool:
+    """A rated tournament ending before the window."""
+    return tournament.rated and tournament.end_date < rated_window_start()
+
+
+def past_for_director(actor: Actor, tournament: Tournament) -> bool:
+    """A rated tournament ending before the window, and the actor no official."""
+    if actor is None or permissions.is_federation_official(actor):
+        return False
+    return before_window(tournament)
 
 
 def _check_rated_dates(actor: Actor, tournament: Tournament) -> None:
-    if actor is None or not tournament.rated or permissions.is_federation_official(actor):
-        return
-    limit = rated_dates_limit()
-    if tournament.end_date < limit:
+    if past_for_director(actor, tournament):
+        limit = rated_window_start()
         raise ValidationError(
             {
-                "end_date": f"A rated tournament ends on {limit} or later: an earlier date "
-                "would re-rate events already rated.  Ask a federation official to date it earlier."
+                "end_date": f"A rated tournament ends on {limit} or later "
+                f"({django_settings.GOREF_RATED_BACKDATE_DAYS} days ago at most).  Ask a "
+                "federation official to date it earlier, or import its file: the import "
+                "is then held for an official's release."
             }
         )
 
@@ -129,8 +139,12 @@ def tournament_create(
     short_name: str = "",
     director_name: str = "",
     time_system: dict[str, str] | None = None,
+    past_held: bool = False,
 ) -> Tournament:
     """Create a tournament; the actor becomes its first director.
+
+    ``past_held``: the caller (an import) holds a rated event dated before the window
+    for an official's release instead of refusing its date.
 
     Without ``komi`` the preset's even-game komi is used (docs/rules.md, "The presets");
     ``settings`` are event settings (``games.tournament.services.settings``), the rest default.
@@ -157,7 +171,8 @@ def tournament_create(
         time_system=time_system or {},
     )
     apply_settings(tournament, settings or {})
-    _check_rated_dates(actor, tournament)
+    if not past_held:
+        _check_rated_dates(actor, tournament)
     validate_and_save(tournament)
     creator = as_user(actor)
     if creator is not None:

@@ -150,7 +150,7 @@ def test_the_csv_import_links_the_pairs_it_queued(client, director, tournament, 
     page = answer.content.decode()
     assert "2 queued for review" in page
     assert f'<a href="{URL}?tournament={tournament.pk}">the review list</a>' in page
-    assert client.get(URL).content.decode().count("<section") == 2
+    assert client.get(URL).content.decode().count('class="duplicate"') == 2
 
 
 # --------------------------------------------------------------------------- one search
@@ -181,3 +181,34 @@ def test_a_race_on_a_csv_players_id_is_a_message_and_enters_nothing(
     assert answer.status_code == 302
     page = client.get(answer["Location"]).content.decode()
     assert "import the file again" in page and not tournament.entries.exists()
+
+
+def test_no_merge_button_where_the_merge_would_be_refused(client, director, tournament, pair):
+    """Two records in one event are two people: the page says so instead of offering a
+    Merge the service refuses; a pair another event's director owns names its player."""
+    bob = PlayerFactory(family_name="Liddell", given_name="Alicia")
+    enter(tournament, bob)
+    same_event = PossibleDuplicate.objects.create(
+        player=bob, other=pair.other, reason="close names", tournament=tournament
+    )
+    boss = UserFactory(username="boss2")
+    theirs = TournamentFactory(name="Auckland Open")
+    theirs.directors.add(boss)
+    kim = PlayerFactory(family_name="Kim", given_name="Min")
+    enter(theirs, kim)
+    enter(tournament, PlayerFactory(family_name="Kim", given_name="M."))
+    stranger = PossibleDuplicate.objects.create(
+        player=Player.objects.get(given_name="M."), other=kim, reason="x", tournament=tournament
+    )
+    client.force_login(director)
+    page = client.get(URL).content.decode()
+
+    def section(dup):  # type: ignore[no-untyped-def]
+        start = page.index(f'id="duplicate-{dup.pk}"')
+        return page[start : page.index("</section>", start)]
+
+    assert "Merge, keeping" in section(pair)  # his own players: he may merge them
+    assert "Merge, keeping" not in section(same_event)
+    assert "both play in Wellington Open, so they are two people" in section(same_event)
+    assert "Merge, keeping" not in section(stranger)
+    assert "Kim Min plays in other directors' tournaments" in section(stranger)

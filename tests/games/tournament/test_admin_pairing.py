@@ -162,3 +162,23 @@ def test_pairing_settings_are_saved_and_restored(as_director, tournament, field)
     tournament.refresh_from_db()
     assert PairingParams.from_opengotha(tournament.pairing_params) == PairingParams()
     assert as_director.get(pair_url(tournament, 9)).status_code == 404
+
+
+def test_confirming_over_unfinished_games_keeps_the_preview_and_says_what_to_tick(
+    as_director, tournament, field
+):
+    ids = [p.pk for p in field[:4]]
+    data = {"step": "confirm", "bye": ""}
+    data["games_text"] = as_text((ids[0], ids[1], 0), (ids[2], ids[3], 0))
+    as_director.post(pair_url(tournament), data)  # round 1, no results yet
+    preview = as_director.post(pair_url(tournament, 2), {"step": "preview", "bye": "auto"})
+    body = preview.content.decode()
+    assert "total cost" not in body and "2. Preview" in body
+    refused = as_director.post(pair_url(tournament, 2), data)
+    text = refused.content.decode()
+    assert refused.status_code == 200 and "accept_unfinished)" not in text
+    assert "Tick \u201cPair over the 2 games without a final result\u201d below" in text
+    assert refused.context["rows"][0]["black"]  # the preview is still there
+    assert 'name="games_text"' in text and not Game.objects.filter(round__number=2).exists()
+    confirmed = as_director.post(pair_url(tournament, 2), {**data, "accept_unfinished": "on"})
+    assert confirmed.status_code == 302

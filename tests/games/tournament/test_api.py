@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import Permission
+from django.utils import timezone
 
-from games.models import Tournament
+from games.models import Game, GameState, Player, ResultReason, Round, Tournament, TournamentEntry
 from tests.factories import TournamentFactory, UserFactory
 from tests.games.api_helpers import assert_error
 
@@ -69,3 +70,40 @@ def test_the_referee_may_see_but_not_change_the_tournament(api_as, referee, tour
     client = api_as(referee)
     assert client.get(f"{URL}{tournament.pk}/").status_code == 200
     assert_error(client.patch(f"{URL}{tournament.pk}/", {"name": "Mine"}, format="json"), 403)
+
+
+def test_direct_confrontation_on_a_1100_player_chain_answers_200(api, tournament):
+    # Every player on one win, the wins a chain of 1,100 (see the engine's test): the
+    # direct-confrontation search once recursed past Python's limit and answered 500.
+    n = 1100
+    players = Player.objects.bulk_create(
+        Player(family_name=f"P{k:04d}", given_name="", declared_rank=-5) for k in range(1, n + 1)
+    )
+    TournamentEntry.objects.bulk_create(
+        TournamentEntry(tournament=tournament, player=p, rank=-5) for p in players
+    )
+    r1, r2 = (Round.objects.create(tournament=tournament, number=k) for k in (1, 2))
+    pairs = [(r1, k, k + 1, "score") for k in range(0, n - 1, 2)]
+    pairs += [(r2, k, k + 1, "score") for k in range(1, n - 1, 2)]
+    pairs.append((r2, n - 1, 0, ResultReason.FORFEIT))  # a win by default: DC ignores it
+    now = timezone.now()
+    Game.objects.bulk_create(
+        Game(
+            tournament=tournament,
+            round=rnd,
+            black=players[b],
+            white=players[w],
+            komi=tournament.komi,
+            rules=tournament.rules,
+            state=GameState.FINAL,
+            locked_at=now,
+            result_winner="B",
+            result_reason=reason,
+        )
+        for rnd, b, w, reason in pairs
+    )
+    response = api.get(f"{URL}{tournament.pk}/standings/?criteria=NBW,DC")
+    assert response.status_code == 200, response.content[:300]
+    rows = response.json()["rows"]
+    assert len(rows) == n
+    assert [row["place"] for row in rows[:3]] == [1, 2, 3]

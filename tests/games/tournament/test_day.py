@@ -181,3 +181,66 @@ def test_the_entries_page_finds_list_players_enters_one_and_edits_an_entry(
     assert "is not a whole number" in page
     page = as_director.post(url, {"action": "list", "list_entry": "x"}, follow=True)
     assert "Choose a player from the lists" in page.content.decode()
+
+
+def test_the_csvs_email_column_lets_invite_every_entrant_reach_them(
+    as_director, tournament, mailoutbox, django_capture_on_commit_callbacks
+):
+    other = PlayerFactory(family_name="Else", given_name="Where", email="")
+    from tests.factories import TournamentFactory
+
+    enter(TournamentFactory(name="Elsewhere Open"), other)  # another event's player
+    url = reverse("games:entries", args=[tournament.pk])
+    data = (
+        b"family_name,given_name,rank,email,egd_pin\n"
+        b"Ono,Ai,3k,ai@example.org,\n"
+        b"Park,Min,2d,,\n"
+        b"Else,Where,1d,else@example.org,\n"
+    )
+    page = as_director.post(
+        url, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)}, follow=True
+    )
+    text = page.content.decode()
+    assert "1 e-mail address(es) put on file, 1 left" in text
+    assert Player.objects.get(family_name="Ono").email == "ai@example.org"
+    assert Player.objects.get(pk=other.pk).email == ""  # his own directors write it
+    assert AuditEntry.objects.filter(action="player.updated").count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        as_director.post(url, {"action": "invite"})
+    assert [m.to for m in mailoutbox] == [["ai@example.org"]]
+
+
+def test_a_bad_address_in_the_csv_names_its_line_and_enters_nothing(as_director, tournament):
+    url = reverse("games:entries", args=[tournament.pk])
+    data = b"family_name,given_name,rank,email\nOno,Ai,3k,ai@example.org\nRoe,Jo,5k,not-mail\n"
+    page = as_director.post(
+        url, {"action": "csv", "file": SimpleUploadedFile("e.csv", data)}, follow=True
+    )
+    assert "Line 3: &#x27;not-mail&#x27; is not an e-mail address." in page.content.decode()
+    assert tournament.entries.count() == 0
+
+
+def test_the_check_in_grid_toggles_in_place_and_stays_small(
+    as_director, tournament, alice, bob, game
+):
+    """A click asks for JSON: the cell's new state (and a refusal's words), no reload;
+    the grid carries one token for every cell, not a form each."""
+    entry = tournament.entries.get(player=alice)
+    url = reverse("games:checkin-toggle", args=[tournament.pk, entry.pk, 2])
+    answer = as_director.post(url, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 200
+    assert answer.json() == {"presence": "a", "label": "absent", "error": ""}
+    # Round 1 has his game: he stays playing, and the cell says why.
+    refused = as_director.post(
+        reverse("games:checkin-toggle", args=[tournament.pk, entry.pk, 1]),
+        HTTP_ACCEPT="application/json",
+    )
+    assert refused.status_code == 409 and refused.json()["presence"] == "p"
+    assert refused.json()["error"]
+    for i in range(40):
+        enter(tournament, PlayerFactory(family_name=f"Many{i}"))
+    grid = as_director.get(reverse("games:checkin", args=[tournament.pk])).content.decode()
+    cells = 42 * tournament.number_of_rounds
+    assert grid.count("formaction=") == cells
+    # One token for the cells, one per row's withdraw form, a few for the page's frame.
+    assert grid.count("csrfmiddlewaretoken") < 42 + 10 < cells

@@ -110,15 +110,16 @@ def test_a_round_past_the_last_is_refused(director, tournament, alice):
         )
 
 
-def test_entry_rank_is_frozen_once_round_one_has_a_game(director, game):
+def test_entry_rank_is_corrected_after_the_start_with_the_rounds_paired(director, game):
     entry = TournamentEntry.objects.get(player=game.black)
     game.tournament.refresh_from_db()
     assert game.tournament.is_started
-    with pytest.raises(StateConflict, match="frozen"):
-        tournament_services.entry_update(actor=director, entry=entry, rank="5d")
-    tournament_services.entry_update(actor=director, entry=entry, smms_correction=1)
+    tournament_services.entry_update(actor=director, entry=entry, rank="5d")
     entry.refresh_from_db()
-    assert entry.smms_correction == 1
+    assert entry.rank == 4
+    row = AuditEntry.objects.filter(action="entry.changed").latest("pk")
+    assert row.old_value == {"rank": -3}
+    assert row.new_value["rank"] == 4 and row.new_value["paired_rounds"] == [1]
 
 
 def test_a_rank_change_after_the_start_does_not_change_the_entry(director, game):

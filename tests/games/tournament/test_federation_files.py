@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Game, Tournament, TournamentEntry
+from games.models import Game, Player, Tournament, TournamentEntry
 from games.tournament import selectors as day_selectors
 from games.tournament.engine.formats import aga, ffg, opengotha
 from games.tournament.engine.model import Event, GameRec, Outcome
@@ -238,9 +238,14 @@ def test_players_without_an_aga_id_get_opengothas_stand_ins(db: Any) -> None:
     t = tournament_import(actor=None, data=(DATA / "juvisy-2019.xml").read_bytes()).tournament
     data = day_selectors.export(t, "aga")
     f = read_aga(data)
-    # Counted down from 99999 in the order of the standings, as OpenGotha does.
-    assert list(f["players"]) == [str(99999 - k) for k in range(19)]
-    assert f["players"]["99999"] == ("Minieri", "Davide", "3D")
+    # Counted down from 99999 in the order of the players' ids (OpenGotha counts in the
+    # standings' order, and stores them; goref stores none, so it keeps them stable).
+    assert sorted(f["players"]) == [str(99999 - k) for k in range(18, -1, -1)]
+    first = min(TournamentEntry.objects.filter(tournament=t).values_list("player_id", flat=True))
+    assert f["players"]["99999"][:2] == (
+        Player.objects.get(pk=first).family_name,
+        Player.objects.get(pk=first).given_name,
+    )
     assert "Nemo, André".encode("iso8859_15") in data
     names = {
         i: f"{fam.replace(' ', '_')} {giv.replace(' ', '_')}"
@@ -262,6 +267,23 @@ def test_players_without_an_aga_id_get_opengothas_stand_ins(db: Any) -> None:
         for g, outcome, by_default in db_results(t)
     )
     assert read == expected
+
+
+def test_a_players_stand_in_id_does_not_move_with_the_standings() -> None:
+    event = opengotha.read((DATA / "juvisy-2019.xml").read_bytes())
+    before = aga.read_aga(aga.write_aga(event))
+    later = aga.read_aga(aga.write_aga(dataclasses.replace(event, games=event.games[:3])))
+    assert [e.family_name for e in before.entrants] != [e.family_name for e in later.entrants]
+    data = [aga.write_aga(x) for x in (event, dataclasses.replace(event, games=event.games[:3]))]
+    ids = [
+        {
+            line.split("\t")[1]: line.split("\t")[0]
+            for line in d.decode("iso8859_15").splitlines()
+            if line[:1].isdigit() and line.count("\t") == 2
+        }
+        for d in data
+    ]
+    assert ids[0] == ids[1] and len(ids[0]) == 19
 
 
 def test_a_stand_in_id_never_takes_a_real_players_id() -> None:

@@ -182,8 +182,8 @@ def test_a_pin_links_a_player_spelt_otherwise_and_a_name_fills_his_pin(db):
     result = tournament_import(actor=None, data=PPIK.read_bytes())
     assert result.linked == 2 and result.review == 0
     assert Player.objects.get(pk=by_name.pk).egd_pin == second.egd_pin
-    spelt = TournamentEntry.objects.get(tournament=result.tournament, player=by_pin).file_name
-    assert spelt == f"{first.family_name} {first.given_name}"
+    spelt = TournamentEntry.objects.get(tournament=result.tournament, player=by_pin)
+    assert (spelt.family_name, spelt.given_name) == (first.family_name, first.given_name)
 
 
 def test_keep_apart_is_audited_and_asked_once(db):

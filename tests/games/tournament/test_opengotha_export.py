@@ -146,5 +146,5 @@ def test_the_export_reimports_with_the_same_players_games_and_standings(
         (r.place, r.player.pk, r.values) for r in before.rows
     ]
     # The marked spelling is kept on the entry, the player keeps his own name.
-    marked = TournamentEntry.objects.get(tournament=again, file_name="Li Na *")
+    marked = TournamentEntry.objects.get(tournament=again, family_name="Li", given_name="Na *")
     assert marked.player.full_name == "Li Na" and marked.player.egd_pin == "22222222"

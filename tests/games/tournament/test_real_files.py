@@ -106,7 +106,7 @@ def _standings_are_opengothas(results: dict[str, dict[str, Any]]) -> None:
         t = Tournament.objects.get(pk=results[name]["tournament"])
         event = opengotha.read((DATA / name).read_bytes())
         entries = TournamentEntry.objects.filter(tournament=t).select_related("player")
-        by_name = {name_key(e.file_name or e.player.full_name, ""): e.player_id for e in entries}
+        by_name = {name_key(e.family_name, e.given_name): e.player_id for e in entries}
         pk_of = {e.key: by_name[name_key(e.family_name, e.given_name)] for e in event.entrants}
         for block in blocks:
             rows = standings_of(t, after_round=block.round, criteria=block.criteria).rows
@@ -170,7 +170,7 @@ def test_pairing_an_imported_round_through_the_api_gives_opengothas_games(
     t = Tournament.objects.get(pk=result["tournament"])
     assert t.handicap_policy == "mcmahon"
     entries = TournamentEntry.objects.filter(tournament=t).select_related("player")
-    key = {e.player_id: name_key(e.file_name or e.player.full_name, "") for e in entries}
+    key = {e.player_id: name_key(e.family_name, e.given_name) for e in entries}
     pk_of = {k: pk for pk, k in key.items()}
     og = load(name)
     og_key = {i: name_key(n, "") for i, n in og.names.items()}

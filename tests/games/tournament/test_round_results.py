@@ -199,7 +199,7 @@ def test_a_click_answers_its_row_and_the_counters_without_reading_the_round(
 ):
     """At a congress a click's answer built all 500 rows of the round: it reads the
     clicked game and the counters only."""
-    from games.tournament import selectors
+    from games.tournament import results_page
 
     game_finalise(
         actor=director, game=game_result_enter(actor=director, game=games[1], result="B+")
@@ -210,7 +210,7 @@ def test_a_click_answers_its_row_and_the_counters_without_reading_the_round(
         raise AssertionError("the click's answer read every row of the round")
 
     with monkeypatch.context() as patched:
-        patched.setattr(selectors, "round_results", whole_round)
+        patched.setattr(results_page, "result_rows", whole_round)
         body = as_director.post(
             url(tournament),
             {"game": games[0].pk, "result": "W+", "seen": ""},
@@ -229,3 +229,42 @@ def test_a_click_answers_its_row_and_the_counters_without_reading_the_round(
     # The page counts the same way.
     page = as_director.get(url(tournament))
     assert {k: page.context[k] for k in counters} == counters
+
+
+def test_both_win_is_one_click_scores_a_win_for_each_and_is_never_rated(
+    as_director, director, tournament, games
+):
+    from games.tournament.engine.model import Outcome
+    from games.tournament.selectors import event_of
+
+    response = as_director.post(
+        url(tournament),
+        {"game": games[1].pk, "result": "both win", "seen": ""},
+        HTTP_ACCEPT="application/json",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["game"]["result"] == "both win"
+    games[1].refresh_from_db()
+    assert games[1].result_reason == "both_win" and games[1].not_rated_reason
+    assert AuditEntry.objects.filter(action="game.result_entered").count() == 1
+    # Corrected by the next click like any result, and a stale click is refused.
+    stale = as_director.post(
+        url(tournament),
+        {"game": games[1].pk, "result": "both win", "seen": ""},
+        HTTP_ACCEPT="application/json",
+    )
+    assert stale.status_code == 409
+    back = as_director.post(
+        url(tournament),
+        {"game": games[1].pk, "result": "B+", "seen": "both win"},
+        HTTP_ACCEPT="application/json",
+    )
+    assert back.status_code == 200 and back.json()["game"]["result"] == "B+"
+    again = as_director.post(
+        url(tournament), {"game": games[1].pk, "result": "both win", "seen": "B+"}
+    )
+    assert again.status_code == 302
+    games[1].refresh_from_db()
+    game_finalise(actor=director, game=games[1])
+    played = [g for g in event_of(tournament).event.games if g.round == 1]
+    assert Outcome.BOTH_WIN in {g.outcome for g in played}

@@ -5,6 +5,7 @@ result or a pairing changes, small enough for a phone at congress size."""
 from __future__ import annotations
 
 import re
+import time
 from decimal import Decimal
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Player, Round, Tournament
+from games.tournament.services import game_create
 from games.tournament.services.rounds import round_pair
 from tests.factories import EntryFactory, GameFactory, PlayerFactory, enter
 
@@ -182,3 +184,40 @@ def test_a_760_player_round_stays_under_300_kb(
     assert "380 tables" in response.content.decode()
     assert size < 300_000, f"{size} bytes"
     print(f"\n760-player round: {size} bytes (limit 300000)")
+
+
+def test_a_search_filters_the_cached_rows_and_reads_only_the_round(
+    client: Client, tournament: Tournament, django_assert_num_queries: Any
+) -> None:
+    """Any text can be typed into ``?q=``: each search costs the round's one query and a
+    filter over the rows cached for the event's current versions, never a query per
+    search nor a cache entry per text."""
+    players = PlayerFactory.create_batch(300, family_name="Congressgoer")
+    for p in players:
+        EntryFactory(tournament=tournament, player=p)
+    rnd = Round.objects.create(tournament=tournament, number=1)
+    Game.objects.bulk_create(
+        GameFactory.build(
+            tournament=tournament, round=rnd, black=players[i], white=players[i + 1], table=i + 1
+        )
+        for i in range(0, 300, 2)
+    )
+    first = players[0]
+    client.get(where_url(tournament, q="warm"))  # the first search reads and caches the rows
+    cpu = []
+    for k in range(20):
+        started = time.process_time()
+        with django_assert_num_queries(1):  # the round, with its tournament
+            page = client.get(where_url(tournament, q=f"{first.given_name} {k}"[:79]))
+        cpu.append(time.process_time() - started)
+        assert page.status_code == 200
+    found = client.get(where_url(tournament, q=first.given_name)).content.decode()
+    assert f"{first.full_name}" in found
+    # A change to the event (a new game) is found by the next search.
+    late = [PlayerFactory(family_name="Latecomer"), PlayerFactory(family_name="Tardy")]
+    enter(tournament, *late)
+    game_create(
+        actor=None, tournament=tournament, round_number=1, black=late[0], white=late[1], table=999
+    )
+    assert "Latecomer" in client.get(where_url(tournament, q="latecomer")).content.decode()
+    print(f"\nsearch of a 300-player round: {1000 * max(cpu):.1f} ms CPU at most")

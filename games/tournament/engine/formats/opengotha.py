@@ -17,6 +17,12 @@ from decimal import Decimal, InvalidOperation
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring as safe_fromstring
 
+from games.tournament.engine.formats.opengotha_teams import (
+    read_team_settings,
+    read_teams,
+    write_team_settings,
+    write_teams,
+)
 from games.tournament.engine.formats.text import clean
 from games.tournament.engine.model import (
     MAX_RANK,
@@ -30,6 +36,7 @@ from games.tournament.engine.model import (
     System,
 )
 from games.tournament.engine.standings import criterion
+from games.tournament.engine.timesystem import time_system_of
 
 MAX_ROUNDS = 20  # OpenGotha's Gotha.MAX_NUMBER_OF_ROUNDS: the length of "participating"
 MIN_RATING, MAX_RATING = -900, 2949
@@ -62,6 +69,10 @@ TIME_ATTRIBUTES = {
     "canByoYomiTime": "300",
     "fischerTime": "10",
 }
+# Player attributes goref does not use, kept as the file wrote them and written back.
+KEPT_PLAYER_ATTRIBUTES = ("ffgLicenceStatus", "agaExpirationDate", "grade", "country")
+# Parameter elements goref does not use (display and publishing options), kept whole.
+KEPT_ELEMENTS = ("DPParameterSet", "PublishParameterSet")
 # What OpenGotha's importer (ExternalDocument.importTournamentParameterSetFromXMLFile)
 # reads for a PairingParameterSet attribute the file leaves out; these are not the
 # defaults of a new tournament (docs/tournaments.md, "Files").
@@ -275,7 +286,18 @@ def read(data: bytes) -> Event:
         presence[rnd - 1] = Presence.BYE
         by_id[pid] = replace(e, presence=tuple(presence))
     entrants = [replace(e, presence=_trim(e.presence[:last])) for e in by_id.values()]
-    return replace(shell, settings=settings, entrants=tuple(entrants), games=tuple(games))
+
+    def lookup(key: str) -> int | None:
+        return keys.get(player_key(key, "")) or obsolete.get(_obsolete_key(key))
+
+    return replace(
+        shell,
+        settings=settings,
+        entrants=tuple(entrants),
+        games=tuple(games),
+        teams=read_teams(root, lookup),
+        team_settings=read_team_settings(root),
+    )
 
 
 def _trim(presence: tuple[Presence, ...]) -> tuple[Presence, ...]:
@@ -333,6 +355,9 @@ def _read_players(
                 ffg_licence=_attr(el, "ffgLicence", "").strip(),
                 aga_id=_attr(el, "agaId", "").strip(),
                 rating_origin=_attr(el, "ratingOrigin", ""),
+                file_values=tuple(
+                    (k, _attr(el, k, "")) for k in KEPT_PLAYER_ATTRIBUTES if _attr(el, k, "")
+                ),
             )
         )
     return entrants, keys, obsolete
@@ -423,6 +448,11 @@ def _read_parameters(root: ET.Element) -> Event:
             **(pairing_el.attrib if pairing_el is not None else {}),
         },
         extra={k: gps.get(k, v) for k, v in TIME_ATTRIBUTES.items()},
+        options={
+            name: dict(kept.attrib)
+            for name in KEPT_ELEMENTS
+            if (kept := tps.find(name)) is not None
+        },
     )
 
 
@@ -446,6 +476,7 @@ def write(event: Event) -> bytes:
     players = ET.SubElement(root, "Players")
     for e in event.entrants:
         name, first = written[e.id]
+        kept = dict(e.file_values)
         rounds = MAX_ROUNDS
         participating = "".join(
             "0" if e.presence_in(r) is Presence.ABSENT else "1" for r in range(1, rounds + 1)
@@ -456,17 +487,22 @@ def write(event: Event) -> bytes:
             {
                 "name": name,
                 "firstName": first,
-                "country": clean(e.country),
+                # The file's spelling ("fr", "Fr") while it is still the entry's country.
+                "country": clean(
+                    kept.get("country", "")
+                    if kept.get("country", "").upper()[:2] == e.country.upper()
+                    else e.country
+                ),
                 "club": clean(e.club),
                 "egfPin": clean(e.egd_pin),
                 "ffgLicence": clean(e.ffg_licence),
-                "ffgLicenceStatus": "",
+                "ffgLicenceStatus": clean(kept.get("ffgLicenceStatus", "")),
                 "agaId": clean(e.aga_id),
-                "agaExpirationDate": "",
+                "agaExpirationDate": clean(kept.get("agaExpirationDate", "")),
                 "rank": rank_text(e.rank),
                 "rating": str(e.rating),
                 "ratingOrigin": clean(e.rating_origin),
-                "grade": rank_text(e.rank),
+                "grade": clean(kept.get("grade", "")) or rank_text(e.rank),
                 "smmsCorrection": str(e.smms_correction),
                 "participating": participating,
                 "registeringStatus": "FIN" if e.final else "PRE",
@@ -492,6 +528,7 @@ def write(event: Event) -> bytes:
         for r, p in enumerate(e.presence, 1):
             if p is Presence.BYE:
                 ET.SubElement(byes, "ByePlayer", {"roundNumber": str(r), "player": keys[e.id]})
+    write_teams(root, event.teams, keys)
     tps = ET.SubElement(root, "TournamentParameterSet")
     gps = ET.SubElement(
         tps,
@@ -505,7 +542,7 @@ def write(event: Event) -> bytes:
             "endDate": event.end_date.isoformat() if event.end_date else "",
             "size": str(event.board_size),
             "komi": str(event.komi),
-            **{k: event.extra.get(k, v) for k, v in TIME_ATTRIBUTES.items()},
+            **_time_attributes(event),
             "numberOfRounds": str(s.rounds),
             "numberOfCategories": str(len(s.category_limits) + 1),
             "genMMFloor": rank_text(s.mm_floor),
@@ -539,6 +576,10 @@ def write(event: Event) -> bytes:
         name = names[k] if k < len(names) else "NULL"
         ET.SubElement(pps, "PlacementCriterion", {"number": str(k + 1), "name": name})
     ET.SubElement(tps, "PairingParameterSet", dict(event.pairing))
+    for name in KEPT_ELEMENTS:
+        if name in event.options:
+            ET.SubElement(tps, name, {k: clean(v) for k, v in event.options[name].items()})
+    write_team_settings(root, event.team_settings)
     ET.indent(root, space="")
     body = ET.tostring(root, encoding="unicode")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
@@ -589,6 +630,13 @@ def _tables(games: tuple[GameRec, ...]) -> list[tuple[GameRec, int]]:
         taken.add(table)
         out.append((g, table))
     return out
+
+
+def _time_attributes(event: Event) -> dict[str, str]:
+    """The time system as OpenGotha reads it; none set: OpenGotha's defaults."""
+    if not event.extra:
+        return dict(TIME_ATTRIBUTES)
+    return {**TIME_ATTRIBUTES, **time_system_of(event.extra).opengotha_attributes()}
 
 
 def _tf(flag: bool) -> str:

@@ -13,6 +13,7 @@ from enum import Enum
 from itertools import islice
 from typing import Literal
 
+from games.tournament.engine.cup import CupError, round_pairs
 from games.tournament.engine.model import Entrant, Event, Presence, System
 from games.tournament.engine.pairing.berger import berger_rounds
 from games.tournament.engine.pairing.bye import choose_bye
@@ -22,6 +23,7 @@ from games.tournament.engine.pairing.matching import NoPerfectMatching, max_weig
 from games.tournament.engine.pairing.params import PairingParams
 from games.tournament.engine.pairing.state import PlayerState, RoundState, round_state
 from games.tournament.engine.pairing.weights import Costs, HandicapRule, costs, opengotha_handicap
+from games.tournament.engine.tables import numbered
 
 # OpenGotha pairs a field of more than 600 in slices of at least 200, top score down.
 SLICE_MIN = 200
@@ -98,31 +100,14 @@ def pair_round(
     if params is None:
         params = PairingParams.from_opengotha(event.pairing, s.system)
     known = {e.id: e for e in event.entrants}
-    if players is None:
-        # Everyone checked in to play, less those the director already paired by hand.
-        busy = {p for g in event.games if g.round == round_number for p in (g.black, g.white)}
-        chosen = [
-            e.id
-            for e in event.entrants
-            if e.presence_in(round_number) is Presence.PLAY and e.id not in busy
-        ]
+    cup_pairs: list[tuple[int, int]] | None = None
+    if s.system is System.CUP:
+        cup_pairs = _cup_pairs(event, round_number)
+        chosen, bye_id = [p for pair in cup_pairs for p in pair], None
     else:
-        chosen = list(dict.fromkeys(players))
-        strangers = [p for p in chosen if p not in known]
-        if strangers:
-            raise PairingError(f"not entered in the tournament: {', '.join(map(str, strangers))}")
-    recorded = [e.id for e in event.entrants if e.presence_in(round_number) is Presence.BYE]
-    bye_id: int | None
-    if bye is UNSET:
-        bye_id = recorded[0] if recorded else None
-    else:
-        bye_id = bye
-        if bye_id is not None and bye_id not in known:
-            raise PairingError(f"the bye {bye_id} is not entered in the tournament")
-    if bye_id is not None and bye_id in chosen:
-        chosen.remove(bye_id)
+        chosen, bye_id = _who_plays(event, round_number, players, bye, known)
     st = round_state(event, round_number, params, extra=[*chosen, *([bye_id] if bye_id else [])])
-    if bye_id is None and len(chosen) % 2 and (bye is UNSET):
+    if cup_pairs is None and bye_id is None and len(chosen) % 2 and (bye is UNSET):
         bye_id = choose_bye((st.players[p] for p in chosen), st.mcmahon).entrant.id
         chosen.remove(bye_id)
     if len(chosen) % 2:
@@ -139,7 +124,9 @@ def pair_round(
 
     position = {pid: i for i, pid in enumerate(st.order)}
     to_pair = sorted(chosen, key=lambda p: position[p])
-    if s.system is System.ROUND_ROBIN:
+    if cup_pairs is not None:
+        matched = cup_pairs
+    elif s.system is System.ROUND_ROBIN:
         matched = _round_robin(event, round_number, set(to_pair), position)
     else:
         matched = _match(st, to_pair, rule)
@@ -190,6 +177,50 @@ def pair_round(
         pairs=pairs,
         pairs_total=pairs_total,
     )
+
+
+def _who_plays(
+    event: Event,
+    round_number: int,
+    players: Iterable[int] | None,
+    bye: int | _Unset | None,
+    known: dict[int, Entrant],
+) -> tuple[list[int], int | None]:
+    """Who to pair and who sits out, before the rule chooses a bye for an odd field."""
+    if players is None:
+        # Everyone checked in to play, less those the director already paired by hand.
+        busy = {p for g in event.games if g.round == round_number for p in (g.black, g.white)}
+        chosen = [
+            e.id
+            for e in event.entrants
+            if e.presence_in(round_number) is Presence.PLAY and e.id not in busy
+        ]
+    else:
+        chosen = list(dict.fromkeys(players))
+        strangers = [p for p in chosen if p not in known]
+        if strangers:
+            raise PairingError(f"not entered in the tournament: {', '.join(map(str, strangers))}")
+    recorded = [e.id for e in event.entrants if e.presence_in(round_number) is Presence.BYE]
+    bye_id: int | None
+    if bye is UNSET:
+        bye_id = recorded[0] if recorded else None
+    else:
+        bye_id = bye
+        if bye_id is not None and bye_id not in known:
+            raise PairingError(f"the bye {bye_id} is not entered in the tournament")
+    if bye_id is not None and bye_id in chosen:
+        chosen.remove(bye_id)
+    return chosen, bye_id
+
+
+def _cup_pairs(event: Event, round_number: int) -> list[tuple[int, int]]:
+    """A cup's round: the draw decides who plays; nobody else is paired."""
+    if event.cup is None:
+        raise PairingError("a cup needs its seeds")
+    try:
+        return round_pairs(event.cup, event.games, round_number)
+    except CupError as error:
+        raise PairingError(str(error)) from None
 
 
 def _match(st: RoundState, to_pair: list[int], rule: HandicapRule) -> list[tuple[int, int]]:
@@ -276,7 +307,8 @@ def _round_robin(
 
 def number_tables(st: RoundState, games: list[PairedGame]) -> list[PairedGame]:
     """Table 1 for the game of the best player: by the standings before the round,
-    then by rating (OpenGotha's "best score then rating")."""
+    then by rating (OpenGotha's "best score then rating"); a game with a player pinned
+    to a table is played there."""
     ratings = {pid: p.entrant.rating for pid, p in st.players.items()}
     values = st.standing
 
@@ -293,17 +325,30 @@ def number_tables(st: RoundState, games: list[PairedGame]) -> list[PairedGame]:
         return order.get(game.white, 0), order.get(game.black, 0)
 
     ranked = sorted(games, key=key)
-    return [
-        PairedGame(
-            table=i,
-            black=g.black,
-            white=g.white,
-            handicap=g.handicap,
-            costs=g.costs,
-            reasons=g.reasons,
-        )
-        for i, g in enumerate(ranked, start=1)
-    ]
+    pins = {}
+    for i, g in enumerate(ranked):
+        fixed = [
+            pin
+            for pid in (g.white, g.black)
+            if pid in st.players and (pin := st.players[pid].entrant.table_pin) is not None
+        ]
+        if fixed:
+            pins[i] = min(fixed)
+    tables = numbered(range(len(ranked)), pins)
+    return sorted(
+        (
+            PairedGame(
+                table=tables[i],
+                black=g.black,
+                white=g.white,
+                handicap=g.handicap,
+                costs=g.costs,
+                reasons=g.reasons,
+            )
+            for i, g in enumerate(ranked)
+        ),
+        key=lambda g: g.table,
+    )
 
 
 __all__ = [

@@ -401,6 +401,37 @@ def test_beating_one_member_of_a_cycle_counts_as_beating_the_whole_cycle() -> No
     assert dc == {"C": 5, "H": 4, "D": 3, "P": 2, "G": 1, "I": 0}
 
 
+def chain_of_wins(n: int) -> Event:
+    """``n`` players (even ``n``) each on one win: 1 beats 2, 2 beats 3, ... n-1 beats n,
+    in two rounds; n beats 1 by default, which DC ignores, so the wins form one chain."""
+    names = [(f"P{k:04d}", 0) for k in range(1, n + 1)]
+    games: list[tuple[int, int, int, Outcome] | tuple[int, int, int, Outcome, int, bool]] = []
+    games += [(1, k, k + 1, B) for k in range(1, n, 2)]
+    games += [(2, k, k + 1, B) for k in range(2, n, 2)]
+    games.append((2, n, 1, B, 0, True))
+    return make(names, games, rounds=2, system=System.SWISS)
+
+
+def test_direct_confrontation_ranks_a_chain_of_1100_tied_players_without_recursion() -> None:
+    # A chain deeper than Python's recursion limit (1,000): the search is iterative.
+    ev = chain_of_wins(1100)
+    rows = standings(ev, 2, ["NBW", "DC"])
+    names = [ev.entrant(r.entrant_id).family_name for r in rows]
+    assert names == [f"P{k:04d}" for k in range(1, 1101)]
+    assert [r.place for r in rows] == list(range(1, 1101))
+    assert rows[0].values["DC"] == 1099 and rows[-1].values["DC"] == 0
+
+
+def test_a_cycle_of_1100_wins_is_one_component() -> None:
+    from games.tournament.engine.standings import _strong_components
+
+    n = 1100
+    beats = [[b == (a + 1) % n for b in range(n)] for a in range(n)]
+    assert set(_strong_components(beats)) == {0}
+    chain = [[b == a + 1 for b in range(n)] for a in range(n)]
+    assert len(set(_strong_components(chain))) == n
+
+
 def test_strasbourg_bonus_in_a_two_round_event() -> None:
     # OpenGotha's test reads the round before the first as 0, so only the semi-final bonus
     # can apply when there are two rounds.

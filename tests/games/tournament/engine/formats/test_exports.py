@@ -14,6 +14,7 @@ from games.tournament.engine.formats import aga, egf, ffg, opengotha
 from games.tournament.engine.formats.spreadsheet import inert, write_csv
 from games.tournament.engine.model import Entrant, Event, Settings, System
 from games.tournament.engine.standings import Scoreboard
+from games.tournament.engine.timesystem import time_system_of
 
 DATA = Path(__file__).resolve().parents[4] / "data" / "opengotha"
 
@@ -116,11 +117,10 @@ def test_a_malformed_h9_file_is_refused_naming_the_line(data: bytes, element: st
 
 def test_the_egf_class_follows_opengothas_time_rule() -> None:
     event = opengotha.read((DATA / "juvisy-2019.xml").read_bytes())
-    assert egf.adjusted_time(event) == 60 * 60 + 45 * 30 and egf.egf_class(event) == "A"
-    quick = dataclasses.replace(event, extra={**event.extra, "basicTime": "30"})
-    assert egf.egf_class(quick) == "C"
-    online = dataclasses.replace(event, extra={**event.extra, "bInternet": "true"})
-    assert egf.egf_class(online) == "D"
+    times = time_system_of(event.extra)
+    assert times.adjusted_seconds() == 60 * 60 + 45 * 30 and times.egf_class() == "A"
+    assert time_system_of({**event.extra, "basicTime": "30"}).egf_class() == "C"
+    assert time_system_of({**event.extra, "bInternet": "true"}).egf_class() == "D"
 
 
 @pytest.mark.parametrize(
