@@ -1,7 +1,7 @@
 # goref: two commands do everything on a fresh machine.
-#   make run   install, migrate, load demo data, start the web server and a Celery worker
+#   make run   install, migrate, load demo data, start the web server and Celery workers
 #   make test  ruff (lint and format), the import contracts, mypy and the whole pytest suite
-#   make serve production: install, collect static files, migrate, gunicorn + a worker with beat
+#   make serve production: install, collect static files, migrate, gunicorn + workers, beat
 SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
@@ -14,7 +14,7 @@ PORT ?= 8000
 # of one start, and two starts under one name would vouch for each other.
 NODE = worker-$(shell od -An -N4 -tx4 /dev/urandom | tr -d ' ')@%h
 
-.PHONY: run serve test venv lint typecheck pytest browser gettext messages migrate demo worker bench clean
+.PHONY: run serve test test-hosts venv lint typecheck pytest browser gettext messages migrate demo worker bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed: install Python 3.11"; exit 1; }
@@ -32,50 +32,65 @@ demo: migrate
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py ensure_admin
 
-# The web server and a real Celery worker beside it; Ctrl-C, or SIGTERM to make, to
-# the shell or to the process group, stops both.  The worker runs in its own session
-# (setsid) so that a group signal never reaches its pool processes behind its back
-# (a worker whose children died under it could hang); the shell waits on the server
-# (a trap runs during `wait`, not while a foreground command runs), then stops the
-# worker with one SIGTERM (a warm shutdown) and kills its group if it is still there
-# after RUN_GRACE seconds.  $(call with_worker,WORKER OPTIONS,WEB SERVER COMMAND).
+# The web server and two real Celery workers beside it: one for page rebuilds (the
+# `pages` queue) and one, with beat, for everything else (re-scoring, ratings, the
+# sweeps), so that a scoring run never waits behind a burst of page rebuilds.
+# Ctrl-C, or SIGTERM to make, to the shell or to the process group, stops all three.
+# Each worker runs in its own session (setsid) so that a group signal never reaches
+# its pool processes behind its back (a worker whose children died under it could
+# hang); the shell waits on the server (a trap runs during `wait`, not while a
+# foreground command runs), then stops the workers with one SIGTERM (a warm
+# shutdown) and kills their groups if they are still there after RUN_GRACE seconds.
+# $(call with_workers,WORKER OPTIONS,WEB SERVER COMMAND).
 RUN_GRACE ?= 10
-with_worker = setsid $(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO $(1) \
+REST_QUEUES := scoring,ratings,sweeps,default
+CELERY_WORKER = $(BIN)/celery -A config worker --loglevel=INFO
+with_workers = setsid $(CELERY_WORKER) -B -s var/celerybeat-schedule -Q $(REST_QUEUES) $(1) \
 	  -n "$(NODE)" > var/worker.log 2>&1 & worker=$$!; \
+	  setsid $(CELERY_WORKER) -Q pages $(1) -n "$(NODE)" > var/worker-pages.log 2>&1 & pages=$$!; \
 	  $(2) & web=$$!; \
-	  stop() { trap '' INT TERM; trap - EXIT; kill -TERM $$web $$worker 2>/dev/null; \
-	    for _ in $$(seq $$(( $(RUN_GRACE) * 10 ))); do kill -0 $$worker 2>/dev/null || break; sleep 0.1; done; \
-	    kill -KILL -- -$$worker 2>/dev/null; wait; }; \
+	  stop() { trap '' INT TERM; trap - EXIT; kill -TERM $$web $$worker $$pages 2>/dev/null; \
+	    for _ in $$(seq $$(( $(RUN_GRACE) * 10 ))); do \
+	      kill -0 $$worker 2>/dev/null || kill -0 $$pages 2>/dev/null || break; sleep 0.1; done; \
+	    kill -KILL -- -$$worker -$$pages 2>/dev/null; wait; }; \
 	  trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap stop EXIT; \
 	  wait $$web
 
 run: demo
 	@mkdir -p var
-	@echo "Starting a Celery worker (log: var/worker.log) and the web server on http://$(HOST):$(PORT)/"
-	@$(call with_worker,--concurrency=2,$(BIN)/python manage.py runserver $(HOST):$(PORT))
+	@echo "Starting two Celery workers (logs: var/worker*.log) and the web server on http://$(HOST):$(PORT)/"
+	@$(call with_workers,--concurrency=1,$(BIN)/python manage.py runserver $(HOST):$(PORT))
 
+# One worker on this host: every queue by default, or QUEUES=pages (or
+# QUEUES=scoring,ratings,...) for one per queue on separate hosts; BEAT=0 leaves
+# the schedule to another host (README, "More than one machine").
+QUEUES ?= pages,$(REST_QUEUES)
+BEAT ?= 1
 worker: venv
 	@mkdir -p var
-	$(BIN)/celery -A config worker -B -s var/celerybeat-schedule --loglevel=INFO -n "$(NODE)"
+	$(CELERY_WORKER) $(if $(filter 1,$(BEAT)),-B -s var/celerybeat-schedule) -Q $(QUEUES) -n "$(NODE)"
 
 # Production on one host: DEBUG=0 (SECRET_KEY and ALLOWED_HOSTS from the
 # environment, as the README's Configuration says; a key is made once in
 # var/secret-key if none is given), static files collected (the start-up
-# check refuses to run without them), migrations, then a Celery worker with
-# beat in the background and gunicorn (config/gunicorn.py) in the foreground
-# on $(HOST):$(PORT).  Ctrl-C or a SIGTERM to make stops both, as under `make run`
-# (a supervisor may also stop the process group).
+# check refuses to run without them), migrations, then two Celery workers
+# (one with beat) in the background and gunicorn (config/gunicorn.py) in the
+# foreground on $(HOST):$(PORT).  Ctrl-C or a SIGTERM to make stops them all, as
+# under `make run` (a supervisor may also stop the process group).  A key made
+# here is this host's own: `check --deploy` warns (GOREF_SECRET_KEY_FILE), since
+# every host of a site must share one.
 serve: venv
 	@mkdir -p var
 	@test -n "$$SECRET_KEY" -o -s var/secret-key || \
 	  $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret-key
-	@export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret-key)}" \
+	@test -n "$$SECRET_KEY" || export GOREF_SECRET_KEY_FILE=var/secret-key; \
+	  export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret-key)}" \
 	  ALLOWED_HOSTS="$${ALLOWED_HOSTS:-$(HOST),localhost,127.0.0.1}" HOST=$(HOST) PORT=$(PORT); \
 	  $(BIN)/python manage.py collectstatic --noinput --verbosity 0 && \
 	  $(BIN)/python manage.py migrate --noinput && \
 	  $(BIN)/python manage.py check --deploy --fail-level ERROR && \
-	  { echo "Starting a Celery worker with beat (log: var/worker.log) and gunicorn on http://$(HOST):$(PORT)/"; \
-	    $(call with_worker,,$(BIN)/gunicorn -c config/gunicorn.py config.wsgi); }
+	  { echo "Starting two Celery workers (logs: var/worker*.log) and gunicorn on http://$(HOST):$(PORT)/"; \
+	    $(call with_workers,,$(BIN)/gunicorn -c config/gunicorn.py config.wsgi); }
 
 # The formatter owns layout; lint-imports checks the import contracts in pyproject.toml.
 lint: venv
@@ -125,9 +140,16 @@ messages: venv gettext
 	$(BIN)/python manage.py compilemessages --ignore='.venv/*'
 
 pytest: venv browser gettext
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not hosts"
 
 test: lint typecheck pytest
+
+# Two web hosts and two workers in network namespaces of their own (ip netns: as
+# root) on one PostgreSQL and one Redis (DATABASE_URL, REDIS_URL): a write on one
+# host read on the other, a worker killed holding claims, two sites on one Redis DB
+# (tests/hosts/).  About a minute; .ci/run runs it after `make test`.
+test-hosts: venv
+	$(BIN)/python -m pytest -m hosts tests/hosts
 
 # Benchmarks print figures against a peer measured in the same run.  The
 # re-scoring, web and database ratings benchmarks need PostgreSQL and Redis
@@ -138,6 +160,7 @@ bench: venv
 	$(BIN)/python -m bench.rescore
 	$(BIN)/python -m bench.deadstones
 	$(BIN)/python -m bench.web
+	$(BIN)/python -m bench.burst
 	$(BIN)/python -m bench.pairing
 	$(BIN)/python -m bench.pairing_page
 	$(BIN)/python -m bench.rating_lists

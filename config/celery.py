@@ -2,9 +2,10 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 from django.conf import settings
 
+from config.startup import refuse_if_site_shared
 from games.celery_bootsteps import SweepOnConnect, sweep_now
 from ops import worker
 
@@ -33,3 +34,10 @@ app.conf.beat_schedule = {
 app.steps["worker"].add(worker.HeartbeatStep)
 app.steps["consumer"].add(SweepOnConnect)  # re-scoring runs left behind
 worker.on_process_lost.append(sweep_now)  # a pool process died holding claims
+
+
+@signals.worker_init.connect
+def _refuse_a_shared_site(**kwargs: object) -> None:
+    """A worker on a Redis DB that serves this site's name for another database would
+    run that site's tasks against this one: it does not start (config.startup)."""
+    refuse_if_site_shared()

@@ -7,6 +7,8 @@ than running with a guess (healthchecks' ``envbool``/``envint`` style).
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 
 class ConfigError(Exception):
@@ -65,3 +67,22 @@ def check_url(name: str, value: str, schemes: tuple[str, ...]) -> str:
             f"{name}={value!r} is not a valid URL: expected a scheme among {', '.join(schemes)}"
         )
     return value
+
+
+_SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+def site_name(given: str, database_name: str) -> str:
+    """The site's prefix (``GOREF_SITE``): ``given`` if set, else the database's name
+    (a SQLite file's stem), lower-cased, anything but letters, digits, ``_`` and ``-``
+    made ``-``."""
+    if given:
+        if not _SITE.fullmatch(given):
+            raise ConfigError(
+                f"GOREF_SITE={given!r}: use 1-40 lower-case letters, digits, '_' or '-', "
+                "starting with a letter or digit"
+            )
+        return given
+    stem = Path(database_name).stem if "/" in database_name else database_name
+    derived = re.sub(r"[^a-z0-9_-]", "-", stem.lower()).strip("-_")[:40]
+    return derived or "goref"

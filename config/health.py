@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
-import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
@@ -25,6 +23,7 @@ from django.views.decorators.http import require_GET
 
 from config.celery import app
 from games.services.scoring import oldest_pending_age
+from ops import queues
 from ops.models import WorkerHeartbeat
 from ops.worker import HEARTBEAT_SECONDS
 
@@ -91,18 +90,14 @@ def _check_workers() -> dict[str, Any]:
 
 
 def _check_queue() -> dict[str, Any]:
-    """Messages waiting in the default Celery queue, and the oldest pending re-scoring."""
+    """Messages waiting in each Celery queue (``depth``: all of them), and the oldest
+    pending re-scoring."""
     body: dict[str, Any] = {}
     try:
-        url = settings.CELERY_BROKER_URL
-        if url.startswith(("redis://", "rediss://")):
-            client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
-            body["depth"] = int(client.llen("celery"))  # type: ignore[arg-type]
-        else:  # Kombu's file-system transport: one file per waiting message
-            folder = Path(str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]))
-            body["depth"] = sum(1 for p in folder.iterdir() if p.name.endswith(".msg"))
+        body["queues"] = queues.depths()
+        body["depth"] = sum(body["queues"].values())
     except Exception as exc:
-        body.update(depth=None, error=str(exc)[:200])
+        body.update(queues=None, depth=None, error=str(exc)[:200])
     try:
         body["oldest_pending_run_age_s"] = oldest_pending_age()
     except Exception as exc:

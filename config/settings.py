@@ -14,11 +14,12 @@ from pathlib import Path
 import dj_database_url
 import django_stubs_ext
 from csp.constants import NONCE, NONE, SELF
+from kombu import Queue
 
 from ops.languages import LANGUAGES as PAGE_LANGUAGES
 from ratings.systems import DEFAULT_SYSTEM, SYSTEMS
 
-from .env import ConfigError, check_url, env_bool, env_int, env_list, env_str
+from .env import ConfigError, check_url, env_bool, env_int, env_list, env_str, site_name
 
 # Generic admin and form classes (ModelAdmin[Game]) at run time, as mypy --strict reads them.
 django_stubs_ext.monkeypatch()
@@ -27,6 +28,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("GOREF_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", True)
+# Set by `make serve` when SECRET_KEY came from this host's var/secret-key rather than
+# the environment: `check --deploy` warns (ops.checks), since every host must share one.
+GOREF_SECRET_KEY_FILE = env_str("GOREF_SECRET_KEY_FILE")
 
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
@@ -132,6 +136,13 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The site's name: the prefix of every key it keeps in Redis (cache and broker), so
+# that two sites on one Redis DB (a staging copy, a second federation) never read
+# each other's pages nor run each other's tasks.  By default the database's name;
+# start-up refuses a Redis DB already serving this name for another database
+# (config.startup.site_problem; docs/operations.md, "Several sites on one Redis").
+GOREF_SITE = site_name(env_str("GOREF_SITE"), str(_db.get("NAME") or ""))
+
 # --- Redis, Celery and the cache -------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
 # The embedded broker (no Redis): kombu's file-system transport.  It needs no host, but
@@ -156,6 +167,8 @@ if REDIS_URL:
         # instead of sleeping out the connection timeout between two attempts.
         # The worker's own connection retries on its own terms (below).
         "max_retries": 0,
+        # Queues, unacknowledged messages and remote control, all under the site's name.
+        "global_keyprefix": f"{GOREF_SITE}:",
     }
     # The cache shares the broker's Redis; it must never slow or fail a write
     # while that Redis is down: short socket timeouts, errors read as misses.
@@ -165,6 +178,7 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "TIMEOUT": 300,
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+            "KEY_PREFIX": GOREF_SITE,
         }
     }
 else:
@@ -189,6 +203,22 @@ CACHES["versioned"] = {
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 
+# One queue per kind of work, so that none waits behind another's pile: page
+# rebuilds (many, short, at most one waiting per event), re-scoring of submitted
+# records, rating jobs, the sweeps that re-queue lost work, and the rest.  A worker
+# consumes them all unless started with -Q (README, "More than one machine").
+CELERY_TASK_QUEUES = [
+    Queue(name, routing_key=name) for name in ("pages", "scoring", "ratings", "sweeps", "default")
+]
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "games.pages_warm": {"queue": "pages"},
+    "games.rescore_game": {"queue": "scoring"},
+    "games.rescore_chunk": {"queue": "scoring"},
+    "games.sweep_pending": {"queue": "sweeps"},
+    "ratings.sweep": {"queue": "sweeps"},
+    "ratings.*": {"queue": "ratings"},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -221,8 +251,6 @@ GOREF_WARM_SECONDS = env_int("GOREF_WARM_SECONDS", 10, minimum=1)
 # (ops.pages.cache.touch); True: at the write itself, for tests, whose transaction
 # never commits (tests/conftest.py).
 GOREF_CACHE_BUMP_AT_WRITE = False
-# bench/web.py only: a bare JSON view at /bench/bare/, the peer every page is measured against.
-GOREF_BENCH_VIEWS = env_bool("GOREF_BENCH_VIEWS", False)
 GOREF_SWEEP_SECONDS = env_int("GOREF_SWEEP_SECONDS", 30, minimum=1)
 GOREF_REQUEUE_AFTER = env_int("GOREF_REQUEUE_AFTER", 60, minimum=1)
 

@@ -1,4 +1,5 @@
-"""Start-up refusals in one line: a database that cannot be reached.
+"""Start-up refusals in one line: a database that cannot be reached, a Redis DB that
+already serves this site's name for another database.
 
 ``manage.py`` runs its commands through ``run_manage`` (and puts a malformed setting in
 one line too); gunicorn's master checks the database once before it starts workers
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 # Commands that serve requests: they check the database before anything starts (a
@@ -58,6 +60,69 @@ def database_problem() -> str | None:
     return None
 
 
+SITE_MARKER = "goref-site"
+
+
+def _database_identity() -> str | None:
+    """What tells this database from any other: its name and when its first migration
+    ran (a fresh database has none yet: ``None``)."""
+    from django.db import DatabaseError, connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT MIN(applied) FROM django_migrations")
+            first = cursor.fetchone()[0]
+    except DatabaseError:
+        return None
+    finally:
+        connection.close()
+    if first is None:
+        return None
+    return f"{connection.vendor}:{connection.settings_dict['NAME']}:{first}"
+
+
+def site_problem() -> str | None:
+    """One line saying why this site must not start on its Redis DB: the DB's marker for
+    this site's name (``GOREF_SITE``) names another database, so the two sites would
+    read each other's pages and run each other's tasks.  Else the marker is set to this
+    database, and ``None``.  A Redis that does not answer is no reason to refuse (the
+    cache forgives it and the sweeps queue what waits)."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        return None
+    identity = _database_identity()
+    if identity is None:
+        return None
+    import redis
+
+    key = f"{settings.GOREF_SITE}:{SITE_MARKER}"
+    try:
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2
+        )
+        client.set(key, identity, nx=True)
+        raw: Any = client.get(key)
+    except redis.RedisError:
+        return None
+    found = "" if raw is None else bytes(raw).decode()
+    if found in ("", identity):
+        return None
+    return (
+        f"goref: REDIS_URL={redacted(settings.REDIS_URL)} already serves the site "
+        f"{settings.GOREF_SITE!r} for another database ({found}); two sites on one "
+        "Redis DB need distinct names: set GOREF_SITE, or use another Redis DB. "
+        f"If that site is gone for good: redis-cli -n <db> DEL {key}"
+    )
+
+
+def refuse_if_site_shared() -> None:
+    """Stop the start (exit status 1) with ``site_problem``'s line."""
+    problem = site_problem()
+    if problem is not None:
+        _refuse(problem)
+
+
 def _refuse(message: str) -> None:
     print(message, file=sys.stderr)
     raise SystemExit(1)
@@ -80,6 +145,7 @@ def run_manage(argv: Sequence[str], execute: Callable[[list[str]], None] | None 
             problem = database_problem()
             if problem is not None:
                 _refuse(problem)
+            refuse_if_site_shared()
         execute(list(argv))
     except OperationalError:
         # Only a database that cannot be reached at all is put in one line; an error
@@ -102,3 +168,4 @@ def gunicorn_starting() -> None:
     problem = database_problem()  # closes its connection: no socket shared with workers
     if problem is not None:
         _refuse(problem)
+    refuse_if_site_shared()

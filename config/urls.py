@@ -1,8 +1,6 @@
 from csp.decorators import csp_update
-from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, JsonResponse
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
@@ -72,11 +70,3 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("", include("games.urls")),
 ]
-
-if settings.GOREF_BENCH_VIEWS:
-
-    def bare(request: HttpRequest) -> JsonResponse:
-        """The least a Django view can do, through the same middleware (bench/web.py)."""
-        return JsonResponse({"ok": True})
-
-    urlpatterns.insert(0, path("bench/bare/", bare))

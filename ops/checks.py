@@ -47,3 +47,20 @@ def trusted_proxy_check(app_configs: Any = None, **kwargs: Any) -> list[Warning]
             )
         ]
     return []
+
+
+@register(Tags.security, deploy=True)
+def shared_secret_key_check(app_configs: Any = None, **kwargs: Any) -> list[Warning]:
+    """Sessions and signed links are signed with ``SECRET_KEY``: a host with a key of
+    its own logs out, on it, everyone who signed in on another host."""
+    if not settings.GOREF_SECRET_KEY_FILE:
+        return []
+    return [
+        Warning(
+            f"SECRET_KEY comes from this host's {settings.GOREF_SECRET_KEY_FILE}, not from "
+            "the environment: with a second host behind the same site, a user signed in on "
+            "one host is signed out on the other.",
+            hint="Give every host the same SECRET_KEY in its environment (README, Deploying).",
+            id="goref.W002",
+        )
+    ]

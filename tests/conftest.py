@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from config.startup import SITE_MARKER
+
 # Personas (director, referee, players, outsider) and factories, shared by every app's tests.
 pytest_plugins = ["tests.personas"]
 
@@ -25,6 +27,24 @@ REQUIRE_INTEGRATION = os.environ.get("GOREF_REQUIRE_INTEGRATION") == "1"
 # The servers and workers tests start as processes: no page rebuilds queued for a worker
 # that may not run (see _no_page_warming); a test that wants them passes "1".
 os.environ.setdefault("GOREF_WARM_PAGES", "0")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_site_marker_of_an_earlier_run() -> None:
+    """Servers and workers the tests start mark the test Redis DB as their test
+    database's site (config.startup.site_problem); the test database is made afresh in
+    each run, so an earlier run's marker would refuse them."""
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        return
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        for key in client.scan_iter(f"*:{SITE_MARKER}"):
+            client.delete(key)
+    except redis.RedisError:
+        return  # the tests that need Redis say so themselves
 
 
 @pytest.fixture(autouse=True)
@@ -207,6 +227,10 @@ def start_worker(
     env["DATABASE_URL"] = database_url_for_test_db()
     env["REDIS_URL"] = redis_url
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    # The test database's name is not this process's: the worker takes this site's keys.
+    from django.conf import settings
+
+    env["GOREF_SITE"] = settings.GOREF_SITE
 
     def start(
         *,

@@ -27,6 +27,7 @@ from games import permissions, tasks
 from games.engine import ENGINE_VERSION
 from games.engine.rules import PRESETS
 from games.models import FINISHED_STATES, Game, ScoringRun, ScoringState, Tournament
+from ops import queues
 from ops.models import Job, JobState
 from ops.services import Actor, as_user
 from ops.tasks_common import broker_down, mark_broker
@@ -420,43 +421,25 @@ def stale_claim_q(now: Any) -> Q:
 
 # Tasks whose first argument names re-scoring runs (one id, or a list).
 _RUN_TASKS = ("games.rescore_game", "games.rescore_chunk")
+# The queue the re-scoring tasks are routed to (settings, CELERY_TASK_ROUTES).
+SCORING_QUEUE = "scoring"
 # Reading more waiting messages than this costs more than a duplicate publish saves.
 MAX_SCANNED = 50_000
 
 
 def runs_in_broker() -> set[int] | None:
-    """The run ids of every re-scoring message waiting in the broker's queue;
+    """The run ids of every re-scoring message waiting in the broker's ``scoring`` queue;
     ``None`` when that cannot be known (an error, or a queue too long to read).
 
     A message a worker has taken but not acknowledged is not counted: with a
     prefetch of one it is running (its runs are claimed), or its worker died.
     """
-    url = str(settings.CELERY_BROKER_URL)
     try:
-        if url.startswith(("redis://", "rediss://")):
-            import redis
-
-            client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=5)
-            if int(client.llen("celery")) > MAX_SCANNED:  # type: ignore[arg-type]
-                return None
-            raw: list[Any] = list(client.lrange("celery", 0, MAX_SCANNED))  # type: ignore[arg-type]
-        elif url.startswith("filesystem://"):
-            from pathlib import Path
-
-            folder = Path(str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]))
-            files = sorted(folder.glob("*.msg"))
-            if len(files) > MAX_SCANNED:
-                return None
-            raw = []
-            for path in files:
-                try:
-                    raw.append(path.read_bytes())
-                except OSError:  # taken by a worker meanwhile
-                    continue
-        else:
-            return None
+        raw = queues.waiting(SCORING_QUEUE, MAX_SCANNED)
     except Exception:
         log.warning("sweep: the broker's queue could not be read", exc_info=True)
+        return None
+    if raw is None:
         return None
     found: set[int] = set()
     for payload in raw:

@@ -452,42 +452,6 @@ def tournament_games(tournament: Tournament, round_id: int | None = None) -> lis
     return games
 
 
-# --------------------------------------------------------------------------- round results
-
-# The one-click choices of the results page: (key, label, result).  The keys are the
-# keyboard's letters; a jigo is offered only where the komi allows one.
-RESULT_CHOICES = (
-    ("b", "Black wins", "B+"),
-    ("w", "White wins", "W+"),
-    ("j", "jigo", "0"),
-    ("1", "Black by default", "B+F"),
-    ("2", "White by default", "W+F"),
-    ("x", "both lose", "Void"),
-    ("v", "both win", "both win"),
-)
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    game: Game
-    result: str  # as the page shows it and sends back as "seen"; "" for none
-    choices: tuple[tuple[str, str, str], ...]
-
-
-def result_choices(game: Game) -> tuple[tuple[str, str, str], ...]:
-    return tuple(c for c in RESULT_CHOICES if game.jigo_possible or c[2] != "0")
-
-
-def round_results(tournament: Tournament, number: int) -> list[ResultRow]:
-    """One row per table of round ``number``, in one query."""
-    games = (
-        Game.objects.filter(tournament=tournament, round__number=number)
-        .select_related("round", "black", "white")
-        .order_by("table", "id")
-    )
-    return [ResultRow(g, g.result_display, result_choices(g)) for g in games]
-
-
 # --------------------------------------------------------------------------- round pairing
 
 

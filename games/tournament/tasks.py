@@ -16,7 +16,9 @@ from ops.tasks_common import job_task_options, publish_or_log
 @shared_task(name="games.pages_warm", **job_task_options(max_retries=0, autoretry_for=()))
 def pages_warm(self: Any, tournament_id: int) -> list[int]:
     """Rebuild an event's tournament page and standings; a lost one only leaves the
-    readers to rebuild them when the flags expire."""
+    readers to rebuild them when the flags expire.  At most one waits per event in the
+    ``pages`` queue (``ops.pages.warming``): it reads the versions current when it starts."""
+    warming.started(f"{pages.PREFIX}{tournament_id}")
     return pages.warm(tournament_id)
 
 

@@ -3,7 +3,15 @@ them): the tournament list, a tournament, a round, the standings, entries, check
 
 from django.urls import path
 
-from games.tournament import cup_page, entries_page, pairs_page, tables_page, teams_page, views
+from games.tournament import (
+    cup_page,
+    entries_page,
+    pairs_page,
+    results_page,
+    tables_page,
+    teams_page,
+    views,
+)
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
@@ -12,7 +20,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/rounds/<int:number>/where/", views.round_where, name="round-where"),
     path(
         "tournaments/<int:pk>/rounds/<int:number>/results/",
-        views.round_results,
+        results_page.round_results,
         name="round-results",
     ),
     path(

@@ -18,14 +18,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from games import cache as page_cache
-from games import messages as games_messages
-from games import services
 from games.models import (
-    Game,
-    GameState,
     Presence,
     Round,
     Tournament,
@@ -33,8 +29,6 @@ from games.models import (
 )
 from games.people import selectors as people_selectors
 from games.permissions import is_director, is_federation_official
-from games.selectors import games_guessed_at
-from games.services.results import BOTH_WIN
 from games.tournament import pages
 from games.tournament import selectors as day_selectors
 from games.tournament import services as tournament_services
@@ -245,144 +239,8 @@ def _standings_page(
     return render_spliced(request, "games/standings.html", context)
 
 
-def _wants_json(request: HttpRequest) -> bool:
+def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
-
-
-def _counts(rows: list[day_selectors.ResultRow]) -> dict[str, int]:
-    return {
-        "known": sum(1 for r in rows if r.result),
-        "total": len(rows),
-        # The page's "Finalise" button counts these as results arrive by click or key.
-        "to_finalise": sum(
-            1 for r in rows if r.result and not r.game.is_locked and not _disputed(r)
-        ),
-        # Disputed games wait for their rulings: the finalise leaves them (and says so).
-        "disputed": sum(1 for r in rows if _disputed(r)),
-        "open": sum(1 for r in rows if not r.game.is_locked),
-    }
-
-
-def _disputed(row: day_selectors.ResultRow) -> bool:
-    return row.game.state == GameState.DISPUTED
-
-
-def _row_json(row: day_selectors.ResultRow) -> dict[str, Any]:
-    return {
-        "id": row.game.pk,
-        "result": row.result,
-        "state": row.game.state,
-        "state_display": row.game.get_state_display(),
-        "locked": row.game.is_locked,
-    }
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """One row per table: a click (or a letter) on the winner saves that game at once
-    through ``game_result_enter``, refused (409) if its result changed since the page
-    showed it.  ``?format=json`` answers the rows for the page's live updates."""
-    tournament = directed(request, pk)
-    if not 1 <= number <= tournament.number_of_rounds:
-        raise Http404("No such round.")
-    status, error = 200, ""
-    if request.method == "POST" and request.POST.get("action") == "finalise":
-        return _round_results_finalise(request, tournament, number)
-    if request.method == "POST":
-        status, error, saved = _round_result_post(request, tournament, number)
-        if status == 200 and not _wants_json(request):
-            return HttpResponseRedirect(
-                reverse("games:round-results", args=[pk, number])
-                + (f"?{request.GET.urlencode()}" if request.GET else "")
-                + f"#game-{saved}"
-            )
-    rows = day_selectors.round_results(tournament, number)
-    if _wants_json(request) or request.GET.get("format") == "json":
-        game_id = request.POST.get("game", "")
-        mine = [r for r in rows if str(r.game.pk) == game_id]
-        return JsonResponse(
-            {
-                **_counts(rows),
-                "error": error,
-                "game": _row_json(mine[0]) if mine else None,
-                "games": [_row_json(r) for r in rows] if request.method == "GET" else [],
-            },
-            status=status,
-        )
-    unknown_only = request.GET.get("unknown") == "1"
-    shown = [r for r in rows if not r.result] if unknown_only else rows
-    return render(
-        request,
-        "games/round_results.html",
-        {
-            "tournament": tournament,
-            "number": number,
-            "rows": shown,
-            "unknown_only": unknown_only,
-            "error": error,
-            "round_pk": rows[0].game.round_id if rows else None,
-            "guessed": games_guessed_at([r.game.pk for r in rows]),
-            **_counts(rows),
-        },
-        status=status,
-    )
-
-
-def _round_results_finalise(
-    request: HttpRequest, tournament: Tournament, number: int
-) -> HttpResponse:
-    """Every known result of the round not yet final becomes final (locked for good), in
-    one transaction: all of them or none."""
-    open_games = [
-        r.game
-        for r in day_selectors.round_results(tournament, number)
-        if r.result and not r.game.is_locked
-    ]
-    try:
-        done = services.games_finalise(actor=request.user, games=open_games)
-    except (ValidationError, PermissionDenied) as e:
-        messages.error(request, refusal_text(e))
-    else:
-        text = games_messages.finalised(
-            count=len(done.games), where=f"round {number}", held=done.held
-        )
-        (messages.warning if done.held else messages.success)(request, text)
-    return HttpResponseRedirect(reverse("games:round-results", args=[tournament.pk, number]))
-
-
-def _round_result_post(
-    request: HttpRequest, tournament: Tournament, number: int
-) -> tuple[int, str, int | None]:
-    """(status, error, game id) of one click: 200, 400 (a choice the game does not offer),
-    403, 404 or 409 (changed meanwhile, or locked)."""
-    game_id = small_number(request.POST.get("game"))
-    game = (
-        Game.objects.filter(tournament=tournament, round__number=number, pk=game_id)
-        .select_related("tournament", "round", "black", "white")
-        .first()
-        if game_id is not None
-        else None
-    )
-    if game is None:
-        return 404, "There is no such game in this round.", None
-    result = request.POST.get("result", "")
-    if result not in {c[2] for c in day_selectors.result_choices(game)}:
-        where = f"Table {game.table}" if game.table else f"Game {game.pk}"
-        return 400, f"{where}: choose one of the offered results.", game.pk
-    try:
-        seen = request.POST.get("seen", "")
-        if result == BOTH_WIN:
-            services.game_both_win_enter(actor=request.user, game=game, seen=seen)
-        else:
-            services.game_result_enter(actor=request.user, game=game, result=result, seen=seen)
-    except PermissionDenied as e:
-        return 403, refusal_text(e), game.pk
-    except StateConflict as e:
-        return 409, refusal_text(e), game.pk
-    except ValidationError as e:
-        return 400, refusal_text(e), game.pk
-    return 200, "", game.pk
 
 
 @login_required
@@ -417,7 +275,7 @@ def checkin_toggle(request: HttpRequest, pk: int, entry_pk: int, number: int) ->
         error, status = refusal_text(e), 409
     except (ValidationError, PermissionDenied) as e:
         error, status = refusal_text(e), 400
-    if _wants_json(request):  # the grid's click: the cell changes in place, no reload
+    if wants_json(request):  # the grid's click: the cell changes in place, no reload
         now = Presence(entry.presence(number))
         return JsonResponse(
             {"presence": now.value, "label": CELL_LABELS[now], "error": error}, status=status

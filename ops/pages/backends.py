@@ -9,7 +9,9 @@ write never fails or waits on it.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +22,12 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 log = logging.getLogger(__name__)
 
-# Seconds this process stops asking a Redis that just failed (reads only).
+# Redis is taken for down after FAILURES failed commands within FAILURE_WINDOW seconds,
+# and then reads skip it for DOWN_SECONDS in this process.  One slow answer (over the
+# 0.25 s socket timeout, on a busy host) is a miss, not an outage: marking the cache
+# down on it sent every page's rebuild into the web processes for 5 s.
+FAILURES = 3
+FAILURE_WINDOW = 10.0
 DOWN_SECONDS = 5.0
 
 
@@ -59,29 +66,44 @@ class _OneClientPerPool(RedisCacheClient):
 class ForgivingRedisCache(RedisCache):
     """Django's Redis cache where a Redis error is a miss (reads) or a no-op (writes).
 
-    After an error, reads skip Redis for a few seconds so that requests do
-    not each wait on its socket timeout; writes always try, because a lost
-    invalidation is worse than a short wait.
+    After several errors in a short while (``FAILURES`` in ``FAILURE_WINDOW``), reads
+    skip Redis for a few seconds so that requests do not each wait on its socket
+    timeout; writes always try, because a lost invalidation is worse than a short wait.
     """
 
     _down_until = 0.0
+    _failures: deque[float] = deque()  # when the recent failures were, this process
+    _failures_lock = threading.Lock()
 
     def __init__(self, server: Any, params: Any) -> None:
         super().__init__(server, params)
         self._class = _OneClientPerPool
 
     def _failed(self, what: str) -> None:
-        type(self)._down_until = time.monotonic() + DOWN_SECONDS
-        log.warning("cache %s failed (Redis unavailable)", what, exc_info=True)
+        cls = type(self)
+        now = time.monotonic()
+        with cls._failures_lock:
+            cls._failures.append(now)
+            while now - cls._failures[0] > FAILURE_WINDOW:
+                cls._failures.popleft()
+            down = len(cls._failures) >= FAILURES
+            if down:
+                cls._down_until = now + DOWN_SECONDS
+                cls._failures.clear()
+        log.warning(
+            "cache %s failed%s", what, " (Redis taken for down)" if down else "", exc_info=True
+        )
 
     def is_down(self) -> bool:
-        """Whether Redis failed in the last few seconds (reads skip it meanwhile)."""
+        """Whether Redis failed often in the last few seconds (reads skip it meanwhile)."""
         return time.monotonic() < type(self)._down_until
 
     @classmethod
     def forget_down(cls) -> None:
-        """Forget a failure: the next read tries Redis (a test's fresh start)."""
+        """Forget the failures: the next read tries Redis (a test's fresh start)."""
         cls._down_until = 0.0
+        with cls._failures_lock:
+            cls._failures.clear()
 
     def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
         if self.is_down():
@@ -193,7 +215,7 @@ class VersionedEntries(LocMemCache):
 
 
 def shared_cache_down() -> bool:
-    """Whether the shared cache just failed (its ``add`` then says nothing about a lock);
+    """Whether the shared cache is taken for down (its ``add`` then says nothing about a lock);
     a cache that is not ``ForgivingRedisCache`` (local memory in development) never is."""
     backend = caches["default"]
     return isinstance(backend, ForgivingRedisCache) and backend.is_down()

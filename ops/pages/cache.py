@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -197,8 +198,8 @@ def single_flight(full: str, compute: Callable[[], T], timeout: int | None = Non
         found: T = hit
         return found
     name, _, stamps = full.partition("@")
-    if shared_cache_down():  # no lock to take, no stale copy to share: build it here
-        return _build(full, name, compute, timeout, share=False)
+    if shared_cache_down():  # no lock to take, no stale copy to share: one thread here
+        return _build_here(full, name, compute, timeout)
     if _warming.get():  # the worker asked to rebuild it: no lock to wait on
         return _build(full, name, compute, timeout)
     # Inside another entry's rebuild, a stale copy would be kept under that entry's new
@@ -254,6 +255,44 @@ def _build(
     if share:
         cache.set(f"last:{name}", value, entries_timeout)
     return value
+
+
+class _Flight:
+    """One thread's rebuild of a page in this process, and what it built for the
+    threads that waited on it."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = MISSING
+
+
+# Page name (without versions) -> its rebuild in this process while the shared cache is down.
+_flights: dict[str, _Flight] = {}
+_flights_lock = threading.Lock()
+
+
+def _build_here(full: str, name: str, compute: Callable[[], T], timeout: int | None) -> T:
+    """Build the entry with the shared cache down: no shared lock can be taken, so one
+    thread per page in this process builds it and the others wait for its value
+    (stale by at most that rebuild), never all at once.  Keyed by the name alone: with
+    no versions to read, each request makes fresh ones."""
+    with _flights_lock:
+        flight = _flights.get(name)
+        leader = flight is None
+        if flight is None:
+            flight = _flights[name] = _Flight()
+    if not leader:
+        if flight.done.wait(WAIT_SECONDS) and flight.value is not MISSING:
+            built: T = flight.value
+            return built
+        return _build(full, name, compute, timeout, share=False)  # it failed, or is stuck
+    try:
+        flight.value = _build(full, name, compute, timeout, share=False)
+        return flight.value  # type: ignore[no-any-return]
+    finally:
+        with _flights_lock:
+            _flights.pop(name, None)
+        flight.done.set()
 
 
 @contextmanager

@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
+from ops.pages.backends import shared_cache_down
+
 _FLAG_PREFIX = "warming:"
+_PENDING_PREFIX = "warm-pending:"
 
 
 @dataclass(frozen=True)
@@ -59,8 +62,31 @@ def warms_of(names: list[str]) -> list[tuple[Callable[[], bool], list[str]]]:
     if not settings.GOREF_WARM_PAGES:
         return []
     return [
-        (functools.partial(w.queue, n), w.entries(n))
+        (functools.partial(_queue_once, w.queue, n), w.entries(n))
         for n in names
         for w in _warmers
         if n.startswith(w.prefix)
     ]
+
+
+def _queue_once(queue: Callable[[str], bool], name: str) -> bool:
+    """``queue(name)`` unless a rebuild of ``name`` is already waiting in the queue: that
+    one reads the versions current when it starts (``started``), this bump's included.
+
+    Without this, a burst of results queued one rebuild per write (hundreds) on the
+    queue.  The mark expires after ``GOREF_WARM_SECONDS``, as the flags do, so a lost
+    message holds back no later rebuild for longer than readers trust the flags.
+    """
+    key = _PENDING_PREFIX + name
+    if not cache.add(key, 1, timeout=settings.GOREF_WARM_SECONDS) and not shared_cache_down():
+        return True  # one is waiting
+    if queue(name):
+        return True
+    cache.delete(key)
+    return False
+
+
+def started(name: str) -> None:
+    """A worker starts the rebuild after a bump of ``name`` (before it reads the
+    versions): a bump from now on queues another."""
+    cache.delete(_PENDING_PREFIX + name)

@@ -14,11 +14,28 @@ from tests.conftest import wait_for
 
 
 def use_broker(url: str) -> None:
-    """Point this process's Celery app (the publishing side) at ``url``."""
+    """Point this process's Celery app (the publishing side) at ``url``, with the keys
+    under the site's prefix as a worker started on it has them (``settings.GOREF_SITE``)."""
+    from django.conf import settings
+
     # With the CELERY namespace the prefixed key is the one Celery reads first.
     app.conf["CELERY_BROKER_URL"] = url
+    if url.startswith("redis"):
+        app.conf["CELERY_BROKER_TRANSPORT_OPTIONS"] = {
+            "max_retries": 0,
+            "global_keyprefix": f"{settings.GOREF_SITE}:",
+        }
+    else:
+        app.conf["CELERY_BROKER_TRANSPORT_OPTIONS"] = settings.CELERY_BROKER_TRANSPORT_OPTIONS
     app._pool = None
     app.amqp._producer_pool = None
+
+
+def broker_key(name: str) -> str:
+    """A broker key (a queue, ``unacked``) as it is named in Redis: under the site's prefix."""
+    from django.conf import settings
+
+    return f"{settings.GOREF_SITE}:{name}"
 
 
 @pytest.fixture
@@ -27,7 +44,7 @@ def clean_queue(redis_url: str) -> Iterator[str]:
     import redis
 
     r = redis.Redis.from_url(redis_url)
-    r.delete("celery", "unacked", "unacked_index")
+    r.delete(*(broker_key(k) for k in ("scoring", "unacked", "unacked_index")))
     before = app.conf.broker_url
     use_broker(redis_url)
     yield redis_url

@@ -22,7 +22,7 @@ from games.services import scoring
 from ops.models import Job
 from tests.conftest import wait_for
 from tests.factories import GameFactory, TournamentFactory
-from tests.games.conftest import RedisServer, use_broker
+from tests.games.conftest import RedisServer, broker_key, use_broker
 from tests.games.rescore_helpers import FINISHED, count
 
 pytestmark = pytest.mark.integration
@@ -124,8 +124,8 @@ def test_runs_whose_messages_the_broker_lost_are_published_again(
     games, tournament = _batch(30)
     job = scoring.tournament_rescore(actor=None, tournament=tournament, chunk_size=5)
     broker = redis.Redis.from_url(clean_queue)
-    assert broker.llen("celery") == 6  # queued, no worker yet
-    broker.delete("celery")  # Redis restarted without persistence: the queue is gone
+    assert broker.llen(broker_key("scoring")) == 6  # queued, no worker yet
+    broker.delete(broker_key("scoring"))  # Redis restarted without persistence: the queue is gone
     assert ScoringRun.objects.filter(state="pending", queued_at__isnull=False).count() == 30
     worker = start_worker(concurrency=2, beat=True, env_extra=FAST_SWEEP)
     started = time.monotonic()

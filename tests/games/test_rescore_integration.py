@@ -19,7 +19,7 @@ from ops.models import Job
 from referee.models import Dispute
 from tests.conftest import wait_for
 from tests.factories import GameFactory, TournamentFactory
-from tests.games.conftest import RedisServer, use_broker
+from tests.games.conftest import RedisServer, broker_key, use_broker
 from tests.games.rescore_helpers import BROKEN, FINISHED, MARKED, count, opposite
 
 pytestmark = pytest.mark.integration
@@ -77,7 +77,10 @@ def test_the_same_message_delivered_twice_leaves_one_run(clean_queue, start_work
     import redis
 
     r = redis.Redis.from_url(clean_queue)
-    assert wait_for(lambda: r.llen("celery") == 0 and r.hlen("unacked") == 0, timeout=30)
+    assert wait_for(
+        lambda: r.llen(broker_key("scoring")) == 0 and r.hlen(broker_key("unacked")) == 0,
+        timeout=30,
+    )
     run.refresh_from_db()
     assert ScoringRun.objects.count() == 1
     assert (run.state, run.attempts) == ("done", 1)

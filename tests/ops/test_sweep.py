@@ -25,7 +25,7 @@ def client(client, django_user_model):  # type: ignore[no-untyped-def]
 def test_healthz_shows_queue_depth_and_the_oldest_pending_run(client, settings, tmp_path: Path):
     folder = tmp_path / "queue"
     folder.mkdir()
-    for name in ("1_a.celery.msg", "2_b.celery.msg", "notes.txt"):
+    for name in ("1_a.scoring.msg", "2_b.pages.msg", "3_c.pages.msg", "notes.txt"):
         (folder / name).write_text("{}")
     settings.CELERY_BROKER_URL = "filesystem://"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(folder)}
@@ -38,21 +38,27 @@ def test_healthz_shows_queue_depth_and_the_oldest_pending_run(client, settings, 
         requested_at=timezone.now() - timedelta(seconds=90),
     )
     queue = client.get("/healthz").json()["queue"]
-    assert queue["depth"] == 2
+    assert queue["depth"] == 3
+    assert queue["queues"] == {"pages": 2, "scoring": 1, "ratings": 0, "sweeps": 0, "default": 0}
     assert 89 <= queue["oldest_pending_run_age_s"] < 120
 
 
 @pytest.mark.integration
-def test_healthz_reads_the_redis_queue_length(client, settings, redis_url):
+def test_healthz_reads_the_redis_queue_lengths_under_the_sites_prefix(client, settings, redis_url):
     import redis
 
     settings.CELERY_BROKER_URL = redis_url
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": "health-test:"}
     r = redis.Redis.from_url(redis_url)
-    before = r.llen("celery")
-    assert client.get("/healthz").json()["queue"] == {
-        "depth": before,
-        "oldest_pending_run_age_s": None,
-    }
+    r.delete("health-test:pages", "health-test:scoring")
+    r.rpush("health-test:pages", "a", "b")
+    r.rpush("pages", "another site's")  # no prefix: not this site's queue
+    try:
+        queue = client.get("/healthz").json()["queue"]
+    finally:
+        r.delete("health-test:pages", "pages")
+    assert queue["queues"] == {"pages": 2, "scoring": 0, "ratings": 0, "sweeps": 0, "default": 0}
+    assert queue["depth"] == 2 and queue["oldest_pending_run_age_s"] is None
 
 
 def test_a_queue_it_cannot_read_is_reported_not_raised(client, settings):

@@ -194,6 +194,43 @@ def test_the_finalise_button_waits_hidden_for_the_results_entered_on_the_page(
     assert body["to_finalise"] == 1 and body["open"] == 3
 
 
+def test_a_click_answers_its_row_and_the_counters_without_reading_the_round(
+    as_director, director, tournament, games, monkeypatch
+):
+    """At a congress a click's answer built all 500 rows of the round: it reads the
+    clicked game and the counters only."""
+    from games.tournament import results_page
+
+    game_finalise(
+        actor=director, game=game_result_enter(actor=director, game=games[1], result="B+")
+    )
+    game_result_enter(actor=director, game=games[2], result="0")  # a jigo: known, open
+
+    def whole_round(*args: Any) -> Any:
+        raise AssertionError("the click's answer read every row of the round")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(results_page, "result_rows", whole_round)
+        body = as_director.post(
+            url(tournament),
+            {"game": games[0].pk, "result": "W+", "seen": ""},
+            HTTP_ACCEPT="application/json",
+        ).json()
+    assert body["game"] == {
+        "id": games[0].pk,
+        "result": "W+",
+        "state": "submitted",
+        "state_display": body["game"]["state_display"],
+        "locked": False,
+    }
+    assert body["games"] == []
+    counters = {k: body[k] for k in ("known", "total", "to_finalise", "open")}
+    assert counters == {"known": 3, "total": 3, "to_finalise": 2, "open": 2}
+    # The page counts the same way.
+    page = as_director.get(url(tournament))
+    assert {k: page.context[k] for k in counters} == counters
+
+
 def test_both_win_is_one_click_scores_a_win_for_each_and_is_never_rated(
     as_director, director, tournament, games
 ):
