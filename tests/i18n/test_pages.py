@@ -216,8 +216,10 @@ def test_the_apis_messages_are_in_the_clients_language_its_names_stay_english(
 def test_the_board_diagram_has_a_text_alternative_in_the_readers_language(
     finished: Game,
 ) -> None:
+    # A game with a record: a game without one draws no board at all.
+    Game.objects.filter(pk=finished.pk).update(sgf="(;GM[1]FF[4]SZ[19];B[pd];W[dp])")
     body = visit(reverse("games:game", args=[finished.pk]), "ja")
-    assert 'role="img" aria-label="19×19 の碁盤、石 0 個"' in body
+    assert 'role="img" aria-label="19×19 の碁盤、石 2 個"' in body
 
 
 def test_a_name_in_its_own_script_is_written_as_that_script_writes_it(
