@@ -21,6 +21,7 @@ from games.people.services.grants import director_grant_admin
 from games.services.codes import report_code
 from games.tournament.services.settings import tournament_settings_update
 from ops.models import AuditAction, AuditEntry
+from tests.games import sgf_samples
 
 pytestmark = pytest.mark.django_db
 
@@ -214,10 +215,12 @@ def test_the_apis_messages_are_in_the_clients_language_its_names_stay_english(
 
 
 def test_the_board_diagram_has_a_text_alternative_in_the_readers_language(
-    finished: Game,
+    game: Game, director: Any
 ) -> None:
-    body = visit(reverse("games:game", args=[finished.pk]), "ja")
-    assert 'role="img" aria-label="19×19 の碁盤、石 0 個"' in body
+    # A game without a record draws no board, so this one has six moves.
+    services.game_result_enter(actor=director, game=game, result="B+R", sgf=sgf_samples.SIMPLE)
+    body = visit(reverse("games:game", args=[game.pk]), "ja")
+    assert 'role="img" aria-label="19×19 の碁盤、石 6 個"' in body
 
 
 def test_a_name_in_its_own_script_is_written_as_that_script_writes_it(
