@@ -274,3 +274,22 @@ def test_a_score_the_phone_cannot_read_is_explained_in_the_players_language(
     assert bad.status_code == 400
     assert "記入票と同じ書き方で結果を入力してください" in bad.content.decode()
     assert Game.objects.get(pk=game.pk).result_display == ""
+
+
+@pytest.mark.parametrize(
+    ("language", "cup", "teams"),
+    [
+        ("fr", "Le tableau est tiré des inscrits", "pas encore un tournoi par équipes"),
+        ("ja", "組み合わせ表は第1回戦の組み合わせ時に", "まだ団体戦ではありません"),
+    ],
+)
+def test_the_cup_and_teams_pages_are_in_the_readers_language(
+    tournament: Any, director: Any, language: str, cup: str, teams: str
+) -> None:
+    directing = Client()
+    directing.force_login(director)  # only a director sees a team event not yet made
+    assert teams in visit(reverse("games:teams", args=[tournament.pk]), language, directing)
+    tournament.system = "cup"  # a cup has no teams page
+    tournament.save()
+    bracket = visit(reverse("games:cup", args=[tournament.pk]), language)
+    assert lang_of(bracket) == language and cup in bracket
