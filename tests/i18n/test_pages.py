@@ -21,6 +21,7 @@ from games.people.services.grants import director_grant_admin
 from games.services.codes import report_code
 from games.tournament.services.settings import tournament_settings_update
 from ops.models import AuditAction, AuditEntry
+from tests.games import sgf_samples
 
 pytestmark = pytest.mark.django_db
 
@@ -214,12 +215,12 @@ def test_the_apis_messages_are_in_the_clients_language_its_names_stay_english(
 
 
 def test_the_board_diagram_has_a_text_alternative_in_the_readers_language(
-    finished: Game,
+    game: Game, director: Any
 ) -> None:
-    # A game with a record: a game without one draws no board at all.
-    Game.objects.filter(pk=finished.pk).update(sgf="(;GM[1]FF[4]SZ[19];B[pd];W[dp])")
-    body = visit(reverse("games:game", args=[finished.pk]), "ja")
-    assert 'role="img" aria-label="19×19 の碁盤、石 2 個"' in body
+    # A game without a record draws no board, so this one has six moves.
+    services.game_result_enter(actor=director, game=game, result="B+R", sgf=sgf_samples.SIMPLE)
+    body = visit(reverse("games:game", args=[game.pk]), "ja")
+    assert 'role="img" aria-label="19×19 の碁盤、石 6 個"' in body
 
 
 def test_a_name_in_its_own_script_is_written_as_that_script_writes_it(
@@ -273,3 +274,22 @@ def test_a_score_the_phone_cannot_read_is_explained_in_the_players_language(
     assert bad.status_code == 400
     assert "記入票と同じ書き方で結果を入力してください" in bad.content.decode()
     assert Game.objects.get(pk=game.pk).result_display == ""
+
+
+@pytest.mark.parametrize(
+    ("language", "cup", "teams"),
+    [
+        ("fr", "Le tableau est tiré des inscrits", "pas encore un tournoi par équipes"),
+        ("ja", "組み合わせ表は第1回戦の組み合わせ時に", "まだ団体戦ではありません"),
+    ],
+)
+def test_the_cup_and_teams_pages_are_in_the_readers_language(
+    tournament: Any, director: Any, language: str, cup: str, teams: str
+) -> None:
+    directing = Client()
+    directing.force_login(director)  # only a director sees a team event not yet made
+    assert teams in visit(reverse("games:teams", args=[tournament.pk]), language, directing)
+    tournament.system = "cup"  # a cup has no teams page
+    tournament.save()
+    bracket = visit(reverse("games:cup", args=[tournament.pk]), language)
+    assert lang_of(bracket) == language and cup in bracket
