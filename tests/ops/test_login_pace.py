@@ -29,6 +29,16 @@ def behind_proxy(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def local_cache(settings: Any) -> None:
+    """The pace's counters in this process's memory: the tests move a frozen clock, which
+    Redis's own expiry (real time) would not follow.  The gunicorn tests run them on Redis."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+
+
+@pytest.fixture(autouse=True)
 def still_clock() -> Any:
     """Time stands still unless a test moves it: a pace is counted in seconds."""
     with time_machine.travel(timezone.now(), tick=False) as clock:

@@ -14,7 +14,6 @@ from ratings.lists import search_lists
 from ratings.models import RatingListToken
 
 BEFORE = [("ratings", "0009_rating_lists")]
-AFTER = [("ratings", "0010_rating_list_tokens")]
 
 
 @pytest.fixture
@@ -45,7 +44,10 @@ def test_a_list_stored_before_the_words_table_is_searched_after_it(
     )
     entries.create(rating_list=listed, family_name="Mull", given_name="Anna", name_key="anna mull")
 
-    MigrationExecutor(connection).migrate(AFTER)
+    # 0010 fills the words; the later migrations come too, so that today's models (read
+    # by the search) match the schema.
+    after = MigrationExecutor(connection)
+    after.migrate(after.loader.graph.leaf_nodes())
 
     assert set(RatingListToken.objects.values_list("token", flat=True)) == {
         "jorg",

@@ -406,8 +406,10 @@ def test_an_imports_queries_do_not_grow_with_its_players(db):
     big = _import_queries(DATA / "congreso-2020.xml")
     assert (small[1], big[1]) == (16, 167)
     # Ten times the players, not one query more (the small file has an id column more
-    # to check for uniqueness: one query).
-    assert big[0] <= small[0] <= 40, (small, big)
+    # to check for uniqueness: one query).  The budget holds the identity turns, the check
+    # of whom the importer may give an id, and the tournament's file options and clubs
+    # groups, each a query or two whatever the file's size.
+    assert big[0] <= small[0] <= 42, (small, big)
 
 
 def test_a_pair_kept_apart_is_not_asked_again_nor_linked(db):
