@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import messages as games_messages
 from games import services
-from games.models import LOCKED_STATES, Game, GameState, Tournament
+from games.models import LOCKED_STATES, Game, GameState, TeamBoard, Tournament
 from games.selectors import games_guessed_at
 from games.services.results import BOTH_WIN
 from games.tournament.views import directed, wants_json
@@ -60,6 +60,35 @@ def result_rows(tournament: Tournament, number: int) -> list[ResultRow]:
     return [
         ResultRow(g, g.result_display, result_choices(g)) for g in games.order_by("table", "id")
     ]
+
+
+def match_labels(tournament: Tournament, number: int, rows: list[ResultRow]) -> dict[int, str]:
+    """In a team event, each game's match ("Lyon 1 – Grenoble", the teams by number), for
+    the page to head each match's boards (one query; none for other events)."""
+    if not tournament.team_params:
+        return {}
+    team_of = dict(
+        TeamBoard.objects.filter(tournament=tournament, round=number).values_list(
+            "player_id", "team__name"
+        )
+    )
+    labels = {}
+    for row in rows:
+        g = row.game
+        names = [team_of.get(g.black_id), team_of.get(g.white_id)]
+        if all(names):
+            labels[g.pk] = " – ".join(sorted(str(n) for n in names))
+    return labels
+
+
+def _headed(rows: list[ResultRow], labels: dict[int, str]) -> list[tuple[ResultRow, str]]:
+    """Each row with its match's name where a new match starts ("" elsewhere)."""
+    out, before = [], ""
+    for row in rows:
+        label = labels.get(row.game.pk, "")
+        out.append((row, label if label != before else ""))
+        before = label
+    return out
 
 
 def result_row(tournament: Tournament, number: int, game_id: int) -> ResultRow | None:
@@ -141,6 +170,7 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "error": error,
             "round_pk": rows[0].game.round_id if rows else None,
             "guessed": games_guessed_at([r.game.pk for r in rows]),
+            "lines": _headed(shown, match_labels(tournament, number, shown)),
             **counts,
         },
         status=status,

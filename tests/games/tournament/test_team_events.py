@@ -293,3 +293,21 @@ def test_a_director_sets_clubs_groups_through_the_api(
     )
     assert bad.status_code == 400
     assert AuditEntry.objects.filter(action="tournament.settings_changed").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_results_page_heads_each_matchs_boards(director: Any, tournament: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.tournament.services.teams import round_pair_teams
+
+    _team_event(director, tournament)
+    round_pair_teams(
+        actor=director, tournament=tournament, round_number=1, matches=[(1, 2), (3, 4)]
+    )
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("games:round-results", args=[tournament.pk, 1])).content.decode()
+    assert page.count('<tr class="match">') == 2
+    assert "Club 0 – Club 1" in page and "Club 2 – Club 3" in page
