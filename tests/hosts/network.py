@@ -100,6 +100,13 @@ class Network:
         self.hosts: list[Host] = []
         self.forwarders: list[Forwarder] = []
         self._links: list[str] = []
+        try:
+            self._build(count, tag, net)
+        except BaseException:
+            self.close()  # a half-built network would be left behind for the next run
+            raise
+
+    def _build(self, count: int, tag: int, net: int) -> None:
         for i in range(1, count + 1):
             host = Host(f"goref-{tag}-h{i}", f"10.{net}.{i}.2", f"10.{net}.{i}.1")
             outside, inside = f"gr{tag}o{i}", f"gr{tag}i{i}"
