@@ -68,7 +68,9 @@ def test_a_40_team_event_of_5_boards(visit: Any, shot: Any, director: Any, tourn
     _play_round(director, tournament, 1, but=2)
     page.goto(f"{page.base}{reverse('games:round-results', args=[tournament.pk, 1])}?unknown=1")
     for _ in range(2):
-        page.click("table.results tbody tr:first-child button[data-key=w]")
+        page.locator("table.results tbody tr[data-game]").first.locator(
+            "button[data-key=w]"
+        ).click()
         page.wait_for_timeout(300)
         page.goto(f"{page.base}{reverse('games:round-results', args=[tournament.pk, 1])}?unknown=1")
     page.goto(f"{page.base}{reverse('games:round-results', args=[tournament.pk, 1])}")
