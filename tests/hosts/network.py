@@ -6,6 +6,7 @@ started inside them (``ip netns exec``)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import socket
@@ -90,13 +91,19 @@ class Forwarder:
         self.server.close()
 
 
+_SERIALS = itertools.count()
+
+
 class Network:
     """``count`` hosts, each linked to this machine by a veth pair of its own, with
     PostgreSQL (5432) and Redis (6379) forwarded to their gateway address."""
 
     def __init__(self, count: int) -> None:
-        tag = os.getpid() % 10000
-        net = 200 + os.getpid() % 50
+        # Names and addresses of their own for each network of this process: a namespace
+        # the last test's teardown is still taking down never clashes with the next one's.
+        serial = next(_SERIALS)
+        tag = os.getpid() % 1000 * 10 + serial % 10
+        net = 200 + (os.getpid() + serial) % 50
         self.hosts: list[Host] = []
         self.forwarders: list[Forwarder] = []
         self._links: list[str] = []
