@@ -16,7 +16,6 @@ from games.tournament.engine.model import (
     DEFAULT_TEAM_CRITERIA,
     Event,
     GameRec,
-    Outcome,
     Team,
     TeamSettings,
 )
@@ -62,19 +61,9 @@ class TeamRow:
 
 
 def _wx2(game: GameRec, player: int) -> int:
-    """A player's half-points from a game (forfeits count as played); 0 if not in it."""
-    if player not in (game.black, game.white):
-        return 0
-    o = game.outcome
-    if o is Outcome.BOTH_WIN:
-        return 2
-    if o is Outcome.JIGO:
-        return 1
-    if o is Outcome.BLACK:
-        return 2 if player == game.black else 0
-    if o is Outcome.WHITE:
-        return 2 if player == game.white else 0
-    return 0
+    """A player's half-points from a game (``GameRec.points2``: forfeits count as played,
+    both win 2 each); 0 if he is not in it."""
+    return game.points2(player) if player in (game.black, game.white) else 0
 
 
 class _Games:
