@@ -37,12 +37,14 @@ def _pair_player(members: Sequence[Player]) -> Player:
     """The pair record of exactly these members in this order, made once and found again at
     the pair's next event."""
     ids = [m.pk for m in members]
-    for candidate in Player.objects.filter(is_pair=True, pair_members__member=members[0]):
-        if (
-            list(candidate.pair_members.order_by("order").values_list("member_id", flat=True))
-            == ids
-        ):
-            return candidate
+    # Every pair the first member plays in, with its line-up: one query, not one a pair.
+    lineups: dict[int, list[int]] = {}
+    rows = PairMember.objects.filter(pair__pair_members__member=members[0]).order_by("order")
+    for pair_id, member_id in rows.values_list("pair_id", "member_id"):
+        lineups.setdefault(pair_id, []).append(member_id)
+    found = next((pk for pk, lineup in lineups.items() if lineup == ids), None)
+    if found is not None:
+        return Player.objects.get(pk=found)
     pair = Player.objects.create(
         family_name=" / ".join(m.family_name for m in members)[:80],
         given_name=" / ".join(m.given_name for m in members)[:80],
