@@ -386,6 +386,22 @@ def _standings_complete(port: int, event: int, timeout: float = 120.0) -> float:
     return float("inf")
 
 
+def _results_page_ms(port: int, event: int, cookie: str, repeat: int = 5) -> list[float]:
+    """A director opening the round's results page (every game of the round), once to warm
+    it, then ``repeat`` times: the milliseconds of those, as his browser asks for it."""
+    conns = Connections(port)
+    headers = {"Cookie": f"{cookie}; csrftoken={CSRF}", "Accept-Encoding": "gzip"}
+    times = []
+    for k in range(repeat + 1):
+        started = time.perf_counter()
+        status, _ = conns.request("GET", f"/tournaments/{event}/rounds/1/results/", headers)
+        if status != 200:
+            raise SystemExit(f"the results page answered {status}")
+        if k:
+            times.append(1000 * (time.perf_counter() - started))
+    return times
+
+
 def _pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else float("nan")
@@ -428,6 +444,7 @@ def _level(args: argparse.Namespace, connections: int) -> None:
     stop.set()
     sampler.join()
     lost, doubled = _check(expected)
+    page = _results_page_ms(args.port, event, cookies[0])
     requests = sum(len(v) for v in tally.ms.values())
     print(f"\n{connections} connections: {requests} requests in {last_write - started:.1f} s")
     print(f"{'kind':<16}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}")
@@ -442,6 +459,14 @@ def _level(args: argparse.Namespace, connections: int) -> None:
     print(f"standings complete {complete:.1f} s after the last write")
     took = f"{rescored[0]:.1f} s" if rescored else "more than 120 s"
     print(f"a re-scoring (20 records) submitted mid-burst finished in {took}")
+    clicks, phones = tally.ms.get("director click"), tally.ms.get("phone report")
+    if clicks and phones:
+        ratio = statistics.median(clicks) / statistics.median(phones)
+        print(f"a director's click / a phone's report, medians: {ratio:.2f} (target <= 2)")
+    print(
+        f"the results page of the round ({len(games)} games), warm, median of {len(page)}: "
+        f"{statistics.median(page):.0f} ms (target < 1000 ms)"
+    )
 
 
 def main() -> None:

@@ -74,7 +74,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 # The tournament page read with a player's session cookie.
-SIGNED_IN = "tournament, in"
+SIGNED_IN = "signed-in"
+
 PEER = "bare project"
 # The real event: the largest real OpenGotha file of the tests (by games).
 EVENTS = ROOT / "tests" / "data" / "opengotha"
@@ -484,7 +485,8 @@ def _event(
             raise SystemExit(f"no such reads: {', '.join(sorted(unknown))} (of {', '.join(urls)})")
         urls = {name: paths for name, paths in urls.items() if name in wanted}
     cookies = {
-        SIGNED_IN: _session_cookie(),
+        # His browser holds the CSRF cookie of the first page with a form he was shown.
+        SIGNED_IN: f"{_session_cookie()}; csrftoken={CSRF}",
         WRITING: "",
         "director": _session_cookie("bench-director"),
     }

@@ -25,6 +25,7 @@ TOURNAMENT_PAGES = {
     "games:standings": "pk",
 }
 GAME_PAGES = {"games:game": "pk", "games:report": "game_id"}
+EVENT_PAGES = {*TOURNAMENT_PAGES, *GAME_PAGES}
 
 
 def chosen_language(request: HttpRequest) -> str | None:
@@ -45,17 +46,16 @@ class LanguageMiddleware(LocaleMiddleware):
     """Django's ``LocaleMiddleware`` (cookie, ``Accept-Language``, ``Vary``), with the
     tournament's language before English on its pages."""
 
-    def process_request(self, request: HttpRequest) -> None:
-        super().process_request(request)
-        request.language_chosen = chosen_language(request) is not None  # type: ignore[attr-defined]
-
     def process_view(
         self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
     ) -> None:
-        if getattr(request, "language_chosen", True) or request.resolver_match is None:
+        match = request.resolver_match
+        if match is None or match.view_name not in EVENT_PAGES:
+            return
+        if chosen_language(request) is not None:  # the visitor's own choice comes first
             return
         try:
-            language = _event_language(request.resolver_match.view_name, kwargs)
+            language = _event_language(match.view_name, kwargs)
         except DatabaseError:  # the page itself says so (a 503), or comes from the cache
             return
         if language and language != request.LANGUAGE_CODE:

@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from games import cache as versions
 from games.models import Player
 from games.selectors import games_awaiting_confirmation
-from ops.pages.cache import cached
+from ops.pages.cache import cached, read_with_user
 from ops.users import is_authenticated
 from referee.selectors import official_tournaments
 
@@ -47,6 +47,7 @@ def header(request: HttpRequest) -> dict[str, Any]:
         pk = facts.player_id
         player = NavPlayer(pk, facts.player_name)
         waiting = cached(f"nav:waiting:{pk}", [versions.player(pk)], lambda: _waiting(pk))
+        read_with_user(user.pk, [versions.player(pk)])  # his next header: one round trip
     return {
         # is_superuser is on the request's user already: read live, never cached
         "nav_official": bool(getattr(user, "is_superuser", False) or facts.official),

@@ -70,11 +70,13 @@ MIDDLEWARE = [
     # Next, so it compresses what every other middleware wrote; a cached visitor page
     # arrives already compressed (ops.pages.compress), which it leaves alone.  BREACH: see
     # docs/operations.md, "Compression".
-    "django.middleware.gzip.GZipMiddleware",
+    "ops.middleware.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Each page-cache version read once per request, the user's with the first read.
+    "ops.middleware.RequestVersionsMiddleware",
     # The page's language: the visitor's choice (cookie), his Accept-Language, the
     # tournament's language on its pages, English (docs/i18n.md).
     "config.locale.LanguageMiddleware",
@@ -268,6 +270,10 @@ AUTHENTICATION_BACKENDS = [
     # Then the username's pace over every address (ops.logins): a paced try is refused
     # before the password is checked, as axes refuses a locked one.
     "ops.logins.LoginPaceBackend",
+    # Passwords, and a session's user from this process's memory while his account is
+    # unchanged (ops.accounts): no query per signed-in request.
+    "ops.accounts.CachedModelBackend",
+    # The sessions opened before it named Django's own: they stay signed in.
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ops.pages import cache
+from ops.users import version as users_version
 
 PLAYERS = "players"
 TOURNAMENTS = "tournaments"
@@ -35,7 +36,7 @@ def tournament(pk: Any) -> str:
 
 
 def user(pk: Any) -> str:
-    return f"user:{pk}"
+    return users_version(pk)
 
 
 def users(pks: Iterable[Any]) -> list[str]:

@@ -1,6 +1,7 @@
 """API tokens (django-rest-knox): one new token per login, expiring, revocable, and every
 one of a user's tokens deleted when his password changes, however it is changed.
-Password-reset e-mails, limited per asking address and per account.
+Password-reset e-mails, limited per asking address and per account.  A session's user
+read from this process's memory while his account is unchanged (``CachedModelBackend``).
 
 Knox stores only a digest of each token, so a database dump holds no usable key.
 How clients use them: README, "Security".
@@ -16,9 +17,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
-from django.db.models.signals import post_save, pre_save
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.exceptions import PermissionDenied
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 from knox.models import AuthToken
@@ -27,6 +31,8 @@ from knox.settings import knox_settings
 from ops.audit import audit_record
 from ops.logins import client_address
 from ops.models import AuditAction
+from ops.pages import cache as pages_cache
+from ops.users import version as user_version
 
 RESET_HOUR = 3600
 
@@ -123,3 +129,44 @@ class LimitedPasswordResetView(auth_views.PasswordResetView):
                 self.get_context_data(form=form, refused=True), status=429
             )
         return super().form_valid(form)
+
+
+# Signed-in users as loaded, keyed by id and the account's version: this process's memory
+# only, so that no password hash is copied into the shared cache.
+_users = LocMemCache("goref-session-users", {"MAX_ENTRIES": 5000, "TIMEOUT": 300})
+
+
+class CachedModelBackend(ModelBackend):
+    """Django's ``ModelBackend``, with a session's user loaded from this process's memory
+    while his ``user:<id>`` version stands, instead of one query per request.  Every
+    save or delete of the account bumps that version (``_account_changed``): a new
+    password, a deactivation or a new flag is read at the next request, as before.  The
+    version is read with the request's other versions, in one round trip
+    (``ops.pages.cache.reading_versions``)."""
+
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> Any:
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None and password is not None:
+            # Stop here: the ModelBackend listed after this one (for sessions made before
+            # it) would check the same password again, at twice the cost of a guess.
+            raise PermissionDenied
+        return user
+
+    def get_user(self, user_id: Any) -> Any:
+        key = f"{user_id}@{pages_cache.versions([user_version(user_id)])}"
+        user = _users.get(key)
+        if user is None:
+            user = super().get_user(user_id)
+            if user is not None:
+                _users.set(key, user)
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="ops.accounts.saved")
+@receiver(post_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="ops.accounts.deleted")
+def _account_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """Whatever saved or deleted the account (the admin, a password change, a login's
+    ``last_login``): its sessions read it afresh, and its header too."""
+    pages_cache.touch(user_version(instance.pk))

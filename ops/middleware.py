@@ -15,7 +15,10 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
+
+from ops.pages import cache
 
 
 def too_large(limit: int) -> JsonResponse:
@@ -57,3 +60,35 @@ class BodySizeLimitMiddleware:
             # request: give it the body read here instead.
             request._stream = LimitedStream(meta["wsgi.input"], len(body))  # type: ignore[assignment]
         return self.get_response(request)
+
+
+class RequestVersionsMiddleware:
+    """Each page-cache version read once per request, the hinted ones with the first
+    (``ops.pages.cache.reading_versions``): a signed-in page read its event's version
+    twice and its user's two more, four round trips where one does.  After the session
+    middleware, whose session the hints read (the user's id), and before the first read
+    (the language middleware's, on an event's page)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with cache.reading_versions(request):
+            return self.get_response(request)
+
+
+# A body this short leaves in one packet either way; gzip's header and its BREACH padding
+# (up to 100 bytes) would take back most of what it saves (the API's lookups: 0.2-0.5 KB).
+GZIP_MIN_BYTES = 1000
+
+
+class GZipMiddleware(DjangoGZipMiddleware):
+    """Django's ``GZipMiddleware``, leaving a body under ``GZIP_MIN_BYTES`` as it is (Django
+    compresses from 200 bytes)."""
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if not response.streaming and len(getattr(response, "content", b"")) < GZIP_MIN_BYTES:
+            return response
+        return super().process_response(request, response)

@@ -61,7 +61,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
                     username=form.cleaned_data["username"],
                     password=form.cleaned_data["password"],
                 )
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, user, backend="ops.accounts.CachedModelBackend")
         except StateConflict as exc:
             return render(
                 request, "registration/invitation.html", {"refused": [str(exc)]}, status=409

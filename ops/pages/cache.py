@@ -26,13 +26,16 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import models, transaction
 
 from ops.pages.backends import MISSING, shared_cache_down
 from ops.pages.warming import flag, unflag, warms_of
 from ops.users import is_authenticated
+from ops.users import version as user_version
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -86,8 +89,11 @@ def bump(names: list[str]) -> None:
     # A fresh value rather than incr(): a version that expired or was lost
     # with Redis's memory must not restart at a value old entries still carry.
     stamp = time.time_ns()
+    read = _request.get()
     for n in names:  # this process sees its own writes at once, whatever max_age
         _seen.pop(n, None)
+        if read is not None:  # and so does the request that wrote
+            read.found.pop(n, None)
     warms = warms_of(names)
     try:
         # The flags first: no reader may see the new version before it knows a worker
@@ -115,6 +121,68 @@ def forget_versions() -> None:
     _seen.clear()
 
 
+class _RequestRead:
+    """The versions one request has read, and whether its user's were asked for yet."""
+
+    def __init__(self, request: Any) -> None:
+        self.request = request
+        self.found: dict[str, Any] = {}
+        self.hinted = False
+
+
+# The request this thread serves (``reading_versions``): per context, never shared.
+_request: ContextVar[_RequestRead | None] = ContextVar("goref_request_versions", default=None)
+
+# User id -> the other versions his requests read (his header's): this process's memory.
+_with_user = LocMemCache("goref-user-versions", {"MAX_ENTRIES": 10_000, "TIMEOUT": 3600})
+
+
+def read_with_user(user_id: Any, names: list[str]) -> None:
+    """Say that a signed-in user's requests read ``names`` too: from his next request on,
+    they are read with its first read, in the same round trip, beside his own
+    ``user:<id>``.  Only a saving: a name no longer read is read and not used."""
+    if _with_user.get(str(user_id)) != names:
+        _with_user.set(str(user_id), names)
+
+
+@contextmanager
+def reading_versions(request: Any) -> Iterator[None]:
+    """Within a request: each version is read once, and all of them in as few round trips
+    as the request's order allows (``RequestVersionsMiddleware``).  The request then sees
+    one state of the cache throughout, and a write it makes is read back afresh."""
+    token = _request.set(_RequestRead(request))
+    try:
+        yield
+    finally:
+        _request.reset(token)
+
+
+def _fetch(names: list[str]) -> dict[str, Any]:
+    """The versions of ``names`` from the shared cache, the missing ones started."""
+    keys = {_VERSION_PREFIX + n: n for n in names}
+    found = cache.get_many(list(keys))
+    missing = {k: time.time_ns() for k in keys if k not in found}
+    if missing:
+        cache.set_many(missing, timeout=None)
+        found.update(missing)
+    return {n: found[k] for k, n in keys.items()}
+
+
+def _hinted(read: _RequestRead) -> set[str]:
+    """The signed-in user's versions, asked for with the request's first read (once)."""
+    if read.hinted:
+        return set()
+    read.hinted = True
+    request = read.request
+    if settings.SESSION_COOKIE_NAME not in getattr(request, "COOKIES", {}):
+        return set()  # a visitor: no session to read
+    session = getattr(request, "session", None)
+    user_id = None if session is None else session.get(SESSION_KEY)
+    if user_id is None:
+        return set()
+    return {user_version(user_id), *(_with_user.get(str(user_id)) or ())}
+
+
 def versions(names: Iterable[str], max_age: float = 0.0) -> str:
     """The current versions of ``names`` as one key fragment (missing ones are started).
 
@@ -130,17 +198,19 @@ def versions(names: Iterable[str], max_age: float = 0.0) -> str:
         memo = [_seen.get(n) for n in names]
         if all(m is not None and now - m[1] < max_age for m in memo):
             return ".".join(str(m[0]) for m in memo if m is not None)
-    keys = [_VERSION_PREFIX + n for n in names]
-    found = cache.get_many(keys)
-    missing = {k: time.time_ns() for k in keys if k not in found}
-    if missing:
-        cache.set_many(missing, timeout=None)
-        found.update(missing)
+    read = _request.get()
+    if read is None:
+        found = _fetch(names)
+    else:
+        wanted = [n for n in names if n not in read.found]
+        if wanted:
+            read.found.update(_fetch(sorted({*wanted, *_hinted(read)} - read.found.keys())))
+        found = read.found
     if len(_seen) > 10_000:
         _seen.clear()
-    for n, k in zip(names, keys, strict=True):
-        _seen[n] = (found[k], now)
-    return ".".join(str(found[k]) for k in keys)
+    for n in names:
+        _seen[n] = (found[n], now)
+    return ".".join(str(found[n]) for n in names)
 
 
 def is_visitor(request: Any) -> bool:

@@ -104,7 +104,8 @@ def splice_mark(context: Any, fragment: Page) -> SafeString:
     replaces with it, or the fragment's text when the page is not rendered that way."""
     holder = context.get(FRAGMENTS)
     if holder is None:
-        return mark_safe(fragment.body().decode())
+        request = context.get("request")
+        return mark_safe(fragment.body(csp_nonce(request) if request is not None else "").decode())
     holder.append(fragment)
     return mark_safe(_MARK)
 
@@ -124,11 +125,12 @@ def render_spliced(request: HttpRequest, template: str, context: dict[str, Any])
     parts: list[bytes | Page] = [around[0]]
     for fragment, after in zip(fragments, around[1:], strict=True):
         parts += [fragment, after]
+    nonce = csp_nonce(request)  # where a fragment was cut at the nonce of its first request
     if accepts_gzip(request):
         # The text around holds a CSRF token: padded as GZipMiddleware pads (BREACH).
-        response.content = gzipped(parts, padding=_PADDING)
+        response.content = gzipped(parts, nonce, padding=_PADDING)
         response["Content-Encoding"] = "gzip"
     else:
-        response.content = b"".join(p if isinstance(p, bytes) else p.body() for p in parts)
+        response.content = b"".join(p if isinstance(p, bytes) else p.body(nonce) for p in parts)
     patch_vary_headers(response, ("Accept-Encoding",))
     return response

@@ -59,9 +59,9 @@ def test_the_player_page_is_served_from_the_cache_until_one_of_his_games_changes
     signed_in = Client()
     signed_in.force_login(bob.user)
     signed_in.get(url)
-    # the page's player (the heading) and the user; the session, the header (cached under
-    # his versions, config.navigation) and the rest come from the cache
-    with django_assert_num_queries(2):
+    # the page's player (the heading); the session, the user (ops.accounts), the header
+    # (cached under his versions, config.navigation) and the rest come from the cache
+    with django_assert_num_queries(1):
         page = signed_in.get(url).content.decode()
     assert "Log out" in page and "B+R" not in page
     services.game_result_submit(actor=alice.user, game=game, result="B+R")

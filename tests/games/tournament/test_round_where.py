@@ -126,9 +126,9 @@ def test_a_signed_in_player_gets_the_cached_tables_under_his_own_header(
     signed_in = Client()
     signed_in.force_login(bob.user)
     signed_in.get(where_url(game.tournament))
-    # his user, the round; his session, the header (cached under his versions,
-    # config.navigation) and the tables come from the cache
-    with django_assert_num_queries(2):
+    # the round; his session, his user (ops.accounts), the header (cached under his
+    # versions, config.navigation) and the tables come from the cache
+    with django_assert_num_queries(1):
         page = signed_in.get(where_url(game.tournament)).content.decode()
     assert "Log out" in page and "Liddell Alice" in page
 

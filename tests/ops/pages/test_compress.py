@@ -57,3 +57,11 @@ def test_text_compressed_now_and_pages_compressed_before_read_as_one_stream() ->
 def test_the_padding_varies_the_header_as_the_middleware_does() -> None:
     sizes = {len(gzipped([b"<p>csrf</p>"], padding=100)) for _ in range(30)}
     assert len(sizes) > 5
+
+
+@pytest.mark.parametrize("length", [0, 1, 511, 512, 513, 5000, 40_000, 200_000])
+def test_text_compressed_per_request_reads_back_at_any_length(length: int) -> None:
+    # Each piece gets a window no larger than itself: still one stream any reader takes.
+    text = bytes(random.Random(length).choice(b"<td>1d</td> ") for _ in range(length))
+    packed = gzipped([text, Page.of("<p>cached</p>" * 40), text])
+    assert gzip.decompress(packed) == text + b"<p>cached</p>" * 40 + text

@@ -1,0 +1,139 @@
+"""A signed-in request: its user from this process's memory while his account is unchanged
+(``ops.accounts.CachedModelBackend``), and every page-cache version it reads in one
+round trip (``ops.pages.cache.reading_versions``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache as shared
+from django.test import Client
+from django.urls import reverse
+
+from ops.pages import cache as pages_cache
+from tests.factories import PASSWORD, PlayerFactory, TournamentFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _cached_sessions(settings: Any) -> None:
+    settings.SESSION_ENGINE = "ops.sessions"  # as with REDIS_URL (config.settings)
+
+
+def _signed_in(user: Any) -> Client:
+    client = Client()
+    response = client.post(
+        reverse("login"), {"username": user.get_username(), "password": PASSWORD}
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    return client
+
+
+def _header(client: Client, path: str = "/tournaments/") -> str:
+    page = client.get(path).content.decode()
+    return page[page.index("<header>") : page.index("</header>")]
+
+
+def _user_queries(queries: Any) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if 'FROM "auth_user"' in q["sql"]]
+
+
+def test_a_signed_in_page_loads_its_user_without_a_query(
+    outsider: Any, django_assert_max_num_queries: Any
+) -> None:
+    client = _signed_in(outsider)
+    client.get("/tournaments/")
+    with django_assert_max_num_queries(10) as queries:
+        assert "Log out" in _header(client)
+    assert not _user_queries(queries)
+
+
+def test_a_new_password_still_signs_the_old_sessions_out(outsider: Any) -> None:
+    client = _signed_in(outsider)
+    assert "Log out" in _header(client)  # his account is now kept in memory
+    outsider.set_password("another pass phrase 42")
+    outsider.save()  # bumps his version: the next request loads him afresh
+    assert "Log out" not in _header(client)
+
+
+def test_a_deactivated_account_is_signed_out_at_its_next_request(outsider: Any) -> None:
+    client = _signed_in(outsider)
+    assert "Log out" in _header(client)
+    outsider.is_active = False
+    outsider.save(update_fields=["is_active"])
+    assert "Log out" not in _header(client)
+
+
+def test_a_new_staff_flag_shows_at_the_next_request(outsider: Any) -> None:
+    client = _signed_in(outsider)
+    assert ">Admin<" not in _header(client)
+    outsider.is_staff = True
+    outsider.save(update_fields=["is_staff"])
+    assert ">Admin<" in _header(client)
+
+
+def test_a_wrong_password_is_checked_once(outsider: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Django's ModelBackend stays listed after the cached one, for sessions opened before
+    # it: a wrong password must not be hashed a second time there.
+    checks: list[str] = []
+    real = type(outsider).check_password
+
+    def counted(user: Any, raw: str) -> bool:
+        checks.append(raw)
+        return bool(real(user, raw))
+
+    monkeypatch.setattr(type(outsider), "check_password", counted)
+    response = Client().post(reverse("login"), {"username": outsider.username, "password": "no"})
+    assert response.status_code == 200  # the form again
+    assert checks == ["no"]
+
+
+def test_a_session_opened_under_djangos_backend_stays_signed_in(outsider: Any) -> None:
+    client = Client()
+    client.force_login(outsider, backend="django.contrib.auth.backends.ModelBackend")
+    assert "Log out" in _header(client)
+
+
+def test_the_header_names_his_player_once_linked(outsider: Any) -> None:
+    client = _signed_in(outsider)
+    assert "My games" not in _header(client)
+    player = PlayerFactory(family_name="Linked")
+    player.user = outsider
+    player.save()
+    pages_cache.changed(player)  # as the services do: his account's version (games.cache)
+    assert "My games" in _header(client) and "Linked" in _header(client)
+
+
+def test_two_users_see_their_own_headers(outsider: Any) -> None:
+    other = UserFactory()
+    PlayerFactory(user=outsider, given_name="Ann", family_name="First")
+    PlayerFactory(user=other, given_name="Bob", family_name="Second")
+    first, second = _signed_in(outsider), _signed_in(other)
+    for _ in range(2):
+        assert "First" in _header(first) and "Second" not in _header(first)
+        assert "Second" in _header(second) and "First" not in _header(second)
+
+
+def test_a_signed_in_tournament_page_reads_its_versions_in_one_round_trip(
+    outsider: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    PlayerFactory(user=outsider)
+    tournament = TournamentFactory()
+    client = _signed_in(outsider)
+    path = reverse("games:tournament", args=[tournament.pk])
+    client.get(path)
+    reads: list[list[str]] = []
+    real = shared.get_many
+
+    def spy(keys: Any, *args: Any, **kwargs: Any) -> Any:
+        if any(str(k).startswith("v:") for k in keys):
+            reads.append(list(keys))
+        return real(keys, *args, **kwargs)
+
+    monkeypatch.setattr(shared, "get_many", spy)
+    assert client.get(path).status_code == 200
+    # The event's (its language and its page), the user's and his player's: one read.
+    assert len(reads) == 1, reads
+    assert {f"v:tournament:{tournament.pk}", f"v:user:{outsider.pk}"} <= set(reads[0])
