@@ -2,7 +2,8 @@
 under the same gunicorn settings, measured in alternation.
 
 Run: ``.venv/bin/python -m bench.web`` (``--seconds S`` per measurement,
-``--rounds N``, ``--port P``; the peer listens on P+1).
+``--rounds N``, ``--port P``, ``--event FILE`` to import another event than the tests'
+largest; the peer listens on P+1).
 
 Creates its own PostgreSQL database (``BENCH_DATABASE_URL``, default
 postgres://postgres@127.0.0.1:5432/goref_bench_web, dropped and migrated
@@ -107,7 +108,7 @@ def _event_file() -> Path:
     return max(files, key=lambda p: p.read_text(errors="replace").count("<Game "))
 
 
-def _import(keys: int) -> tuple[dict[str, list[str]], int, int]:
+def _import(keys: int, event: Path) -> tuple[dict[str, list[str]], int, int]:
     """The real event imported and rated; the URLs of each read (random keys), its id and
     the number of the round its director enters results in."""
     from io import StringIO
@@ -119,7 +120,7 @@ def _import(keys: int) -> tuple[dict[str, list[str]], int, int]:
     from games.models import Game, Tournament
     from ratings.recompute import recompute
 
-    call_command("import_tournament", str(_event_file()), stdout=StringIO())
+    call_command("import_tournament", str(event), stdout=StringIO())
     tournament = Tournament.objects.latest("pk")
     last = int(Game.objects.filter(tournament=tournament).aggregate(n=Max("round__number"))["n"])
     # The round the director enters results in must be one the event has: the seeded
@@ -438,6 +439,13 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--connections", default="10,50")
     parser.add_argument("--keys", type=int, default=200, help="players (and pairs) asked for")
     parser.add_argument(
+        "--event",
+        type=Path,
+        default=None,
+        help="a tournament file to import (any format goref reads; by default the largest "
+        "real OpenGotha file of the tests): a congress's own, say",
+    )
+    parser.add_argument(
         "--reads", default="", help="only these reads, comma-separated (the peer always)"
     )
     return parser.parse_args()
@@ -478,7 +486,8 @@ def _event(
 ) -> tuple[dict[str, list[str]], int, int, dict[str, str]]:
     """The imported event: the reads asked for, its id, its director's round and each
     read's cookie."""
-    urls, event, number = _import(args.keys)
+    source = args.event or _event_file()
+    urls, event, number = _import(args.keys, source)
     if args.reads:
         wanted = {PEER, *args.reads.split(",")}
         if unknown := wanted - urls.keys():
@@ -493,7 +502,7 @@ def _event(
     from games.models import Game, TournamentEntry
 
     print(
-        f"imported {_event_file().name}: {TournamentEntry.objects.filter(tournament_id=event).count()} "
+        f"imported {source.name}: {TournamentEntry.objects.filter(tournament_id=event).count()} "
         f"players, {Game.objects.filter(tournament_id=event).count()} games, results entered "
         f"in round {number}; reads over {args.keys} random keys; gunicorn with "
         f"{env['WEB_CONCURRENCY']} workers x {os.environ.get('WEB_THREADS', '4')} threads "

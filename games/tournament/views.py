@@ -40,6 +40,7 @@ from ops.pages.responses import (
     FRAGMENTS,
     fragment_entry,
     lazy_context,
+    reader_copy,
     render_spliced,
     splice_mark,
     visitor_cached,
@@ -98,6 +99,10 @@ def _tournament_page(request: HttpRequest, pk: int, names: list[str]) -> HttpRes
         }
 
     director = is_director(request.user, tournament, directors=head.directors)
+    if not director:  # nothing on the page is his but the header: the visitors' copy
+        copy = reader_copy(request, pages.tournament_key(pk), names)
+        if copy is not None:
+            return copy
     return render_spliced(
         request,
         "games/tournament_detail.html",
@@ -146,6 +151,10 @@ def round_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def _round_where_page(
     request: HttpRequest, pk: int, number: int, key: str, names: list[str], query: str
 ) -> HttpResponse:
+    # Nothing on it is the reader's but the header: a signed-in reader gets the visitors'.
+    copy = None if query else reader_copy(request, f"page.{key}", names)
+    if copy is not None:
+        return copy
     rnd = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=number
     )
@@ -207,6 +216,10 @@ def _standings_page(
     number: int | None,
     printable: bool,
 ) -> HttpResponse:
+    # Nothing on it is the reader's but the header: a signed-in reader gets the visitors'.
+    copy = reader_copy(request, f"page.{key}", names)
+    if copy is not None:
+        return copy
     # As the tournament page: its row kept under the versions the fragment is read by.
     versions = cache.versions(names)
     head = day_selectors.tournament_head(pk, versions)

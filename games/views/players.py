@@ -15,7 +15,7 @@ from games.models import Player
 from games.permissions import player_for
 from games.services import outbound
 from ops.pages import cache
-from ops.pages.responses import lazy_context, render_spliced, visitor_cached
+from ops.pages.responses import lazy_context, reader_copy, render_spliced, visitor_cached
 from ops.text import small_number
 
 # Games on one page of the player page: an active EGD player's career is 2,000 games,
@@ -47,6 +47,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _player_page(request: HttpRequest, pk: int, names: list[str], page: int) -> HttpResponse:
+    # Nothing on it is the reader's but the header: a signed-in reader gets the visitors'.
+    copy = reader_copy(request, f"page.player.{pk}.{page}", names)
+    if copy is not None:
+        return copy
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
 
     def body() -> dict[str, Any]:

@@ -69,6 +69,52 @@ class Page:
         return gzipped([self], nonce)
 
 
+# Around the header in base.html: what a visitor's page shows of its reader (a log-in
+# link), which a signed-in reader's copy of it replaces with his own (``CutPage``).  No
+# escaped text can contain an HTML comment.
+READER_START = "<!--goref:reader-->"
+READER_END = "<!--goref:/reader-->"
+
+
+@dataclass(frozen=True)
+class CutPage:
+    """A visitor's page kept in three parts: before its reader's header, that header (a
+    visitor's), after it; so that a signed-in reader's copy is the same page around his
+    own header, with nothing compressed again but it (``ops.pages.responses.reader_copy``).
+    A page without the marks is all ``before``."""
+
+    before: Page
+    header: Page
+    after: Page
+
+    @classmethod
+    def of(cls, text: str, nonce: str = "") -> CutPage:
+        start, end = text.find(READER_START), text.find(READER_END)
+        if start < 0 or end < start:
+            return cls(Page.of(text, nonce), Page.of(""), Page.of(""))
+        end += len(READER_END)
+        return cls(
+            Page.of(text[:start], nonce),
+            Page.of(text[start:end], nonce),
+            Page.of(text[end:], nonce),
+        )
+
+    @property
+    def size(self) -> int:
+        return self.before.size + self.header.size + self.after.size
+
+    @property
+    def cut(self) -> bool:
+        """Whether the page has a reader's header to replace."""
+        return self.header.size > 0
+
+    def body(self, nonce: str = "") -> bytes:
+        return b"".join(p.body(nonce) for p in (self.before, self.header, self.after))
+
+    def gzipped(self, nonce: str = "") -> bytes:
+        return gzipped([self.before, self.header, self.after], nonce)
+
+
 def gzipped(parts: Sequence[bytes | Page], nonce: str = "", *, padding: int = 0) -> bytes:
     """One gzip stream of ``parts`` in order: text compressed now, pages as they were
     compressed when cached (with ``nonce`` between their pieces).

@@ -11,15 +11,18 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from ops.pages import cache
-from ops.pages.compress import MIN_BYTES, Page, accepts_gzip, gzipped
+from ops.pages.backends import MISSING
+from ops.pages.compress import MIN_BYTES, CutPage, Page, accepts_gzip, gzipped
 
 # The context variable that collects a page's cached fragments (``splice_mark``).
 FRAGMENTS = "spliced_fragments"
@@ -45,8 +48,8 @@ class _NotCached(Exception):
 def visitor_entry(key: str, language: str | None = None) -> str:
     """The cache entry name of ``visitor_cached(request, key, ...)``'s whole page, in
     ``language`` (by default the request's, which the page is written in)."""
-    # ".gz2": a page kept by an earlier release has other fields.
-    return f"{key}.{language or get_language()}.gz2"
+    # ".gz3": a page kept by an earlier release has other fields.
+    return f"{key}.{language or get_language()}.gz3"
 
 
 def fragment_entry(name: str, language: str | None = None) -> str:
@@ -64,14 +67,14 @@ def visitor_cached(
     if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
         return page()
 
-    def build() -> Page:
+    def build() -> CutPage:
         response = page()
         if response.status_code != 200:
             raise _NotCached(response)
         content = response.content
         if response.get("Content-Encoding") == "gzip":  # built around a compressed fragment
             content = gzip.decompress(content)
-        return Page.of(content.decode(response.charset or "utf-8"), csp_nonce(request))
+        return CutPage.of(content.decode(response.charset or "utf-8"), csp_nonce(request))
 
     try:
         cached_page = cache.cached(
@@ -88,6 +91,34 @@ def visitor_cached(
         # gives BREACH nothing to find (docs/operations.md, "Compression").
         response = HttpResponse(cached_page.gzipped(nonce))
         response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
+# The header of base.html, between its reader marks: what a page shows of its reader.
+READER_TEMPLATE = "_header.html"
+
+
+def reader_copy(request: HttpRequest, key: str, names: list[str]) -> HttpResponse | None:
+    """A signed-in reader's copy of the visitor's page cached under ``key`` and ``names``
+    (``visitor_cached``): that page around his own header (``READER_TEMPLATE``), only the
+    header rendered and compressed for him.  For a view whose page shows its reader
+    nothing but the header (the caller decides: not to an event's director); None when
+    there is no copy to take (none cached under these versions, a page without the marks,
+    a message waiting for him, a client that does not take gzip): the caller renders
+    the page."""
+    if cache.is_visitor(request) or not accepts_gzip(request):
+        return None
+    if len(messages.get_messages(request)):  # shown once on the page he is sent: render it
+        return None
+    visitor = cache.peek(visitor_entry(key), names)
+    if visitor is MISSING or not visitor.cut:
+        return None
+    header = render_to_string(READER_TEMPLATE, request=request).encode()
+    # His header holds a CSRF token: padded as GZipMiddleware pads (BREACH).
+    parts = [visitor.before, header, visitor.after]
+    response = HttpResponse(gzipped(parts, csp_nonce(request), padding=_PADDING))
+    response["Content-Encoding"] = "gzip"
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
 

@@ -137,3 +137,86 @@ def test_a_signed_in_tournament_page_reads_its_versions_in_one_round_trip(
     # The event's (its language and its page), the user's and his player's: one read.
     assert len(reads) == 1, reads
     assert {f"v:tournament:{tournament.pk}", f"v:user:{outsider.pk}"} <= set(reads[0])
+
+
+def _normalised(response: Any) -> str:
+    """The page's text, with what differs per response (CSP nonce, masked CSRF token)
+    written the same way."""
+    import gzip
+    import re
+
+    body = response.content
+    if response.get("Content-Encoding") == "gzip":
+        body = gzip.decompress(body)
+    text = body.decode()
+    text = re.sub(r'nonce="[^"]*"', 'nonce="N"', text)
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "CSRF", text)
+
+
+def test_a_readers_copy_of_the_visitors_page_is_the_page_he_would_be_rendered(
+    outsider: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.core.cache import caches
+
+    from games.tournament import pages
+    from ops.pages.responses import visitor_entry
+    from tests.factories import EntryFactory, GameFactory
+
+    settings.GOREF_VISITOR_STALE_SECONDS = 0
+    tournament = TournamentFactory()
+    game = GameFactory(tournament=tournament)
+    EntryFactory(tournament=tournament, player=game.black)
+    EntryFactory(tournament=tournament, player=game.white)
+    PlayerFactory(user=outsider, given_name="Reader", family_name="Own")
+    path = reverse("games:tournament", args=[tournament.pk])
+    client = _signed_in(outsider)
+    rendered = client.get(path, HTTP_ACCEPT_ENCODING="gzip")  # no visitors' copy yet
+    assert Client().get(path).status_code == 200  # a visitor's request keeps one
+    entry = visitor_entry(pages.tournament_key(tournament.pk))
+    assert any(entry in str(key) for key in caches["versioned"]._cache)  # type: ignore[attr-defined]
+    from games.tournament import views
+
+    rendered_again: list[str] = []
+    real_render = views.render_spliced
+
+    def spy(request: Any, template: str, context: Any) -> Any:
+        rendered_again.append(template)
+        return real_render(request, template, context)
+
+    monkeypatch.setattr(views, "render_spliced", spy)
+    copy = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
+    assert not rendered_again  # the visitors' page, around his header
+    assert _normalised(copy) == _normalised(rendered)
+    assert "Own Reader" in _normalised(copy) and "Log out" in _normalised(copy)
+    assert copy["Content-Encoding"] == "gzip" and "Accept-Encoding" in copy["Vary"]
+
+
+def test_a_director_is_never_given_the_visitors_copy(director: Any, tournament: Any) -> None:
+    path = reverse("games:tournament", args=[tournament.pk])
+    assert Client().get(path).status_code == 200  # a visitor's request keeps one
+    client = Client()
+    client.force_login(director)
+    page = _normalised(client.get(path, HTTP_ACCEPT_ENCODING="gzip"))
+    assert "edit in admin" in page and "Close the tournament" in page
+
+
+def test_a_message_waiting_for_the_reader_is_shown_on_a_page_rendered_for_him(
+    outsider: Any, tournament: Any
+) -> None:
+    from django.contrib import messages
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.backends.cache import SessionStore
+    from django.test import RequestFactory
+
+    from games.tournament import pages
+    from ops.pages.responses import reader_copy
+
+    path = reverse("games:tournament", args=[tournament.pk])
+    assert Client().get(path).status_code == 200  # a visitor's request keeps one
+    request = RequestFactory().get(path, HTTP_ACCEPT_ENCODING="gzip")
+    request.user = outsider
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)  # type: ignore[attr-defined]
+    messages.info(request, "Saved.")
+    names = [f"tournament:{tournament.pk}"]
+    assert reader_copy(request, pages.tournament_key(tournament.pk), names) is None
