@@ -72,7 +72,7 @@ MIDDLEWARE = [
     # docs/operations.md, "Compression".
     "ops.middleware.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "ops.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Each page-cache version read once per request, the user's with the first read.

@@ -3,10 +3,12 @@ carries the page's nonce."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 import pytest
+from csp.exceptions import CSPNonceError
 from django.test import Client
 
 
@@ -49,3 +51,30 @@ def test_a_page_served_from_the_visitors_cache_carries_its_own_working_nonce(cli
         assert nonce and f"'nonce-{nonce}'" in response.headers["Content-Security-Policy"]
         seen.append(nonce)
     assert seen[0] != seen[1]
+
+
+@pytest.mark.parametrize("nonce_used", [False, True])
+def test_the_policy_built_once_is_the_librarys(nonce_used: bool) -> None:
+    # ops.middleware.CSPMiddleware gives the site's own policy without building it per
+    # response: the same header django-csp's middleware writes.
+    from csp.middleware import CSPMiddleware as Library
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from ops.middleware import CSPMiddleware
+
+    headers = []
+    for middleware in (CSPMiddleware, Library):
+        handler = middleware(lambda request: HttpResponse("ok"))
+        request = RequestFactory().get("/")
+        handler.process_request(request)
+        if nonce_used:
+            str(request.csp_nonce)
+            request._csp_nonce = "fixed-nonce=="  # type: ignore[attr-defined]
+        headers.append(
+            handler.process_response(request, HttpResponse("ok"))["Content-Security-Policy"]
+        )
+        with contextlib.nullcontext() if nonce_used else pytest.raises(CSPNonceError):
+            str(request.csp_nonce)  # asked for after the header was written
+    assert headers[0] == headers[1]
+    assert ("'nonce-fixed-nonce=='" in headers[0]) is nonce_used
