@@ -50,3 +50,18 @@ class SessionStore(CachedDBStore):
     def __init__(self, session_key: str | None = None) -> None:
         super().__init__(session_key)
         self._cache = _ShortLived(self._cache)
+
+    def read_along(self) -> str | None:
+        """The cache key this session's data is to be read under, while it is still to be
+        read: a caller reading other keys of the same cache reads it in the same round
+        trip (``ops.pages.cache``), then hands it over (``read_with``)."""
+        if self.session_key is None or hasattr(self, "_session_cache"):
+            return None
+        return str(self.cache_key_prefix + self.session_key)
+
+    def read_with(self, data: Any) -> None:
+        """This session's data as read along (``read_along``), which its load would have
+        read from the cache; nothing when none was there (its load then reads the
+        database, as always)."""
+        if data is not None and not hasattr(self, "_session_cache"):
+            self._session_cache = data

@@ -122,7 +122,7 @@ def forget_versions() -> None:
 
 
 class _RequestRead:
-    """The versions one request has read, and whether its user's were asked for yet."""
+    """The versions one request has read, and whether its first read was made."""
 
     def __init__(self, request: Any) -> None:
         self.request = request
@@ -135,6 +135,9 @@ _request: ContextVar[_RequestRead | None] = ContextVar("goref_request_versions",
 
 # User id -> the other versions his requests read (his header's): this process's memory.
 _with_user = LocMemCache("goref-user-versions", {"MAX_ENTRIES": 10_000, "TIMEOUT": 3600})
+# Session cookie -> the versions its user's requests read (his own and the above), so
+# that his next request reads them with its session, before knowing who he is.
+_with_session = LocMemCache("goref-session-versions", {"MAX_ENTRIES": 10_000, "TIMEOUT": 3600})
 
 
 def read_with_user(user_id: Any, names: list[str]) -> None:
@@ -143,6 +146,11 @@ def read_with_user(user_id: Any, names: list[str]) -> None:
     ``user:<id>``.  Only a saving: a name no longer read is read and not used."""
     if _with_user.get(str(user_id)) != names:
         _with_user.set(str(user_id), names)
+    read = _request.get()
+    cookie = None if read is None else read.request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    mine = sorted({user_version(user_id), *names})
+    if cookie is not None and _with_session.get(cookie) != mine:
+        _with_session.set(cookie, mine)
 
 
 @contextmanager
@@ -157,30 +165,45 @@ def reading_versions(request: Any) -> Iterator[None]:
         _request.reset(token)
 
 
-def _fetch(names: list[str]) -> dict[str, Any]:
-    """The versions of ``names`` from the shared cache, the missing ones started."""
+def _fetch(names: list[str], along: str | None = None) -> tuple[dict[str, Any], Any]:
+    """The versions of ``names`` from the shared cache, the missing ones started; and
+    the entry under the key ``along`` (a session's), read in the same round trip."""
     keys = {_VERSION_PREFIX + n: n for n in names}
-    found = cache.get_many(list(keys))
+    found = cache.get_many([*keys, along] if along is not None else list(keys))
+    extra = found.pop(along, None) if along is not None else None
     missing = {k: time.time_ns() for k in keys if k not in found}
     if missing:
         cache.set_many(missing, timeout=None)
         found.update(missing)
-    return {n: found[k] for k, n in keys.items()}
+    return {n: found[k] for k, n in keys.items()}, extra
 
 
-def _hinted(read: _RequestRead) -> set[str]:
-    """The signed-in user's versions, asked for with the request's first read (once)."""
-    if read.hinted:
-        return set()
+def _first_read(read: _RequestRead, wanted: list[str]) -> dict[str, Any]:
+    """The request's first read: ``wanted``, the session (when it is still to be read from
+    the same cache), and the versions its user's requests read, remembered by session in
+    this process: one round trip.  A second one only when the session's user has none
+    remembered (his first request here, or another user behind the cookie)."""
     read.hinted = True
     request = read.request
-    if settings.SESSION_COOKIE_NAME not in getattr(request, "COOKIES", {}):
-        return set()  # a visitor: no session to read
+    cookie = getattr(request, "COOKIES", {}).get(settings.SESSION_COOKIE_NAME)
+    if cookie is None:  # a visitor: no session to read
+        return _fetch(wanted)[0]
     session = getattr(request, "session", None)
+    reading = getattr(session, "read_along", None)
+    along = reading() if reading is not None and settings.SESSION_CACHE_ALIAS == "default" else None
+    remembered = _with_session.get(cookie) or []
+    found, data = _fetch(sorted({*wanted, *remembered}), along)
+    if along is not None and session is not None:
+        session.read_with(data)  # what its load would have read from the cache
     user_id = None if session is None else session.get(SESSION_KEY)
     if user_id is None:
-        return set()
-    return {user_version(user_id), *(_with_user.get(str(user_id)) or ())}
+        return found
+    mine = sorted({user_version(user_id), *(_with_user.get(str(user_id)) or ())})
+    if mine != remembered:
+        _with_session.set(cookie, mine)
+    if missing := [n for n in mine if n not in found]:
+        found.update(_fetch(missing)[0])
+    return found
 
 
 def versions(names: Iterable[str], max_age: float = 0.0) -> str:
@@ -200,11 +223,13 @@ def versions(names: Iterable[str], max_age: float = 0.0) -> str:
             return ".".join(str(m[0]) for m in memo if m is not None)
     read = _request.get()
     if read is None:
-        found = _fetch(names)
+        found = _fetch(names)[0]
     else:
         wanted = [n for n in names if n not in read.found]
-        if wanted:
-            read.found.update(_fetch(sorted({*wanted, *_hinted(read)} - read.found.keys())))
+        if wanted and not read.hinted:
+            read.found.update(_first_read(read, wanted))
+        elif wanted:
+            read.found.update(_fetch(wanted)[0])
         found = read.found
     if len(_seen) > 10_000:
         _seen.clear()

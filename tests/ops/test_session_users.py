@@ -119,24 +119,39 @@ def test_two_users_see_their_own_headers(outsider: Any) -> None:
 def test_a_signed_in_tournament_page_reads_its_versions_in_one_round_trip(
     outsider: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    PlayerFactory(user=outsider)
+    player = PlayerFactory(user=outsider)
     tournament = TournamentFactory()
     client = _signed_in(outsider)
     path = reverse("games:tournament", args=[tournament.pk])
     client.get(path)
+    client.get(path)  # his header's versions are now remembered with his session
     reads: list[list[str]] = []
-    real = shared.get_many
+    real_many, real_one = shared.get_many, shared.get
 
-    def spy(keys: Any, *args: Any, **kwargs: Any) -> Any:
-        if any(str(k).startswith("v:") for k in keys):
-            reads.append(list(keys))
-        return real(keys, *args, **kwargs)
+    inside: list[bool] = []  # a local-memory cache reads get_many's keys one by one
 
-    monkeypatch.setattr(shared, "get_many", spy)
+    def many(keys: Any, *args: Any, **kwargs: Any) -> Any:
+        reads.append([str(k) for k in keys])
+        inside.append(True)
+        try:
+            return real_many(keys, *args, **kwargs)
+        finally:
+            inside.pop()
+
+    def one(key: Any, *args: Any, **kwargs: Any) -> Any:
+        if not inside:
+            reads.append([str(key)])
+        return real_one(key, *args, **kwargs)
+
+    monkeypatch.setattr(shared, "get_many", many)
+    monkeypatch.setattr(shared, "get", one)
     assert client.get(path).status_code == 200
-    # The event's (its language and its page), the user's and his player's: one read.
+    # The event's versions (its language and its page), the user's, his player's and his
+    # session: one read of the shared cache.
     assert len(reads) == 1, reads
-    assert {f"v:tournament:{tournament.pk}", f"v:user:{outsider.pk}"} <= set(reads[0])
+    wanted = {f"v:tournament:{tournament.pk}", f"v:user:{outsider.pk}", f"v:player:{player.pk}"}
+    assert wanted <= set(reads[0])
+    assert any(key.startswith("django.contrib.sessions") for key in reads[0])
 
 
 def _normalised(response: Any) -> str:
