@@ -46,25 +46,26 @@ class VersionedCacheNode(template.Node):
         return splice_mark(context, cache.single_flight(key, build))
 
 
+def _parts(parser: Parser, token: Token) -> tuple[NodeList, list[FilterExpression]]:
+    """A fragment tag's body, up to its end tag, and its name and arguments."""
+    tag, *bits = token.split_contents()
+    if not bits:
+        raise template.TemplateSyntaxError(f"{tag} needs a fragment name.")
+    nodelist = parser.parse((f"end{tag}",))
+    parser.delete_first_token()
+    return nodelist, [parser.compile_filter(b) for b in bits]
+
+
 @register.tag("versioned_cache")
 def do_versioned_cache(parser: Parser, token: Token) -> VersionedCacheNode:
-    bits = token.split_contents()[1:]
-    if not bits:
-        raise template.TemplateSyntaxError("versioned_cache needs a fragment name.")
-    nodelist = parser.parse(("endversioned_cache",))
-    parser.delete_first_token()
-    return VersionedCacheNode(nodelist, [parser.compile_filter(b) for b in bits])
+    return VersionedCacheNode(*_parts(parser, token))
 
 
 # Fragments by the values they show: small, rebuilt at will, this process's own.
 _by_values = LocMemCache("goref-value-fragments", {"MAX_ENTRIES": 5000, "TIMEOUT": 3600})
 
 
-class ValuesCacheNode(template.Node):
-    def __init__(self, nodelist: NodeList, parts: list[FilterExpression]) -> None:
-        self.nodelist = nodelist
-        self.parts = parts
-
+class ValuesCacheNode(VersionedCacheNode):
     def render(self, context: template.Context) -> SafeString:
         values = repr([p.resolve(context) for p in self.parts])
         digest = hashlib.blake2b(values.encode(), digest_size=16).hexdigest()
@@ -82,9 +83,4 @@ class ValuesCacheNode(template.Node):
 
 @register.tag("values_cache")
 def do_values_cache(parser: Parser, token: Token) -> ValuesCacheNode:
-    bits = token.split_contents()[1:]
-    if not bits:
-        raise template.TemplateSyntaxError("values_cache needs a fragment name.")
-    nodelist = parser.parse(("endvalues_cache",))
-    parser.delete_first_token()
-    return ValuesCacheNode(nodelist, [parser.compile_filter(b) for b in bits])
+    return ValuesCacheNode(*_parts(parser, token))

@@ -1,6 +1,7 @@
 """A signed-in request: its user from this process's memory while his account is unchanged
 (``ops.accounts.CachedModelBackend``), and every page-cache version it reads in one
-round trip (``ops.pages.cache.reading_versions``)."""
+round trip (``ops.pages.cache.reading_versions``), and his copy of a visitors' page around
+his own header (``ops.pages.responses.reader_copy``)."""
 
 from __future__ import annotations
 
@@ -12,23 +13,12 @@ from django.test import Client
 from django.urls import reverse
 
 from ops.pages import cache as pages_cache
-from tests.factories import PASSWORD, PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import PlayerFactory, TournamentFactory, UserFactory
+
+# Sessions from the cache, as with REDIS_URL (config.settings), and a login by the form.
+from tests.ops.test_sessions import _cached_sessions, _signed_in  # noqa: F401
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cached_sessions(settings: Any) -> None:
-    settings.SESSION_ENGINE = "ops.sessions"  # as with REDIS_URL (config.settings)
-
-
-def _signed_in(user: Any) -> Client:
-    client = Client()
-    response = client.post(
-        reverse("login"), {"username": user.get_username(), "password": PASSWORD}
-    )
-    assert response.status_code == 302, response.content.decode()[:500]
-    return client
 
 
 def _header(client: Client, path: str = "/tournaments/") -> str:
