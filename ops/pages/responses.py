@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import re
 import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -28,7 +29,11 @@ from ops.pages.compress import MIN_BYTES, CutPage, Page, accepts_gzip, gzipped
 FRAGMENTS = "spliced_fragments"
 # Stands for a fragment in the rendered page until it is spliced in: random per process,
 # and an HTML comment, which no escaped text can contain.
-_MARK = f"<!--fragment-{secrets.token_hex(16)}-->"
+_MARK = f"<!--fragment-{secrets.token_hex(16)}-"
+# A mark and the fragment's place in the page's list: a view may splice one in before
+# the template adds its own (the standings' body before the header), so the marks are
+# matched by number, not by order.
+_MARKS = re.compile(re.escape(_MARK.encode()) + rb"(\d+)-->")
 # GZipMiddleware's own BREACH padding (0-99 random bytes in the gzip header).
 _PADDING = 100
 
@@ -138,7 +143,7 @@ def splice_mark(context: Any, fragment: Page) -> SafeString:
         request = context.get("request")
         return mark_safe(fragment.body(csp_nonce(request) if request is not None else "").decode())
     holder.append(fragment)
-    return mark_safe(_MARK)
+    return mark_safe(f"{_MARK}{len(holder) - 1}-->")
 
 
 def render_spliced(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
@@ -150,12 +155,14 @@ def render_spliced(request: HttpRequest, template: str, context: dict[str, Any])
     response = render(request, template, context)
     if not fragments:
         return response
-    around = response.content.split(_MARK.encode())
-    if len(around) != len(fragments) + 1:  # a fragment rendered twice, or its mark lost
-        raise RuntimeError(f"{template}: {len(fragments)} fragments, {len(around) - 1} marks")
-    parts: list[bytes | Page] = [around[0]]
-    for fragment, after in zip(fragments, around[1:], strict=True):
-        parts += [fragment, after]
+    # Text, then each mark's number and the text after it.
+    pieces = _MARKS.split(response.content)
+    numbers = [int(n) for n in pieces[1::2]]
+    if sorted(numbers) != list(range(len(fragments))):  # one rendered twice, or lost
+        raise RuntimeError(f"{template}: {len(fragments)} fragments, marks {numbers}")
+    parts: list[bytes | Page] = [pieces[0]]
+    for number, after in zip(numbers, pieces[2::2], strict=True):
+        parts += [fragments[number], after]
     nonce = csp_nonce(request)  # where a fragment was cut at the nonce of its first request
     if accepts_gzip(request):
         # The text around holds a CSRF token: padded as GZipMiddleware pads (BREACH).
