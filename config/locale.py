@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.conf.urls.i18n import is_language_prefix_patterns_used
 from django.db import DatabaseError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games import cache as versions
@@ -46,6 +48,24 @@ class LanguageMiddleware(LocaleMiddleware):
     """Django's ``LocaleMiddleware`` (cookie, ``Accept-Language``, ``Vary``), with the
     tournament's language before English on its pages."""
 
+    def process_request(self, request: HttpRequest) -> None:
+        if _prefixed(request):
+            super().process_request(request)
+            return
+        # No URL carries a language: Django's choice without looking at the path, whose
+        # first segment ("api", "tournaments") Django tried as a language on every request.
+        translation.activate(translation.get_language_from_request(request))
+        request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if _prefixed(request):
+            return super().process_response(request, response)
+        patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response
+
     def process_view(
         self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
     ) -> None:
@@ -61,6 +81,13 @@ class LanguageMiddleware(LocaleMiddleware):
         if language and language != request.LANGUAGE_CODE:
             translation.activate(language)
             request.LANGUAGE_CODE = language
+
+
+def _prefixed(request: HttpRequest) -> bool:
+    """Whether the request's URLs carry a language (``i18n_patterns``; goref's do not):
+    then Django's own middleware decides."""
+    urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
+    return bool(is_language_prefix_patterns_used(urlconf)[0])
 
 
 def _event_language(name: str, kwargs: dict[str, Any]) -> str | None:

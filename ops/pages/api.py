@@ -56,7 +56,9 @@ class CachedRead:
                     renderer = view.renderer_classes[0]()
                     response = HttpResponse(renderer.render(hit), content_type=renderer.media_type)
                     response["Allow"] = ", ".join(view.allowed_methods)
-                    patch_vary_headers(response, ["Accept"])
+                    # DRF's path reads the session (its authentication), which adds
+                    # "Cookie"; this one knows the visitor without it (is_visitor).
+                    patch_vary_headers(response, ["Accept", "Cookie"])
                     return response
         answer: HttpResponseBase = super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
         return answer

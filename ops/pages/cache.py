@@ -31,6 +31,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import models, transaction
+from django.utils.functional import SimpleLazyObject
 
 from ops.pages.backends import MISSING, shared_cache_down
 from ops.pages.warming import flag, unflag, warms_of
@@ -239,8 +240,17 @@ def versions(names: Iterable[str], max_age: float = 0.0) -> str:
 
 
 def is_visitor(request: Any) -> bool:
-    """Whether no user is signed in on ``request``."""
-    return not is_authenticated(getattr(request, "user", None))
+    """Whether no user is signed in on ``request``.  Without a session cookie nobody is,
+    whatever the session middleware's lazy user would load (an anonymous user, after
+    creating an empty session): answered without loading it, a tenth of a lookup."""
+    user = getattr(request, "user", None)
+    if (
+        isinstance(user, SimpleLazyObject)
+        and settings.SESSION_COOKIE_NAME not in getattr(request, "COOKIES", {})
+        and "HTTP_AUTHORIZATION" not in getattr(request, "META", {})
+    ):
+        return True
+    return not is_authenticated(user)
 
 
 def visitor_max_age(request: Any) -> float:

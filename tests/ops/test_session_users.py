@@ -225,3 +225,22 @@ def test_a_message_waiting_for_the_reader_is_shown_on_a_page_rendered_for_him(
     messages.info(request, "Saved.")
     names = [f"tournament:{tournament.pk}"]
     assert reader_copy(request, pages.tournament_key(tournament.pk), names) is None
+
+
+def test_a_request_without_a_session_cookie_is_a_visitor_without_loading_a_user(
+    outsider: Any,
+) -> None:
+    from django.test import RequestFactory
+    from django.utils.functional import SimpleLazyObject
+
+    loaded: list[bool] = []
+
+    def load() -> Any:
+        loaded.append(True)
+        return outsider
+
+    request = RequestFactory().get("/api/v1/handicap/")
+    request.user = SimpleLazyObject(load)  # as AuthenticationMiddleware sets it
+    assert pages_cache.is_visitor(request) and not loaded
+    request.COOKIES["sessionid"] = "something"
+    assert not pages_cache.is_visitor(request) and loaded  # his session: load him
