@@ -1,4 +1,8 @@
-"""``BodySizeLimitMiddleware``: a request body over ``GOREF_MAX_REQUEST_BYTES`` gets 413
+"""goref's own middleware: the body limit below, one page-cache read per request
+(``RequestVersionsMiddleware``), Django's gzip with a floor and django-csp's policy
+built once (docs/operations.md, "The page cache" and "Compression").
+
+``BodySizeLimitMiddleware``: a request body over ``GOREF_MAX_REQUEST_BYTES`` gets 413
 before any byte of it is read.
 
 Django caps form bodies (``DATA_UPLOAD_MAX_MEMORY_SIZE``) only when they are read
@@ -66,11 +70,11 @@ class BodySizeLimitMiddleware:
 
 
 class RequestVersionsMiddleware:
-    """Each page-cache version read once per request, the hinted ones with the first
-    (``ops.pages.cache.reading_versions``): a signed-in page read its event's version
-    twice and its user's two more, four round trips where one does.  After the session
-    middleware, whose session the hints read (the user's id), and before the first read
-    (the language middleware's, on an event's page)."""
+    """Each page-cache version read once per request, the session and its user's with the
+    first (``ops.pages.cache.reading_versions``): a signed-in page read its session, its
+    event's version twice and its user's two more, five round trips where one does.
+    After the session middleware, whose session it reads along, and before the first
+    read (the language middleware's, on an event's page)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
