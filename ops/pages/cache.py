@@ -149,9 +149,17 @@ def read_with_user(user_id: Any, names: list[str]) -> None:
         _with_user.set(str(user_id), names)
     read = _request.get()
     cookie = None if read is None else read.request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    mine = sorted({user_version(user_id), *names})
-    if cookie is not None and _with_session.get(cookie) != mine:
+    if cookie is not None:
+        _remember(cookie, user_id)
+
+
+def _remember(cookie: str, user_id: Any) -> list[str]:
+    """The versions the session ``cookie``'s user reads (his own, his header's), kept by
+    the cookie for its next request's first read."""
+    mine = sorted({user_version(user_id), *(_with_user.get(str(user_id)) or ())})
+    if _with_session.get(cookie) != mine:
         _with_session.set(cookie, mine)
+    return mine
 
 
 @contextmanager
@@ -199,9 +207,7 @@ def _first_read(read: _RequestRead, wanted: list[str]) -> dict[str, Any]:
     user_id = None if session is None else session.get(SESSION_KEY)
     if user_id is None:
         return found
-    mine = sorted({user_version(user_id), *(_with_user.get(str(user_id)) or ())})
-    if mine != remembered:
-        _with_session.set(cookie, mine)
+    mine = _remember(cookie, user_id)
     if missing := [n for n in mine if n not in found]:
         found.update(_fetch(missing)[0])
     return found
